@@ -1,0 +1,128 @@
+package dev.tewheel.standins;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * Where src/native's build put each stand-in library, for tests, ITs, the demo and benchmarks.
+ *
+ * <p>The root is the system property {@code te.standIns} when set, else the folder this module's build wrote.
+ * A missing build is an error that says how to make it; nothing here ever skips a test.
+ */
+public final class StandIns {
+  /** The version of NCCL EP that the stand-in header declares, "0.1.0". */
+  public static final String NCCL_EP_VERSION = "0.1.0";
+  public static final int NCCL_EP_MAJOR = 0;
+  /** ncclGetVersion of the good libnccl.so.2 (2.30.4) and of the one too old for NCCL EP (2.27.3). */
+  public static final int NCCL_VERSION = 23004;
+  public static final int OLD_NCCL_VERSION = 22703;
+
+  private static final Path ROOT = locate();
+
+  private StandIns() {}
+
+  public static Path root() {
+    return ROOT;
+  }
+
+  /** A good libtransformer_engine.so: -z now, no DT_NEEDED on NCCL EP, dlopens it on use. */
+  public static Path transformerEngine() {
+    return existing("te/libtransformer_engine.so");
+  }
+
+  /** An NCCL EP build prefix: lib/ with the real file and two symlinks, include/ with the JIT headers. */
+  public static Path ncclEpHome() {
+    return existing("nccl_ep");
+  }
+
+  /** The real file in {@link #ncclEpHome()}'s lib/, libnccl_ep.so.0.1.0. */
+  public static Path ncclEpLibrary() {
+    return existing("nccl_ep/lib/libnccl_ep.so." + NCCL_EP_VERSION);
+  }
+
+  /** The folder holding a libnccl.so.2 that reports 2.30.4. */
+  public static Path ncclLibDir() {
+    return existing("nccl");
+  }
+
+  /** The folder holding a libnccl.so.2 that reports 2.27.3, too old for NCCL EP. */
+  public static Path oldNcclLibDir() {
+    return existing("nccl-old");
+  }
+
+  /** The folder holding a libcuda.so.1 stand-in. */
+  public static Path cudaLibDir() {
+    return existing("cuda");
+  }
+
+  /** A defective variant; see {@link Defect}. */
+  public static Path defect(Defect defect) {
+    return existing(defect.path);
+  }
+
+  /** A committed aarch64 build: libtransformer_engine.so, libnccl_ep.so.0.1.0 or libnccl.so.2. */
+  public static Path aarch64(String fileName) {
+    return existing("aarch64/" + fileName);
+  }
+
+  /** The defective variants, each made by a real link with the flags that make it defective. */
+  public enum Defect {
+    /** libtransformer_engine.so linked without -z now. */
+    TE_LAZY_BINDING("defects/te-lazy/libtransformer_engine.so"),
+    /** libtransformer_engine.so with DT_NEEDED libnccl_ep.so.0. */
+    TE_NEEDS_NCCL_EP("defects/te-needs-ep/libtransformer_engine.so"),
+    /** libtransformer_engine.so with an undefined ncclEpGetVersion. */
+    TE_UNDEFINED_NCCL_EP_SYMBOL("defects/te-undefined-ep/libtransformer_engine.so"),
+    /** libtransformer_engine.so with DT_NEEDED libcuda.so.1. */
+    TE_NEEDS_CUDA("defects/te-needs-cuda/libtransformer_engine.so"),
+    /** An NCCL EP 1.0.0 build prefix (lib/ with libnccl_ep.so.1.0.0 and its links, include/nccl_ep.h). */
+    NCCL_EP_MAJOR_1_HOME("defects/ep-major1"),
+    /** libnccl_ep.so.0.1.0 with RUNPATH /opt/nccl/lib. */
+    NCCL_EP_ABSOLUTE_RUNPATH("defects/ep-runpath/lib/libnccl_ep.so." + NCCL_EP_VERSION),
+    /** An include/ tree lacking nccl_ep/device/ll_ep_smem.cuh, which device/ll_ep.cuh includes. */
+    INCLUDE_MISSING_HEADER("defects/include-missing/include");
+
+    private final String path;
+
+    Defect(String path) {
+      this.path = path;
+    }
+  }
+
+  private static Path existing(String relative) {
+    Path path = ROOT.resolve(relative);
+    if (!Files.exists(path)) {
+      throw new IllegalStateException("stand-in " + path + " is missing although " + ROOT
+          + " holds a finished build: rebuild the stand-ins with ./mvnw -pl src/native generate-resources");
+    }
+    return path;
+  }
+
+  private static Path locate() {
+    String configured = System.getProperty("te.standIns");
+    Path root = configured != null && !configured.isBlank() ? Path.of(configured) : builtRoot();
+    if (!Files.isRegularFile(root.resolve("stand-ins.properties"))) {
+      throw new IllegalStateException("te-wheel's stand-in native libraries are not built in " + root
+          + ". Build them with ./mvnw -pl src/native generate-resources (gcc is needed; on Debian: apt-get install gcc),"
+          + " or point -Dte.standIns at a folder made by src/native/Makefile.");
+    }
+    return root.toAbsolutePath().normalize();
+  }
+
+  private static Path builtRoot() {
+    Properties properties = new Properties();
+    try (InputStream in = StandIns.class.getResourceAsStream("location.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("location.properties is missing from te-wheel-native's jar");
+      }
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Path.of(properties.getProperty("root"));
+  }
+}
