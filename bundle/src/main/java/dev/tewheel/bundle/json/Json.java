@@ -1,0 +1,278 @@
+package dev.tewheel.bundle.json;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The little JSON this project reads and writes (manifests, reports), with no third-party library: objects become
+ * {@code Map<String, Object>} in document order, arrays {@code List<Object>}, numbers {@code Long} or
+ * {@code Double}, plus {@code String}, {@code Boolean} and {@code null}.
+ */
+public final class Json {
+  private static final int MAX_DEPTH = 64;
+
+  private final String text;
+  private int at;
+
+  private Json(String text) {
+    this.text = text;
+  }
+
+  /** Parses one JSON value; anything malformed throws {@link JsonException} with the offset. */
+  public static Object parse(String text) {
+    Json parser = new Json(text);
+    Object value = parser.value(0);
+    parser.skipSpace();
+    if (parser.at != text.length()) {
+      throw parser.error("unexpected text after the value");
+    }
+    return value;
+  }
+
+  /** Writes a value built of the types above, indented by two spaces, keys in map order. */
+  public static String write(Object value) {
+    StringBuilder out = new StringBuilder();
+    write(value, out, 0);
+    return out.append('\n').toString();
+  }
+
+  /** Appends {@code s} as a JSON string literal. */
+  public static void quote(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+
+  private static void write(Object value, StringBuilder out, int indent) {
+    if (value == null) {
+      out.append("null");
+    } else if (value instanceof String s) {
+      quote(s, out);
+    } else if (value instanceof Boolean || value instanceof Long || value instanceof Integer) {
+      out.append(value);
+    } else if (value instanceof Map<?, ?> map) {
+      if (map.isEmpty()) {
+        out.append("{}");
+        return;
+      }
+      out.append("{\n");
+      int i = 0;
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        out.append("  ".repeat(indent + 1));
+        quote((String) entry.getKey(), out);
+        out.append(": ");
+        write(entry.getValue(), out, indent + 1);
+        out.append(++i < map.size() ? ",\n" : "\n");
+      }
+      out.append("  ".repeat(indent)).append('}');
+    } else if (value instanceof List<?> list) {
+      if (list.isEmpty()) {
+        out.append("[]");
+        return;
+      }
+      out.append("[\n");
+      for (int i = 0; i < list.size(); i++) {
+        out.append("  ".repeat(indent + 1));
+        write(list.get(i), out, indent + 1);
+        out.append(i + 1 < list.size() ? ",\n" : "\n");
+      }
+      out.append("  ".repeat(indent)).append(']');
+    } else {
+      throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON");
+    }
+  }
+
+  private Object value(int depth) {
+    if (depth > MAX_DEPTH) {
+      throw error("nested deeper than " + MAX_DEPTH);
+    }
+    skipSpace();
+    if (at >= text.length()) {
+      throw error("unexpected end of text");
+    }
+    char c = text.charAt(at);
+    return switch (c) {
+      case '{' -> object(depth);
+      case '[' -> array(depth);
+      case '"' -> string();
+      case 't' -> literal("true", Boolean.TRUE);
+      case 'f' -> literal("false", Boolean.FALSE);
+      case 'n' -> literal("null", null);
+      default -> {
+        if (c == '-' || (c >= '0' && c <= '9')) {
+          yield number();
+        }
+        throw error("unexpected character '" + c + "'");
+      }
+    };
+  }
+
+  private Map<String, Object> object(int depth) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    at++;
+    skipSpace();
+    if (peek('}')) {
+      at++;
+      return Collections.unmodifiableMap(map);
+    }
+    while (true) {
+      skipSpace();
+      if (!peek('"')) {
+        throw error("expected a string key");
+      }
+      String key = string();
+      skipSpace();
+      expect(':');
+      if (map.containsKey(key)) {
+        throw error("duplicate key '" + key + "'");
+      }
+      map.put(key, value(depth + 1));
+      skipSpace();
+      if (peek(',')) {
+        at++;
+      } else {
+        expect('}');
+        return Collections.unmodifiableMap(map);
+      }
+    }
+  }
+
+  private List<Object> array(int depth) {
+    List<Object> list = new ArrayList<>();
+    at++;
+    skipSpace();
+    if (peek(']')) {
+      at++;
+      return Collections.unmodifiableList(list);
+    }
+    while (true) {
+      list.add(value(depth + 1));
+      skipSpace();
+      if (peek(',')) {
+        at++;
+      } else {
+        expect(']');
+        return Collections.unmodifiableList(list);
+      }
+    }
+  }
+
+  private String string() {
+    StringBuilder out = new StringBuilder();
+    at++;
+    while (true) {
+      if (at >= text.length()) {
+        throw error("unterminated string");
+      }
+      char c = text.charAt(at++);
+      if (c == '"') {
+        return out.toString();
+      }
+      if (c < 0x20) {
+        throw error("control character in string");
+      }
+      if (c != '\\') {
+        out.append(c);
+        continue;
+      }
+      if (at >= text.length()) {
+        throw error("unterminated escape");
+      }
+      char e = text.charAt(at++);
+      switch (e) {
+        case '"', '\\', '/' -> out.append(e);
+        case 'b' -> out.append('\b');
+        case 'f' -> out.append('\f');
+        case 'n' -> out.append('\n');
+        case 'r' -> out.append('\r');
+        case 't' -> out.append('\t');
+        case 'u' -> {
+          if (at + 4 > text.length()) {
+            throw error("short \\u escape");
+          }
+          try {
+            out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+          } catch (NumberFormatException ex) {
+            throw error("bad \\u escape");
+          }
+          at += 4;
+        }
+        default -> throw error("bad escape '\\" + e + "'");
+      }
+    }
+  }
+
+  private Object number() {
+    int start = at;
+    if (peek('-')) {
+      at++;
+    }
+    boolean integral = true;
+    while (at < text.length()) {
+      char c = text.charAt(at);
+      if (c >= '0' && c <= '9') {
+        at++;
+      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+        integral = false;
+        at++;
+      } else {
+        break;
+      }
+    }
+    String digits = text.substring(start, at);
+    try {
+      return integral ? (Object) Long.parseLong(digits) : (Object) Double.parseDouble(digits);
+    } catch (NumberFormatException e) {
+      at = start;
+      throw error("bad number '" + digits + "'");
+    }
+  }
+
+  private Object literal(String word, Object value) {
+    if (!text.startsWith(word, at)) {
+      throw error("expected " + word);
+    }
+    at += word.length();
+    return value;
+  }
+
+  private void skipSpace() {
+    while (at < text.length() && " \t\r\n".indexOf(text.charAt(at)) >= 0) {
+      at++;
+    }
+  }
+
+  private boolean peek(char c) {
+    return at < text.length() && text.charAt(at) == c;
+  }
+
+  private void expect(char c) {
+    if (!peek(c)) {
+      throw error("expected '" + c + "'");
+    }
+    at++;
+  }
+
+  private JsonException error(String what) {
+    return new JsonException(what + " at offset " + at);
+  }
+}

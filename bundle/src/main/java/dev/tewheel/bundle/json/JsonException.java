@@ -1,0 +1,10 @@
+package dev.tewheel.bundle.json;
+
+/** Malformed JSON; the message gives the offset. */
+public final class JsonException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  public JsonException(String message) {
+    super(message);
+  }
+}

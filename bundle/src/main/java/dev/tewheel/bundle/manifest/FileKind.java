@@ -1,0 +1,26 @@
+package dev.tewheel.bundle.manifest;
+
+import java.util.Arrays;
+
+/** What a file in wheel_lib is, by the name the manifest gives it. */
+public enum FileKind {
+  TRANSFORMER_ENGINE_LIBRARY("transformer_engine"),
+  NCCL_EP_LIBRARY("nccl_ep"),
+  HEADER("header");
+
+  private final String id;
+
+  FileKind(String id) {
+    this.id = id;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public static FileKind of(String id) {
+    return Arrays.stream(values()).filter(k -> k.id.equals(id)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown file kind '" + id + "': expected one of "
+            + Arrays.stream(values()).map(FileKind::id).toList()));
+  }
+}

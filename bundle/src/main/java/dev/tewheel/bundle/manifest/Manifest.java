@@ -1,0 +1,168 @@
+package dev.tewheel.bundle.manifest;
+
+import dev.tewheel.bundle.json.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The contract between build and run time: what assemble shipped in a wheel_lib and where. Assemble writes it as
+ * {@code te-wheel-lib.json}; verify and the runtime read it with this same class. See docs/manifest.md.
+ *
+ * @param layout the layout's name ("default", "ep-home" or "custom")
+ * @param ncclEpHome the folder (relative to wheel_lib, "" for wheel_lib itself) to use as NCCL_EP_HOME, or null
+ *     when NCCL EP is not shipped
+ * @param includeRoot the folder holding {@code nccl_ep.h} and {@code nccl_ep/}, or null when not shipped
+ * @param files every shipped file but the manifest, sorted by path
+ */
+public record Manifest(String layout, String ncclEpHome, String includeRoot, List<ManifestEntry> files) {
+  /** The format this code writes and the only one it reads. */
+  public static final String SCHEMA = "te-wheel-lib/1";
+
+  public Manifest {
+    Objects.requireNonNull(layout, "layout");
+    files = files.stream().sorted(Comparator.comparing(ManifestEntry::path)).toList();
+    for (int i = 1; i < files.size(); i++) {
+      if (files.get(i).path().equals(files.get(i - 1).path())) {
+        throw new IllegalArgumentException("the manifest lists " + files.get(i).path() + " twice");
+      }
+    }
+  }
+
+  public Optional<ManifestEntry> transformerEngineLibrary() {
+    return first(FileKind.TRANSFORMER_ENGINE_LIBRARY);
+  }
+
+  public Optional<ManifestEntry> ncclEpLibrary() {
+    return first(FileKind.NCCL_EP_LIBRARY);
+  }
+
+  public List<ManifestEntry> headers() {
+    return files.stream().filter(f -> f.kind() == FileKind.HEADER).toList();
+  }
+
+  public Optional<ManifestEntry> file(String path) {
+    return files.stream().filter(f -> f.path().equals(path)).findFirst();
+  }
+
+  private Optional<ManifestEntry> first(FileKind kind) {
+    return files.stream().filter(f -> f.kind() == kind).findFirst();
+  }
+
+  /** The manifest as JSON: keys in a fixed order, files sorted, so equal manifests are equal bytes. */
+  public String toJson() {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("schema", SCHEMA);
+    root.put("layout", layout);
+    root.put("ncclEpHome", ncclEpHome);
+    root.put("includeRoot", includeRoot);
+    List<Object> list = new ArrayList<>();
+    for (ManifestEntry file : files) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("path", file.path());
+      entry.put("kind", file.kind().id());
+      entry.put("size", file.size());
+      entry.put("sha256", file.sha256());
+      if (file.kind() != FileKind.HEADER) {
+        entry.put("soname", file.soname());
+        entry.put("major", file.major());
+        entry.put("version", file.version());
+      }
+      list.add(entry);
+    }
+    root.put("files", list);
+    return Json.write(root);
+  }
+
+  /** Writes the manifest beside {@code target} and renames it into place. */
+  public void write(Path target) throws IOException {
+    Path temp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName(), ".tmp");
+    try {
+      Files.writeString(temp, toJson(), StandardCharsets.UTF_8);
+      try {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  public static Manifest read(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+  }
+
+  /**
+   * Parses a manifest; {@code source} names it in errors.
+   *
+   * @throws ManifestException when the text is not a manifest of {@link #SCHEMA}
+   */
+  public static Manifest parse(String json, String source) {
+    try {
+      Map<String, Object> root = object(Json.parse(json), "the top level");
+      String schema = string(root, "schema", false);
+      if (!SCHEMA.equals(schema)) {
+        throw new IllegalArgumentException("schema is '" + schema + "', expected '" + SCHEMA + "'");
+      }
+      List<ManifestEntry> files = new ArrayList<>();
+      Object list = root.get("files");
+      if (!(list instanceof List<?> items)) {
+        throw new IllegalArgumentException("'files' is not an array");
+      }
+      for (Object item : items) {
+        Map<String, Object> entry = object(item, "an entry of 'files'");
+        Long major = number(entry, "major");
+        files.add(new ManifestEntry(string(entry, "path", false), FileKind.of(string(entry, "kind", false)),
+            Objects.requireNonNullElse(number(entry, "size"), -1L), string(entry, "sha256", false),
+            string(entry, "soname", true), major == null ? null : Math.toIntExact(major),
+            string(entry, "version", true)));
+      }
+      return new Manifest(string(root, "layout", false), string(root, "ncclEpHome", true),
+          string(root, "includeRoot", true), files);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new ManifestException(source + " is not a valid " + SCHEMA + " manifest: " + e.getMessage()
+          + ". Rebuild wheel_lib with te:assemble-wheel-lib, which writes it.", e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(Object value, String what) {
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException(what + " is not an object");
+    }
+    return (Map<String, Object>) value;
+  }
+
+  private static String string(Map<String, Object> map, String key, boolean nullable) {
+    Object value = map.get(key);
+    if (value == null && nullable) {
+      return null;
+    }
+    if (!(value instanceof String s)) {
+      throw new IllegalArgumentException("'" + key + "' is " + (value == null ? "missing" : "not a string"));
+    }
+    return s;
+  }
+
+  private static Long number(Map<String, Object> map, String key) {
+    Object value = map.get(key);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Long n)) {
+      throw new IllegalArgumentException("'" + key + "' is not an integer");
+    }
+    return n;
+  }
+}

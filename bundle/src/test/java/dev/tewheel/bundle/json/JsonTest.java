@@ -1,0 +1,43 @@
+package dev.tewheel.bundle.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JsonTest {
+  @Test
+  void writesAndParsesBackEveryType() {
+    Map<String, Object> value = new LinkedHashMap<>();
+    value.put("s", "quote \" backslash \\ newline \n tab \t control \u0001 unicode é");
+    value.put("n", 42L);
+    value.put("neg", -7L);
+    value.put("t", true);
+    value.put("nothing", null);
+    value.put("list", List.of(1L, "two", List.of(), Map.of()));
+    String text = Json.write(value);
+    assertEquals(value, Json.parse(text));
+    assertTrue(text.startsWith("{\n  \"s\": "), text);
+  }
+
+  @Test
+  void parsesStandardEscapesAndNumbers() {
+    assertEquals("a/b\u00e9", Json.parse("\"a\\/b\\u00e9\""));
+    assertEquals(1.5e3, Json.parse(" 1.5e3 "));
+    assertEquals(Arrays.asList(true, false, null), Json.parse("[true,false,null]"));
+  }
+
+  @Test
+  void malformedTextNamesTheOffset() {
+    for (String bad : new String[] {"{", "{\"a\" 1}", "[1,]", "\"open", "{\"a\":1,\"a\":2}", "01x", "[1] 2", "tru",
+        "\"\\x\"", "[".repeat(100)}) {
+      JsonException e = assertThrows(JsonException.class, () -> Json.parse(bad), bad);
+      assertTrue(e.getMessage().contains("at offset"), e.getMessage());
+    }
+  }
+}
