@@ -1,0 +1,24 @@
+package dev.tewheel.core.check;
+
+import java.util.List;
+
+/**
+ * One rule about a wheel_lib, with an ID that never changes. Assemble, verify and pack run the same objects, from
+ * {@link CheckCatalogue}.
+ */
+public interface Check {
+  /** Stable ID, e.g. TE-BIND-NOW: used in reports, overrides and suppressions. */
+  String id();
+
+  /** One line saying what the check makes sure of. */
+  String title();
+
+  Severity defaultSeverity();
+
+  /** Every problem found, at {@link #defaultSeverity()}; none when the rule holds or does not apply. */
+  List<Finding> run(Subject subject);
+
+  default Finding finding(String file, String found, String expected, String fix) {
+    return new Finding(id(), defaultSeverity(), file, found, expected, fix);
+  }
+}

@@ -1,0 +1,154 @@
+package dev.tewheel.core.headers;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The quoted includes of a header tree, resolved as NCCL EP's JIT compiler resolves them, so that a wheel whose
+ * headers are not self-contained is caught at build time instead of on a user's GPU.
+ */
+public final class IncludeGraph {
+  private static final Pattern QUOTED_INCLUDE = Pattern.compile("^\\s*#\\s*include\\s*\"([^\"]+)\"");
+
+  private final Map<String, List<String>> edges;
+  private final List<UnresolvedInclude> unresolved;
+
+  private IncludeGraph(Map<String, List<String>> edges, List<UnresolvedInclude> unresolved) {
+    this.edges = edges;
+    this.unresolved = unresolved;
+  }
+
+  /**
+   * Builds the graph.
+   *
+   * @param headers every shipped header: its path relative to the include root, mapped to its text
+   */
+  public static IncludeGraph of(Map<String, String> headers, IncludeSearchPath searchPath) {
+    Map<String, List<String>> edges = new TreeMap<>();
+    List<Missing> missing = new ArrayList<>();
+    for (Map.Entry<String, String> header : new TreeMap<>(headers).entrySet()) {
+      String file = header.getKey();
+      List<String> targets = new ArrayList<>();
+      String[] lines = header.getValue().split("\n", -1);
+      for (int i = 0; i < lines.length; i++) {
+        Matcher matcher = QUOTED_INCLUDE.matcher(lines[i]);
+        if (!matcher.find()) {
+          continue;
+        }
+        String name = matcher.group(1);
+        List<String> tried = candidates(file, name, searchPath);
+        String found = tried.stream().filter(headers::containsKey).findFirst().orElse(null);
+        if (found != null) {
+          targets.add(found);
+        } else if (!searchPath.isExternal(name)) {
+          missing.add(new Missing(file, i + 1, name, tried));
+        }
+      }
+      edges.put(file, Collections.unmodifiableList(targets));
+    }
+    Map<String, String> parents = parents(edges);
+    List<UnresolvedInclude> unresolved = new ArrayList<>();
+    for (Missing m : missing) {
+      unresolved.add(new UnresolvedInclude(m.file, m.line, m.name, chain(m.file, parents), m.tried));
+    }
+    return new IncludeGraph(Collections.unmodifiableMap(edges), List.copyOf(unresolved));
+  }
+
+  /** Every include that resolves nowhere, in file and line order. */
+  public List<UnresolvedInclude> unresolved() {
+    return unresolved;
+  }
+
+  /** The shipped headers each header includes, resolved. */
+  public Map<String, List<String>> edges() {
+    return edges;
+  }
+
+  /** Where the JIT looks for {@code name} included from {@code file}, in order, as normalized relative paths. */
+  static List<String> candidates(String file, String name, IncludeSearchPath searchPath) {
+    Set<String> paths = new LinkedHashSet<>();
+    int slash = file.lastIndexOf('/');
+    add(paths, slash < 0 ? "" : file.substring(0, slash), name);
+    for (String folder : searchPath.folders()) {
+      add(paths, folder, name);
+    }
+    return List.copyOf(paths);
+  }
+
+  private static void add(Set<String> paths, String folder, String name) {
+    String normalized = normalize(folder.isEmpty() ? name : folder + "/" + name);
+    if (normalized != null) {
+      paths.add(normalized);
+    }
+  }
+
+  /** Folds "." and ".." segments; null when the path climbs above the include root. */
+  private static String normalize(String path) {
+    Deque<String> segments = new ArrayDeque<>();
+    for (String segment : path.split("/")) {
+      if (segment.isEmpty() || segment.equals(".")) {
+        continue;
+      }
+      if (segment.equals("..")) {
+        if (segments.isEmpty()) {
+          return null;
+        }
+        segments.removeLast();
+      } else {
+        segments.addLast(segment);
+      }
+    }
+    return String.join("/", segments);
+  }
+
+  /** A breadth-first parent for every header reachable from a top-level one, so chains are shortest. */
+  private static Map<String, String> parents(Map<String, List<String>> edges) {
+    Set<String> included = new java.util.HashSet<>();
+    edges.values().forEach(included::addAll);
+    Deque<String> queue = new ArrayDeque<>();
+    Map<String, String> parents = new HashMap<>();
+    for (String file : edges.keySet()) {
+      if (!included.contains(file)) {
+        queue.add(file);
+        parents.put(file, null);
+      }
+    }
+    // Headers only reachable through a cycle still need a root: take them in name order.
+    for (String file : edges.keySet()) {
+      if (!parents.containsKey(file) && queue.isEmpty()) {
+        queue.add(file);
+        parents.put(file, null);
+      }
+      while (!queue.isEmpty()) {
+        String current = queue.poll();
+        for (String next : edges.getOrDefault(current, List.of())) {
+          if (!parents.containsKey(next)) {
+            parents.put(next, current);
+            queue.add(next);
+          }
+        }
+      }
+    }
+    return parents;
+  }
+
+  private static List<String> chain(String file, Map<String, String> parents) {
+    List<String> chain = new ArrayList<>();
+    for (String at = file; at != null && chain.size() <= parents.size(); at = parents.get(at)) {
+      chain.add(0, at);
+    }
+    return chain;
+  }
+
+  private record Missing(String file, int line, String name, List<String> tried) {}
+}

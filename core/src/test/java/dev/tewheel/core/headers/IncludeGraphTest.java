@@ -1,0 +1,75 @@
+package dev.tewheel.core.headers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.standins.StandIns;
+import dev.tewheel.standins.StandIns.Defect;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class IncludeGraphTest {
+  @Test
+  void theStandInTreeIsSelfContained() throws IOException {
+    IncludeGraph graph = IncludeGraph.of(read(StandIns.ncclEpHome().resolve("include")), IncludeSearchPath.ncclEpJit());
+    assertEquals(List.of(), graph.unresolved());
+    // The JIT's search order: the device folder resolves "common.hpp" through include/nccl_ep.
+    assertTrue(graph.edges().get("nccl_ep/device/scan_kernel.cuh").contains("nccl_ep/common.hpp"));
+    assertTrue(graph.edges().get("nccl_ep/device/ht_ep.cuh").contains("nccl_ep.h"));
+    assertEquals(List.of("nccl_ep/ep_enums.h"), graph.edges().get("nccl_ep.h"));
+  }
+
+  @Test
+  void aMissingHeaderIsReportedWithTheChainThatLedToIt() throws IOException {
+    Path include = StandIns.defect(Defect.INCLUDE_MISSING_HEADER);
+    IncludeGraph graph = IncludeGraph.of(read(include), IncludeSearchPath.ncclEpJit());
+    assertEquals(1, graph.unresolved().size(), graph.unresolved().toString());
+    UnresolvedInclude missing = graph.unresolved().get(0);
+    assertEquals("nccl_ep/device/ll_ep.cuh", missing.file());
+    assertEquals("ll_ep_smem.cuh", missing.name());
+    assertEquals(5, missing.line());
+    assertEquals(List.of("nccl_ep/device/ll_ep_adapter.cuh", "nccl_ep/device/ll_ep.cuh"), missing.chain());
+    assertEquals(List.of("nccl_ep/device/ll_ep_smem.cuh", "nccl_ep/ll_ep_smem.cuh", "ll_ep_smem.cuh"),
+        missing.tried());
+  }
+
+  @Test
+  void externalHeadersAreAcceptedOnlyWhenDeclared() {
+    Map<String, String> tree = Map.of("a.h", "#include \"nccl.h\"\n  #  include \"mylib/extra.h\" // note\n");
+    IncludeGraph defaults = IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit());
+    assertEquals(List.of("mylib/extra.h"), defaults.unresolved().stream().map(UnresolvedInclude::name).toList());
+    IncludeGraph declared = IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit().withExternalHeaders(Set.of("extra.h")));
+    assertEquals(List.of(), declared.unresolved());
+  }
+
+  @Test
+  void relativeIncludesAreNormalizedAndCyclesTerminate() {
+    Map<String, String> tree = Map.of(
+        "nccl_ep/device/x.cuh", "#include \"../common.hpp\"\n#include \"y.cuh\"\n",
+        "nccl_ep/device/y.cuh", "#include \"x.cuh\"\n#include \"../../../escape.h\"\n",
+        "nccl_ep/common.hpp", "");
+    IncludeGraph graph = IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit());
+    assertEquals(List.of("nccl_ep/common.hpp", "nccl_ep/device/y.cuh"), graph.edges().get("nccl_ep/device/x.cuh"));
+    UnresolvedInclude escape = graph.unresolved().get(0);
+    assertEquals("../../../escape.h", escape.name());
+    assertEquals(List.of("nccl_ep/device/x.cuh", "nccl_ep/device/y.cuh"), escape.chain());
+  }
+
+  static Map<String, String> read(Path root) throws IOException {
+    Map<String, String> headers = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+          .toList()) {
+        headers.put(root.relativize(file).toString(), Files.readString(file));
+      }
+    }
+    return headers;
+  }
+}
