@@ -79,11 +79,14 @@ public final class StandIns {
     TE_UNDEFINED_NCCL_EP_SYMBOL("defects/te-undefined-ep/libtransformer_engine.so"),
     /** libtransformer_engine.so with DT_NEEDED libcuda.so.1. */
     TE_NEEDS_CUDA("defects/te-needs-cuda/libtransformer_engine.so"),
-    /** An NCCL EP 1.0.0 build prefix (lib/ with libnccl_ep.so.1.0.0 and its links, include/nccl_ep.h). */
+    /** An NCCL EP 1.0.0 build prefix (lib/ with libnccl_ep.so.1.0.0 and its links, include/ saying 1.0.0). */
     NCCL_EP_MAJOR_1_HOME("defects/ep-major1"),
-    /** libnccl_ep.so.0.1.0 with RUNPATH /opt/nccl/lib. */
+    /** libnccl_ep.so.0.1.0 with RUNPATH /opt/nccl/lib; its folder's parent is a complete prefix (lib/, include/). */
     NCCL_EP_ABSOLUTE_RUNPATH("defects/ep-runpath/lib/libnccl_ep.so." + NCCL_EP_VERSION),
-    /** An include/ tree lacking nccl_ep/device/ll_ep_smem.cuh, which device/ll_ep.cuh includes. */
+    /**
+     * An include/ tree lacking nccl_ep/device/ll_ep_smem.cuh, which device/ll_ep.cuh includes; its parent is a
+     * complete prefix with the good lib/.
+     */
     INCLUDE_MISSING_HEADER("defects/include-missing/include");
 
     private final String path;

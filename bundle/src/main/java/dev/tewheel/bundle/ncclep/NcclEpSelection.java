@@ -1,0 +1,128 @@
+package dev.tewheel.bundle.ncclep;
+
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.elf.ElfType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The one rule that decides which NCCL EP library may be loaded, shared by the build's checks, the runtime's
+ * {@code availability()} and its loader, so that they cannot disagree (the flaw found in review of TE's change:
+ * availability globbed {@code libnccl_ep.so*} and said yes to a major the loader then refused).
+ *
+ * <p>A candidate is accepted only if it is an ELF shared object, for the given machine when one is given, whose
+ * SONAME is {@code libnccl_ep.so.<required major>}. This is decided by reading the file, never by dlopen, so no
+ * constructor of a wrong library runs. Among accepted candidates the preferred one (the manifest's) wins, then the
+ * highest full version, then the first given.
+ *
+ * @param chosen the accepted candidate to load, if any
+ * @param candidates every candidate with its verdict, in the order given
+ * @param requiredMajor the major the rule accepted
+ */
+public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandidate> candidates, int requiredMajor) {
+  /** The NCCL EP major this release of te-wheel targets when nothing else says. */
+  public static final int DEFAULT_MAJOR = 0;
+
+  public NcclEpSelection {
+    candidates = List.copyOf(candidates);
+  }
+
+  /**
+   * Applies the rule.
+   *
+   * @param files candidates in priority order (duplicates by real path are judged once)
+   * @param requiredMajor the SONAME major to accept
+   * @param machine the architecture to accept, or null for any
+   * @param preferred the manifest's file, or null
+   */
+  public static NcclEpSelection select(List<Path> files, int requiredMajor, ElfMachine machine, Path preferred) {
+    List<NcclEpCandidate> judged = new ArrayList<>();
+    for (Path file : files) {
+      judged.add(judge(file, requiredMajor, machine));
+    }
+    Comparator<NcclEpCandidate> best = Comparator
+        .comparing((NcclEpCandidate c) -> preferred != null && sameFile(c.file(), preferred))
+        .thenComparing(c -> c.version().orElse(null), Comparator.nullsFirst(Comparator.naturalOrder()));
+    NcclEpCandidate chosen = null;
+    for (NcclEpCandidate candidate : judged) {
+      if (candidate.accepted() && (chosen == null || best.compare(candidate, chosen) > 0)) {
+        chosen = candidate;
+      }
+    }
+    return new NcclEpSelection(Optional.ofNullable(chosen), judged, requiredMajor);
+  }
+
+  /** The candidates in a folder: {@code libnccl_ep.so}, {@code .so.<N>}, {@code .so.<N>.<m>.<p>}, by name. */
+  public static List<Path> candidatesIn(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return List.of();
+    }
+    try (var entries = Files.list(folder)) {
+      return entries.filter(p -> NcclEpLibraryName.parse(p.getFileName().toString()).isPresent()).sorted().toList();
+    }
+  }
+
+  private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine) {
+    Optional<NcclEpVersion> version = versionOf(file);
+    if (!Files.exists(file)) {
+      return new NcclEpCandidate(file, false, Files.isSymbolicLink(file) ? "dangling symlink" : "no such file",
+          Optional.empty(), version);
+    }
+    ElfFile elf;
+    try {
+      elf = ElfFile.read(file);
+    } catch (IOException e) {
+      return new NcclEpCandidate(file, false, "not a readable ELF file: " + e.getMessage(), Optional.empty(), version);
+    }
+    Optional<String> soname = elf.soname();
+    if (!elf.header().type().equals(ElfType.DYN)) {
+      return new NcclEpCandidate(file, false, "not a shared object (ELF type " + elf.header().type() + ")", soname,
+          version);
+    }
+    if (machine != null && !machine.equals(elf.header().machine())) {
+      return new NcclEpCandidate(file, false, "built for " + elf.header().machine() + ", this process runs on "
+          + machine, soname, version);
+    }
+    if (soname.isEmpty()) {
+      return new NcclEpCandidate(file, false, "has no SONAME, expected " + NcclEpLibraryName.soname(requiredMajor),
+          soname, version);
+    }
+    OptionalInt major = NcclEpLibraryName.sonameMajor(soname.get());
+    if (major.isEmpty() || major.getAsInt() != requiredMajor) {
+      return new NcclEpCandidate(file, false, "SONAME " + soname.get() + ", expected "
+          + NcclEpLibraryName.soname(requiredMajor) + " (NCCL EP major " + requiredMajor + ")", soname, version);
+    }
+    return new NcclEpCandidate(file, true, "SONAME " + soname.get() + " matches major " + requiredMajor, soname,
+        version);
+  }
+
+  /** The version in the file's own name, else in the name of the file a symlink finally reaches. */
+  private static Optional<NcclEpVersion> versionOf(Path file) {
+    Optional<NcclEpVersion> own = NcclEpLibraryName.parse(file.getFileName().toString())
+        .flatMap(NcclEpLibraryName::version);
+    if (own.isPresent()) {
+      return own;
+    }
+    try {
+      return NcclEpLibraryName.parse(file.toRealPath().getFileName().toString()).flatMap(NcclEpLibraryName::version);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      return Objects.equals(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

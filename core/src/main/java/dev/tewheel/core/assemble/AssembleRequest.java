@@ -1,0 +1,61 @@
+package dev.tewheel.core.assemble;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Severity;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to assemble and where.
+ *
+ * @param transformerEngineLibrary the built libtransformer_engine.so
+ * @param ncclEpHome NCCL EP's build prefix (lib/, include/), or null to ship no NCCL EP
+ * @param headerIncludes patterns over include/ of the headers to ship
+ * @param headerExcludes patterns over include/ of headers to leave out
+ * @param outputDirectory the wheel_lib folder to write
+ * @param layout where each piece goes inside it
+ * @param checks check settings (ncclEpMajor, forbidden DT_NEEDED, include search path)
+ * @param severityOverrides check ID to severity
+ * @param timestamp the mtime of every written file, or null to keep each source's
+ */
+public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, List<String> headerIncludes,
+    List<String> headerExcludes, Path outputDirectory, Layout layout, CheckSettings checks,
+    Map<String, Severity> severityOverrides, FileTime timestamp) {
+  public static final List<String> DEFAULT_HEADER_INCLUDES = List.of("**/*.h", "**/*.hpp", "**/*.cuh");
+
+  public AssembleRequest {
+    Objects.requireNonNull(transformerEngineLibrary, "transformerEngineLibrary");
+    Objects.requireNonNull(outputDirectory, "outputDirectory");
+    Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(checks, "checks");
+    headerIncludes = headerIncludes == null || headerIncludes.isEmpty() ? DEFAULT_HEADER_INCLUDES
+        : List.copyOf(headerIncludes);
+    headerExcludes = headerExcludes == null ? List.of() : List.copyOf(headerExcludes);
+    severityOverrides = severityOverrides == null ? Map.of() : Map.copyOf(severityOverrides);
+  }
+
+  /** A request with the defaults: the default layout and checks, no overrides, sources' mtimes. */
+  public static AssembleRequest of(Path transformerEngineLibrary, Path ncclEpHome, Path outputDirectory) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, null, null, outputDirectory, Layout.DEFAULT,
+        CheckSettings.defaults(), null, null);
+  }
+
+  public AssembleRequest withLayout(Layout other) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
+        other, checks, severityOverrides, timestamp);
+  }
+
+  public AssembleRequest withTimestamp(FileTime other) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
+        layout, checks, severityOverrides, other);
+  }
+
+  public AssembleRequest withChecks(CheckSettings other) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
+        layout, other, severityOverrides, timestamp);
+  }
+}

@@ -1,0 +1,256 @@
+package dev.tewheel.core.assemble;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.FileKind;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.ncclep.NcclEpCandidate;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpSelection;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfMachine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Lays out wheel_lib from a TE build: resolves NCCL EP's symlinks to the one real file, runs every check before
+ * writing anything, then writes the tree and its manifest atomically and incrementally.
+ */
+public final class Assembler {
+  private final Consumer<String> log;
+
+  /** @param log receives progress lines (large copies, recovery after an interrupted run) */
+  public Assembler(Consumer<String> log) {
+    this.log = log;
+  }
+
+  public AssembleResult assemble(AssembleRequest request) throws AssembleException {
+    long start = System.nanoTime();
+    List<PlannedFile> plan = plan(request);
+    Subject subject = new Subject("wheel_lib planned for " + request.outputDirectory(), request.layout(),
+        plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
+    List<Finding> findings = CheckCatalogue.run(subject, request.severityOverrides());
+    List<Finding> errors = findings.stream().filter(f -> f.severity() == Severity.ERROR).toList();
+    if (!errors.isEmpty()) {
+      throw new AssembleException(errors.size() + " check(s) failed; nothing was written to "
+          + request.outputDirectory() + ":\n" + errors.stream().map(f -> "  " + f.message())
+              .collect(Collectors.joining("\n")), errors);
+    }
+    try {
+      return write(request, plan, subject, findings, start);
+    } catch (IOException e) {
+      throw new AssembleException("writing " + request.outputDirectory() + " failed (" + e + "); the previous tree,"
+          + " if any, is unchanged", e);
+    }
+  }
+
+  private List<PlannedFile> plan(AssembleRequest request) throws AssembleException {
+    Layout layout = request.layout();
+    Path te = request.transformerEngineLibrary();
+    if (!Files.isRegularFile(te)) {
+      throw new AssembleException("transformerEngineLibrary " + te + " does not exist or is not a file: expected"
+          + " the libtransformer_engine.so that TE's CMake build produced; build TE first or fix the path");
+    }
+    List<PlannedFile> plan = new ArrayList<>();
+    plan.add(new PlannedFile(layout.transformerEngineLibrary(), realPath(te), FileKind.TRANSFORMER_ENGINE_LIBRARY));
+    if (request.ncclEpHome() == null) {
+      return plan;
+    }
+    NcclEpInputs ep = NcclEpInputs.read(request.ncclEpHome(), request.headerIncludes(), request.headerExcludes());
+    OptionalInt major = request.checks().ncclEpMajor() != null ? OptionalInt.of(request.checks().ncclEpMajor())
+        : headerMajor(ep);
+    Path library = chooseLibrary(ep, major, machineOf(te));
+    int targetMajor = major.orElse(sonameMajor(library).orElse(NcclEpSelection.DEFAULT_MAJOR));
+    plan.add(new PlannedFile(layout.ncclEpLibraryPath(targetMajor), library, FileKind.NCCL_EP_LIBRARY));
+    ep.headers().forEach((relative, source) ->
+        plan.add(new PlannedFile(layout.includeRoot() + "/" + relative, source, FileKind.HEADER)));
+    Map<String, PlannedFile> byTarget = new TreeMap<>();
+    for (PlannedFile file : plan) {
+      PlannedFile other = byTarget.put(file.target(), file);
+      if (other != null) {
+        throw new AssembleException("layout " + layout.name() + " puts both " + other.source() + " and "
+            + file.source() + " at " + file.target() + ": choose another ncclEpLibrary or includeRoot");
+      }
+    }
+    return plan;
+  }
+
+  /**
+   * The real file to ship: the one the selection rule accepts for the required major, else the file behind
+   * {@code libnccl_ep.so}, which the checks then explain.
+   */
+  private static Path chooseLibrary(NcclEpInputs ep, OptionalInt major, ElfMachine machine) {
+    List<Path> realFiles = new ArrayList<>(new LinkedHashSet<>(ep.libraries().values()));
+    if (major.isPresent()) {
+      NcclEpSelection selection = NcclEpSelection.select(realFiles, major.getAsInt(), machine, null);
+      Optional<Path> chosen = selection.chosen().map(NcclEpCandidate::file);
+      if (chosen.isPresent()) {
+        return chosen.get();
+      }
+    }
+    Path devLink = ep.libraries().get(NcclEpLibraryName.BASE);
+    return devLink != null ? devLink : realFiles.get(realFiles.size() - 1);
+  }
+
+  private static OptionalInt headerMajor(NcclEpInputs ep) {
+    Path header = ep.headers().get(NcclEpVersion.HEADER);
+    if (header == null) {
+      return OptionalInt.empty();
+    }
+    try {
+      return NcclEpVersion.majorFromHeader(Files.readString(header, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  private static ElfMachine machineOf(Path library) {
+    try {
+      return ElfFile.read(library).header().machine();
+    } catch (IOException e) {
+      return null; // ELF-SHARED-OBJECT reports it
+    }
+  }
+
+  private static OptionalInt sonameMajor(Path library) {
+    try {
+      return ElfFile.read(library).soname().map(NcclEpLibraryName::sonameMajor).orElse(OptionalInt.empty());
+    } catch (IOException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  private static Path realPath(Path file) throws AssembleException {
+    try {
+      return file.toRealPath();
+    } catch (IOException e) {
+      throw new AssembleException("cannot resolve " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private AssembleResult write(AssembleRequest request, List<PlannedFile> plan, Subject subject,
+      List<Finding> findings, long start) throws IOException {
+    Path out = request.outputDirectory().toAbsolutePath().normalize();
+    TreeWriter writer = new TreeWriter(out, log);
+    writer.recover();
+    Path stateFile = AssembleState.fileFor(out);
+    String settings = "layout=" + request.layout() + ";timestamp=" + request.timestamp();
+    AssembleState previous = Files.isDirectory(out) ? AssembleState.read(stateFile) : AssembleState.empty();
+    boolean sameSettings = previous.settings().equals(settings);
+
+    Map<String, AssembleState.Entry> next = new TreeMap<>();
+    List<String> unchanged = new ArrayList<>();
+    for (PlannedFile file : plan) {
+      BasicFileAttributes source = TreeWriter.attributes(file.source());
+      AssembleState.Entry before = previous.files().get(file.target());
+      Path existing = out.resolve(file.target());
+      if (sameSettings && before != null && before.source().equals(file.source().toString())
+          && before.size() == source.size() && before.mtimeMillis() == source.lastModifiedTime().toMillis()
+          && Files.isRegularFile(existing) && Files.size(existing) == before.size()) {
+        unchanged.add(file.target());
+        next.put(file.target(), before);
+      }
+    }
+    List<String> planned = plan.stream().map(PlannedFile::target).toList();
+    List<String> removed = writer.existingFiles().stream()
+        .filter(p -> !planned.contains(p) && !p.equals(Layout.MANIFEST)).toList();
+    Path manifestFile = out.resolve(Layout.MANIFEST);
+    if (unchanged.size() == plan.size() && removed.isEmpty() && Files.isRegularFile(manifestFile)) {
+      Manifest manifest = manifest(request, plan, subject, next);
+      if (Files.readString(manifestFile, StandardCharsets.UTF_8).equals(manifest.toJson())) {
+        return new AssembleResult(out, manifest, List.of(), unchanged, List.of(), 0, findings, elapsed(start));
+      }
+    }
+
+    Path staging = writer.newStaging();
+    List<String> copied = new ArrayList<>();
+    long bytes = 0;
+    try {
+      for (PlannedFile file : plan) {
+        Path target = staging.resolve(file.target());
+        BasicFileAttributes source = TreeWriter.attributes(file.source());
+        FileTime mtime = request.timestamp() != null ? request.timestamp() : source.lastModifiedTime();
+        if (unchanged.contains(file.target())) {
+          TreeWriter.link(out.resolve(file.target()), target);
+        } else {
+          String sha256 = writer.copy(file.source(), target);
+          next.put(file.target(), new AssembleState.Entry(file.source().toString(), source.size(),
+              source.lastModifiedTime().toMillis(), sha256));
+          copied.add(file.target());
+          bytes += source.size();
+        }
+        TreeWriter.normalize(target, file.executable(), mtime);
+      }
+      Manifest manifest = manifest(request, plan, subject, next);
+      manifest.write(staging.resolve(Layout.MANIFEST));
+      FileTime treeTime = request.timestamp() != null ? request.timestamp() : FileTime.fromMillis(0);
+      TreeWriter.normalize(staging.resolve(Layout.MANIFEST), false, treeTime);
+      TreeWriter.normalizeFolders(staging, treeTime);
+      writer.swapIn(staging);
+      new AssembleState(settings, next).write(stateFile);
+      return new AssembleResult(out, manifest, copied, unchanged, removed, bytes, findings, elapsed(start));
+    } finally {
+      TreeWriter.deleteTree(staging);
+    }
+  }
+
+  private static Manifest manifest(AssembleRequest request, List<PlannedFile> plan, Subject subject,
+      Map<String, AssembleState.Entry> digests) {
+    Layout layout = request.layout();
+    List<ManifestEntry> entries = new ArrayList<>();
+    boolean ep = false;
+    for (PlannedFile file : plan) {
+      AssembleState.Entry digest = digests.get(file.target());
+      switch (file.kind()) {
+        case HEADER -> entries.add(ManifestEntry.header(file.target(), digest.size(), digest.sha256()));
+        case TRANSFORMER_ENGINE_LIBRARY -> entries.add(new ManifestEntry(file.target(), file.kind(), digest.size(),
+            digest.sha256(), soname(subject, file.target()), null, null));
+        case NCCL_EP_LIBRARY -> {
+          ep = true;
+          String soname = soname(subject, file.target());
+          Integer major = soname == null ? null : boxed(NcclEpLibraryName.sonameMajor(soname));
+          String version = subject.headerVersion().map(NcclEpVersion::toString).orElse(null);
+          entries.add(new ManifestEntry(file.target(), file.kind(), digest.size(), digest.sha256(), soname, major,
+              version));
+        }
+      }
+    }
+    return new Manifest(layout.name(), ep ? layout.ncclEpHome() : null, ep ? layout.includeRoot() : null, entries);
+  }
+
+  private static String soname(Subject subject, String target) {
+    try {
+      return subject.elf(subject.file(target).orElseThrow()).soname().orElse(null);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static Integer boxed(OptionalInt value) {
+    return value.isPresent() ? value.getAsInt() : null;
+  }
+
+  private static Duration elapsed(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}

@@ -1,0 +1,200 @@
+package dev.tewheel.core.assemble;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Writes a tree atomically: into a temporary sibling folder, swapped in by rename, so a failure or a kill leaves
+ * the previous tree (or none) as it was. Unchanged files are hard-linked from the previous tree rather than copied.
+ */
+final class TreeWriter {
+  static final long PROGRESS_THRESHOLD = 100L << 20;
+  private static final int BUFFER = 1 << 20;
+
+  private final Path out;
+  private final Path parent;
+  private final String name;
+  private final Consumer<String> log;
+
+  TreeWriter(Path out, Consumer<String> log) {
+    this.out = out.toAbsolutePath().normalize();
+    this.parent = this.out.getParent();
+    this.name = this.out.getFileName().toString();
+    this.log = log;
+  }
+
+  /** Removes what an interrupted run left beside the tree; restores the previous tree if a swap was cut short. */
+  void recover() throws IOException {
+    if (!Files.isDirectory(parent)) {
+      return;
+    }
+    List<Path> leftovers = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, "." + name + ".*-*")) {
+      entries.forEach(leftovers::add);
+    }
+    for (Path leftover : leftovers) {
+      String leftoverName = leftover.getFileName().toString();
+      if (leftoverName.startsWith("." + name + ".old-") && !Files.exists(out)) {
+        move(leftover, out);
+        log.accept("restored " + out + " from an interrupted run");
+      } else if (leftoverName.startsWith("." + name + ".staging-") || leftoverName.startsWith("." + name + ".old-")) {
+        deleteTree(leftover);
+        log.accept("removed " + leftover + ", left by an interrupted run");
+      }
+    }
+  }
+
+  Path newStaging() throws IOException {
+    Files.createDirectories(parent);
+    return Files.createTempDirectory(parent, "." + name + ".staging-");
+  }
+
+  /** Replaces the tree with the staging folder: two renames, the old tree deleted after. */
+  void swapIn(Path staging) throws IOException {
+    if (Files.exists(out)) {
+      Path old = parent.resolve("." + name + ".old-" + Long.toHexString(System.nanoTime()));
+      move(out, old);
+      move(staging, out);
+      deleteTree(old);
+    } else {
+      move(staging, out);
+    }
+  }
+
+  /** Hard-links an unchanged file of the previous tree into staging; copies where links are not possible. */
+  static void link(Path previous, Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    try {
+      Files.createLink(target, previous);
+    } catch (UnsupportedOperationException | FileSystemException e) {
+      Files.copy(previous, target, StandardCopyOption.COPY_ATTRIBUTES);
+    }
+  }
+
+  /** Copies in one pass, hashing as it goes: flat memory whatever the size. Returns the sha256 in hex. */
+  String copy(Path source, Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    MessageDigest sha256 = sha256();
+    ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+    try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+        FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      long size = in.size();
+      long done = 0;
+      long nextReport = size / 10;
+      while (in.read(buffer) >= 0) {
+        buffer.flip();
+        int length = buffer.remaining();
+        if (length == 0) {
+          break;
+        }
+        sha256.update(buffer);
+        buffer.rewind();
+        while (buffer.hasRemaining()) {
+          to.write(buffer);
+        }
+        buffer.clear();
+        done += length;
+        if (size >= PROGRESS_THRESHOLD && done >= nextReport && done < size) {
+          log.accept(String.format("copying %s: %d%% of %,d MB", source.getFileName(), done * 100 / size, size >> 20));
+          nextReport += size / 10;
+        }
+      }
+    }
+    return HexFormat.of().formatHex(sha256.digest());
+  }
+
+  static String sha256Of(Path file) throws IOException {
+    MessageDigest sha256 = sha256();
+    ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      while (in.read(buffer) > 0) {
+        buffer.flip();
+        sha256.update(buffer);
+        buffer.clear();
+      }
+    }
+    return HexFormat.of().formatHex(sha256.digest());
+  }
+
+  /** 0755 or 0644, and the given mtime: the same bits whatever the umask and the clock. */
+  static void normalize(Path file, boolean executable, FileTime mtime) throws IOException {
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
+    } catch (UnsupportedOperationException e) {
+      // Not a POSIX file system: modes are set when the wheel is packed.
+    }
+    Files.setLastModifiedTime(file, mtime);
+  }
+
+  /** Folders get 0755 and the mtime too, deepest first, so their own writes do not change it afterwards. */
+  static void normalizeFolders(Path root, FileTime mtime) throws IOException {
+    List<Path> folders;
+    try (Stream<Path> walk = Files.walk(root)) {
+      folders = walk.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+    }
+    for (Path folder : folders) {
+      normalize(folder, true, mtime);
+    }
+  }
+
+  /** Files of the current tree (relative paths), to tell which ones a new plan drops. */
+  List<String> existingFiles() throws IOException {
+    if (!Files.isDirectory(out)) {
+      return List.of();
+    }
+    try (Stream<Path> walk = Files.walk(out)) {
+      return walk.filter(p -> Files.isRegularFile(p) || Files.isSymbolicLink(p)).map(p -> out.relativize(p).toString().replace('\\', '/'))
+          .sorted().toList();
+    }
+  }
+
+  static BasicFileAttributes attributes(Path file) throws IOException {
+    return Files.readAttributes(file, BasicFileAttributes.class);
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to);
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.tewheel.core.check;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Every check, once: assemble, verify and pack all run these objects. IDs are listed in docs/checks.md. */
+public final class CheckCatalogue {
+  private static final List<Check> ALL = List.of(
+      new LayoutRequiredFilesCheck(),
+      new ElfSharedObjectCheck(),
+      new ElfOneMachineCheck(),
+      new TeBindNowCheck(),
+      new TeForbiddenNeededCheck(),
+      new TeUndefinedNcclEpCheck(),
+      new TeRunpathOriginCheck(),
+      new NcclEpSonameCheck(),
+      new NcclEpFileVersionCheck(),
+      new NcclEpNoRunpathCheck(),
+      new NcclEpExportsCheck(),
+      new HeadersSelfContainedCheck());
+
+  private CheckCatalogue() {}
+
+  public static List<Check> all() {
+    return ALL;
+  }
+
+  public static Optional<Check> byId(String id) {
+    return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
+  }
+
+  /** Runs every check; findings in catalogue order, each at its check's severity unless overridden. */
+  public static List<Finding> run(Subject subject, Map<String, Severity> overrides) {
+    for (String id : overrides.keySet()) {
+      if (byId(id).isEmpty()) {
+        throw new IllegalArgumentException("no check has the ID '" + id + "'; the IDs are "
+            + ALL.stream().map(Check::id).collect(Collectors.joining(", ")));
+      }
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (Check check : ALL) {
+      Severity severity = overrides.getOrDefault(check.id(), check.defaultSeverity());
+      check.run(subject).forEach(f -> findings.add(f.withSeverity(severity)));
+    }
+    findings.sort(Comparator.comparing(Finding::severity).reversed()); // stable: catalogue order within a level
+    return findings;
+  }
+}

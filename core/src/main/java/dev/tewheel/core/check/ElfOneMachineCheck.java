@@ -1,0 +1,48 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.elf.ElfFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
+final class ElfOneMachineCheck implements Check {
+  @Override
+  public String id() {
+    return "ELF-ONE-MACHINE";
+  }
+
+  @Override
+  public String title() {
+    return "all libraries are built for one architecture and ELF class";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    String reference = null;
+    String referenceFile = null;
+    for (SubjectFile library : Libraries.of(subject)) {
+      ElfFile elf;
+      try {
+        elf = subject.elf(library);
+      } catch (IOException e) {
+        continue; // ELF-SHARED-OBJECT reports it
+      }
+      String platform = elf.header().machine() + " " + elf.header().elfClass();
+      if (reference == null) {
+        reference = platform;
+        referenceFile = library.path();
+      } else if (!platform.equals(reference)) {
+        findings.add(finding(library.origin(), platform, reference + " like " + referenceFile,
+            "build every library of the wheel for the same target; a wheel carries one platform tag"));
+      }
+    }
+    return findings;
+  }
+}

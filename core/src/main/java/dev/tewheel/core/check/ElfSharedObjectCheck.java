@@ -1,0 +1,44 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every library in wheel_lib is an ELF shared object that the ELF reader can read in full. */
+final class ElfSharedObjectCheck implements Check {
+  @Override
+  public String id() {
+    return "ELF-SHARED-OBJECT";
+  }
+
+  @Override
+  public String title() {
+    return "every library is a readable ELF shared object (e_type DYN)";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    for (SubjectFile library : Libraries.of(subject)) {
+      try {
+        ElfFile elf = subject.elf(library);
+        if (!elf.header().type().equals(ElfType.DYN)) {
+          findings.add(finding(library.origin(), "an ELF file of type " + elf.header().type(),
+              "a shared object (type DYN)", "ship the shared library the build links with -shared, not "
+                  + elf.header().type() + " output"));
+        }
+      } catch (IOException e) {
+        findings.add(finding(library.origin(), "a file the ELF reader refuses (" + e.getMessage() + ")",
+            "an ELF shared object", "point the build at the real library file, not a copy, script or truncated file"));
+      }
+    }
+    return findings;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.tewheel.core.check;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The layout's required files are there: the TE library always; with NCCL EP, its library and its headers
+ * together, since the JIT cannot compile without them and the headers are useless without the library.
+ */
+final class LayoutRequiredFilesCheck implements Check {
+  @Override
+  public String id() {
+    return "LAYOUT-REQUIRED";
+  }
+
+  @Override
+  public String title() {
+    return "the layout's required files are present: TE library; NCCL EP library and nccl_ep.h together";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    String where = subject.description();
+    if (subject.transformerEngineLibrary().isEmpty()) {
+      findings.add(finding(where, "no " + subject.layout().transformerEngineLibrary(),
+          subject.layout().transformerEngineLibrary() + " (layout " + subject.layout().name() + ")",
+          "assemble wheel_lib with transformerEngineLibrary set to the built libtransformer_engine.so"));
+    }
+    boolean library = subject.ncclEpLibrary().isPresent();
+    boolean header = subject.ncclEpHeader().isPresent();
+    if (library && !header) {
+      findings.add(finding(where, "the NCCL EP library without " + subject.layout().includeRoot() + "/nccl_ep.h",
+          "NCCL EP's headers beside its library", "ship NCCL EP's include/ tree: the JIT compiles from it"));
+    } else if (header && !library) {
+      findings.add(finding(where, "NCCL EP headers without " + subject.layout().ncclEpLibrary(),
+          "the NCCL EP library beside its headers", "ship NCCL EP's library, or neither"));
+    }
+    return findings;
+  }
+}

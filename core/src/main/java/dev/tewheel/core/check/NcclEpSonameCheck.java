@@ -1,0 +1,55 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * The NCCL EP library's SONAME is {@code libnccl_ep.so.<M>} with M the required major: what TE's provider and the
+ * runtime's selection rule accept.
+ */
+final class NcclEpSonameCheck implements Check {
+  @Override
+  public String id() {
+    return "EP-SONAME";
+  }
+
+  @Override
+  public String title() {
+    return "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    return subject.ncclEpLibrary().map(ep -> {
+      String soname;
+      try {
+        soname = subject.elf(ep).soname().orElse(null);
+      } catch (IOException e) {
+        return List.<Finding>of();
+      }
+      OptionalInt required = subject.requiredNcclEpMajor();
+      if (required.isEmpty()) {
+        return List.of(finding(ep.origin(), "no NCCL_EP_MAJOR to compare with (neither configured nor in "
+            + subject.layout().includeRoot() + "/nccl_ep.h)", "a known NCCL EP major",
+            "ship NCCL EP's include/nccl_ep.h or set ncclEpMajor"));
+      }
+      String expected = NcclEpLibraryName.soname(required.getAsInt());
+      if (expected.equals(soname)) {
+        return List.<Finding>of();
+      }
+      OptionalInt actual = soname == null ? OptionalInt.empty() : NcclEpLibraryName.sonameMajor(soname);
+      String fix = actual.isPresent()
+          ? "ship the NCCL EP build whose header says NCCL_EP_MAJOR " + required.getAsInt() + ", or set ncclEpMajor to "
+              + actual.getAsInt() + " if TE was built against NCCL EP " + actual.getAsInt()
+          : "link NCCL EP with -Wl,-soname," + expected + " (its Makefile derives it from nccl_ep.h)";
+      return List.of(finding(ep.origin(), soname == null ? "no SONAME" : "SONAME " + soname, "SONAME " + expected, fix));
+    }).orElse(List.of());
+  }
+}

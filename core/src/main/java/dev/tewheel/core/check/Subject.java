@@ -1,0 +1,158 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.headers.IncludeSearchPath;
+import dev.tewheel.elf.ByteSource;
+import dev.tewheel.elf.ElfFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What checks examine: a wheel_lib's files by their path inside it (planned by assemble, a folder, or a .whl's
+ * entries), the layout they follow, and the settings of the run. ELF files and header texts are read once and
+ * shared by all checks.
+ */
+public final class Subject {
+  /** Headers over this size are not read as text: no JIT header comes close. */
+  static final int MAX_HEADER_BYTES = 4 << 20;
+
+  private final String description;
+  private final Layout layout;
+  private final SortedMap<String, SubjectFile> files;
+  private final CheckSettings settings;
+  private final Map<String, Object> elfs = new ConcurrentHashMap<>();
+
+  public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
+    this.description = Objects.requireNonNull(description, "description");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    SortedMap<String, SubjectFile> byPath = new TreeMap<>();
+    for (SubjectFile file : files) {
+      if (byPath.put(file.path(), file) != null) {
+        throw new IllegalArgumentException(description + " has two files at " + file.path());
+      }
+    }
+    this.files = java.util.Collections.unmodifiableSortedMap(byPath);
+  }
+
+  /** For messages: e.g. "wheel_lib planned in /x/target/wheel/transformer_engine/wheel_lib". */
+  public String description() {
+    return description;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  public CheckSettings settings() {
+    return settings;
+  }
+
+  public Collection<SubjectFile> files() {
+    return files.values();
+  }
+
+  public Optional<SubjectFile> file(String path) {
+    return Optional.ofNullable(files.get(path));
+  }
+
+  public Optional<SubjectFile> transformerEngineLibrary() {
+    return file(layout.transformerEngineLibrary());
+  }
+
+  /**
+   * The NCCL EP library where the layout puts it. A layout path with {@code {major}} is filled with the required
+   * major; when that is unknown, the one file that fits the pattern is taken.
+   */
+  public Optional<SubjectFile> ncclEpLibrary() {
+    OptionalInt major = requiredNcclEpMajor();
+    if (major.isPresent() || !layout.ncclEpLibrary().contains("{major}")) {
+      return file(layout.ncclEpLibraryPath(major.orElse(0)));
+    }
+    String prefix = layout.ncclEpLibrary().substring(0, layout.ncclEpLibrary().indexOf("{major}"));
+    List<SubjectFile> matches = files.values().stream().filter(f -> f.path().startsWith(prefix)
+        && NcclEpLibraryName.parse(f.path().substring(f.path().lastIndexOf('/') + 1)).isPresent()).toList();
+    return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+  }
+
+  /** The shipped {@code nccl_ep.h}, under the layout's include root. */
+  public Optional<SubjectFile> ncclEpHeader() {
+    return file(layout.includeRoot() + "/" + NcclEpVersion.HEADER);
+  }
+
+  /** MAJOR.MINOR.PATCH of the shipped {@code nccl_ep.h}, when it is there and readable. */
+  public Optional<NcclEpVersion> headerVersion() {
+    return ncclEpHeader().flatMap(header -> {
+      try {
+        return Optional.of(NcclEpVersion.fromHeader(text(header)));
+      } catch (IOException | IllegalArgumentException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  /** The configured major, else NCCL_EP_MAJOR of the shipped header. */
+  public OptionalInt requiredNcclEpMajor() {
+    if (settings.ncclEpMajor() != null) {
+      return OptionalInt.of(settings.ncclEpMajor());
+    }
+    return ncclEpHeader().map(header -> {
+      try {
+        return NcclEpVersion.majorFromHeader(text(header));
+      } catch (IOException e) {
+        return OptionalInt.empty();
+      }
+    }).orElse(OptionalInt.empty());
+  }
+
+  /** The shipped headers: every file under the include root, keyed by its path relative to that root. */
+  public SortedMap<String, SubjectFile> headers() {
+    String root = layout.includeRoot() + "/";
+    SortedMap<String, SubjectFile> headers = new TreeMap<>();
+    files.subMap(root, root + Character.MAX_VALUE).forEach((path, file) -> headers.put(path.substring(root.length()), file));
+    return headers;
+  }
+
+  /**
+   * The file read as ELF, once per subject.
+   *
+   * @throws IOException the typed ELF error when it is not a readable ELF file
+   */
+  public ElfFile elf(SubjectFile file) throws IOException {
+    Object result = elfs.computeIfAbsent(file.path(), path -> {
+      try (ByteSource source = file.open()) {
+        return ElfFile.read(source);
+      } catch (IOException e) {
+        return e;
+      }
+    });
+    if (result instanceof IOException e) {
+      throw e;
+    }
+    return (ElfFile) result;
+  }
+
+  /** A header's text (UTF-8, malformed bytes replaced). */
+  public String text(SubjectFile file) throws IOException {
+    long size = file.size();
+    if (size > MAX_HEADER_BYTES) {
+      throw new IOException(file.origin() + " is " + size + " bytes, more than a header can be (" + MAX_HEADER_BYTES + ")");
+    }
+    try (ByteSource source = file.open()) {
+      ByteBuffer bytes = source.read(0, (int) size);
+      return StandardCharsets.UTF_8.decode(bytes).toString();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.elf.ByteSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** One file of a {@link Subject}: where it sits in wheel_lib and where it really is, for messages. */
+public interface SubjectFile {
+  /** Its path inside wheel_lib, '/'-separated. */
+  String path();
+
+  /** Where it really is: a path on disk, or {@code x.whl!path} inside a wheel. */
+  String origin();
+
+  /** The file name it was built under (the source's at assemble), whose version suffix checks compare. */
+  default String originName() {
+    String origin = origin();
+    return origin.substring(Math.max(origin.lastIndexOf('/'), origin.lastIndexOf('!')) + 1);
+  }
+
+  long size() throws IOException;
+
+  /** Random access to its bytes, for the ELF reader; the caller closes it. */
+  ByteSource open() throws IOException;
+
+  /** A file on disk, shipped at {@code path}. */
+  static SubjectFile onDisk(String path, Path file) {
+    return new SubjectFile() {
+      @Override
+      public String path() {
+        return path;
+      }
+
+      @Override
+      public String origin() {
+        return file.toString();
+      }
+
+      @Override
+      public long size() throws IOException {
+        return Files.size(file);
+      }
+
+      @Override
+      public ByteSource open() throws IOException {
+        return ByteSource.open(file);
+      }
+
+      @Override
+      public String toString() {
+        return path + " <- " + file;
+      }
+    };
+  }
+}

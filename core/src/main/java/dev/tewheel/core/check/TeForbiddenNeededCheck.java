@@ -1,0 +1,61 @@
+package dev.tewheel.core.check;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
+ * driver comes from the user's machine.
+ */
+final class TeForbiddenNeededCheck implements Check {
+  @Override
+  public String id() {
+    return "TE-FORBIDDEN-NEEDED";
+  }
+
+  @Override
+  public String title() {
+    return "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    subject.transformerEngineLibrary().ifPresent(te -> {
+      List<String> needed;
+      try {
+        needed = subject.elf(te).needed();
+      } catch (IOException e) {
+        return;
+      }
+      for (String name : needed) {
+        for (String pattern : subject.settings().forbiddenNeeded()) {
+          if (Libraries.globMatches(pattern, name)) {
+            findings.add(finding(te.origin(), "DT_NEEDED " + name, "no DT_NEEDED matching " + pattern,
+                fixFor(name)));
+            break;
+          }
+        }
+      }
+    });
+    return findings;
+  }
+
+  private static String fixFor(String name) {
+    if (name.startsWith("libnccl_ep")) {
+      return "do not link libtransformer_engine.so against NCCL EP (remove nccl_ep from target_link_libraries);"
+          + " TE's provider opens it with dlopen when EP is used";
+    }
+    if (name.startsWith("libcuda")) {
+      return "do not link libtransformer_engine.so against the CUDA driver (-lcuda); resolve driver entry points"
+          + " at run time (cudaGetDriverEntryPoint) or link the runtime only";
+    }
+    return "remove " + name + " from libtransformer_engine.so's link line";
+  }
+}

@@ -1,0 +1,43 @@
+package dev.tewheel.core.check;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
+ * make NCCL EP (and its NCCL) a hard requirement for every user.
+ */
+final class TeUndefinedNcclEpCheck implements Check {
+  @Override
+  public String id() {
+    return "TE-UNDEFINED-NCCL-EP";
+  }
+
+  @Override
+  public String title() {
+    return "libtransformer_engine.so has no undefined ncclEp* symbol";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    return subject.transformerEngineLibrary().map(te -> {
+      List<String> undefined;
+      try {
+        undefined = subject.elf(te).undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
+      } catch (IOException e) {
+        return List.<Finding>of();
+      }
+      if (undefined.isEmpty()) {
+        return List.<Finding>of();
+      }
+      return List.of(finding(te.origin(), "undefined symbols " + String.join(", ", undefined),
+          "no undefined ncclEp* symbol", "call NCCL EP only through the provider's dlsym'd function pointers"
+              + " (call_symbol), never directly"));
+    }).orElse(List.of());
+  }
+}

@@ -1,0 +1,197 @@
+package dev.tewheel.elf;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * What an ELF file says about itself, read without running it: the header, the segments, and the dynamic facts —
+ * SONAME, NEEDED, RPATH/RUNPATH, binding, RELRO, dynamic symbols with their versions and the version needs.
+ *
+ * <p>The dynamic facts come from PT_DYNAMIC and the addresses it holds, mapped through PT_LOAD to file offsets as
+ * the dynamic loader sees them, so stripped and section-less files read the same; section headers are only a
+ * fallback. Only the headers and tables are read, never the whole file, and every offset, size and count is checked
+ * first: a malformed file raises {@link ElfFormatException} naming the structure and its offset.
+ *
+ * <p>Instances are immutable and safe to share between threads.
+ *
+ * <pre>{@code
+ * ElfFile elf = ElfFile.read(Path.of("libnccl_ep.so.0.1.0"));
+ * elf.soname();                 // Optional[libnccl_ep.so.0]
+ * elf.needed();                 // [libnccl.so.2, libc.so.6]
+ * elf.bindNow();                // true
+ * elf.undefinedSymbolNames();   // [__cxa_finalize, dlsym, ...]
+ * }</pre>
+ */
+public final class ElfFile {
+  private final String name;
+  private final ElfHeader header;
+  private final List<ProgramHeader> programHeaders;
+  private final List<SectionHeader> sectionHeaders;
+  private final Optional<String> interpreter;
+  private final boolean dynamic;
+  private final Optional<String> soname;
+  private final List<String> needed;
+  private final List<String> rpath;
+  private final List<String> runpath;
+  private final long flags;
+  private final long flags1;
+  private final boolean bindNowTag;
+  private final List<DynamicSymbol> dynamicSymbols;
+  private final List<VersionNeed> versionNeeds;
+  private final SortedSet<String> definedSymbolNames;
+  private final SortedSet<String> undefinedSymbolNames;
+
+  ElfFile(String name, ElfHeader header, List<ProgramHeader> programHeaders, List<SectionHeader> sectionHeaders,
+      Optional<String> interpreter, boolean dynamic, Optional<String> soname, List<String> needed,
+      List<String> rpath, List<String> runpath, long flags, long flags1, boolean bindNowTag,
+      List<DynamicSymbol> dynamicSymbols, List<VersionNeed> versionNeeds) {
+    this.name = name;
+    this.header = header;
+    this.programHeaders = List.copyOf(programHeaders);
+    this.sectionHeaders = List.copyOf(sectionHeaders);
+    this.interpreter = interpreter;
+    this.dynamic = dynamic;
+    this.soname = soname;
+    this.needed = List.copyOf(needed);
+    this.rpath = List.copyOf(rpath);
+    this.runpath = List.copyOf(runpath);
+    this.flags = flags;
+    this.flags1 = flags1;
+    this.bindNowTag = bindNowTag;
+    this.dynamicSymbols = List.copyOf(dynamicSymbols);
+    this.versionNeeds = List.copyOf(versionNeeds);
+    TreeSet<String> defined = new TreeSet<>();
+    TreeSet<String> undefined = new TreeSet<>();
+    for (DynamicSymbol s : this.dynamicSymbols) {
+      if (s.name().isEmpty()) {
+        continue;
+      }
+      if (!s.defined()) {
+        undefined.add(s.name());
+      } else if (s.binding().isExported()) {
+        defined.add(s.name());
+      }
+    }
+    this.definedSymbolNames = Collections.unmodifiableSortedSet(defined);
+    this.undefinedSymbolNames = Collections.unmodifiableSortedSet(undefined);
+  }
+
+  /** Reads the file at {@code path}, opening and closing it. */
+  public static ElfFile read(Path path) throws IOException {
+    try (ByteSource source = ByteSource.open(path)) {
+      return read(source);
+    }
+  }
+
+  /** Reads from {@code source}, which stays open. */
+  public static ElfFile read(ByteSource source) throws IOException {
+    return ElfParser.parse(source);
+  }
+
+  /** The source's name, usually the path it was read from. */
+  public String name() {
+    return name;
+  }
+
+  public ElfHeader header() {
+    return header;
+  }
+
+  /** The program headers (segments) in file order. */
+  public List<ProgramHeader> programHeaders() {
+    return programHeaders;
+  }
+
+  /** The section headers in file order; empty for a file without them (stripped of section headers). */
+  public List<SectionHeader> sectionHeaders() {
+    return sectionHeaders;
+  }
+
+  /** PT_INTERP: the program interpreter an executable asks for, e.g. /lib64/ld-linux-x86-64.so.2. */
+  public Optional<String> interpreter() {
+    return interpreter;
+  }
+
+  /** Whether the file has a dynamic section; when false, every dynamic fact below is empty. */
+  public boolean isDynamic() {
+    return dynamic;
+  }
+
+  /** DT_SONAME. */
+  public Optional<String> soname() {
+    return soname;
+  }
+
+  /** DT_NEEDED entries in file order, the order the loader loads them. */
+  public List<String> needed() {
+    return needed;
+  }
+
+  /** DT_RPATH split on ':', in order (a legacy search path, searched before LD_LIBRARY_PATH). */
+  public List<String> rpath() {
+    return rpath;
+  }
+
+  /** DT_RUNPATH split on ':', in order. */
+  public List<String> runpath() {
+    return runpath;
+  }
+
+  /** DT_FLAGS, 0 when absent; see {@link DynamicFlags}. */
+  public long flags() {
+    return flags;
+  }
+
+  /** DT_FLAGS_1, 0 when absent; see {@link DynamicFlags}. */
+  public long flags1() {
+    return flags1;
+  }
+
+  /**
+   * Whether the loader resolves every symbol at load time: DT_BIND_NOW is present, or DT_FLAGS has DF_BIND_NOW, or
+   * DT_FLAGS_1 has DF_1_NOW. Linking with {@code -z now} gives this.
+   */
+  public boolean bindNow() {
+    return bindNowTag || (flags & DynamicFlags.DF_BIND_NOW) != 0 || (flags1 & DynamicFlags.DF_1_NOW) != 0;
+  }
+
+  /** Whether a PT_GNU_RELRO segment asks the loader to make relocated data read-only after relocation. */
+  public boolean relro() {
+    return programHeaders.stream().anyMatch(p -> p.type().equals(SegmentType.GNU_RELRO));
+  }
+
+  /** Full RELRO: {@link #relro()} and {@link #bindNow()}, so the GOT too is read-only once loaded. */
+  public boolean fullRelro() {
+    return relro() && bindNow();
+  }
+
+  /** The dynamic symbol table in index order, including entry 0. */
+  public List<DynamicSymbol> dynamicSymbols() {
+    return dynamicSymbols;
+  }
+
+  /** DT_VERNEED in file order: each needed file with the versions needed from it. */
+  public List<VersionNeed> versionNeeds() {
+    return versionNeeds;
+  }
+
+  /** Sorted, unique names of the defined GLOBAL, WEAK and GNU_UNIQUE dynamic symbols: what this object exports. */
+  public SortedSet<String> definedSymbolNames() {
+    return definedSymbolNames;
+  }
+
+  /** Sorted, unique names of the undefined dynamic symbols: what must come from elsewhere. */
+  public SortedSet<String> undefinedSymbolNames() {
+    return undefinedSymbolNames;
+  }
+
+  @Override
+  public String toString() {
+    return "ElfFile[" + name + ", " + header + soname.map(s -> ", SONAME " + s).orElse("") + "]";
+  }
+}

@@ -1,0 +1,77 @@
+package dev.tewheel.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Checked reads from a source: every range is tested against the file's size and {@link Limits} before a byte is
+ * read or allocated, and every failure names the structure and its offset.
+ */
+final class ElfInput {
+  private final ByteSource source;
+  private final long size;
+  private final ByteOrder order;
+  private final boolean is64;
+
+  ElfInput(ByteSource source, ByteOrder order, boolean is64) {
+    this.source = source;
+    this.size = source.size();
+    this.order = order;
+    this.is64 = is64;
+  }
+
+  String name() {
+    return source.name();
+  }
+
+  long size() {
+    return size;
+  }
+
+  boolean is64() {
+    return is64;
+  }
+
+  /** Reads {@code length} bytes at {@code offset} (both unsigned), ordered as the file. */
+  ByteBuffer read(String structure, long offset, long length) throws IOException {
+    if (Long.compareUnsigned(length, Limits.MAX_TABLE_BYTES) > 0) {
+      throw error(structure, offset, Long.toUnsignedString(length) + " bytes exceed the reader's limit of "
+          + Limits.MAX_TABLE_BYTES + " bytes for one table");
+    }
+    checkRange(structure, offset, length);
+    return source.read(offset, (int) length).order(order);
+  }
+
+  /** Fails unless {@code [offset, offset + length)} (unsigned) lies inside the file. */
+  void checkRange(String structure, long offset, long length) throws ElfFormatException {
+    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+      throw error(structure, offset, Long.toUnsignedString(length) + " bytes at byte "
+          + Long.toUnsignedString(offset) + " do not fit in the file's " + size + " bytes");
+    }
+  }
+
+  /** {@code count * entrySize} bytes of a table, failing on overflow or when they cannot fit in the file. */
+  long tableLength(String structure, long offset, long count, long entrySize) throws ElfFormatException {
+    if (count < 0 || entrySize < 0
+        || (entrySize != 0 && Long.compareUnsigned(count, Long.divideUnsigned(size, entrySize)) > 0)) {
+      throw error(structure, offset, Long.toUnsignedString(count) + " entries of " + Long.toUnsignedString(entrySize)
+          + " bytes do not fit in the file's " + size + " bytes");
+    }
+    return count * entrySize;
+  }
+
+  /** {@code base + delta} as a file offset, failing on overflow. */
+  long add(String structure, long base, long delta) throws ElfFormatException {
+    long sum = base + delta;
+    if (base < 0 || delta < 0 || sum < 0) {
+      throw error(structure, base, "offset " + Long.toUnsignedString(base) + " + " + Long.toUnsignedString(delta)
+          + " overflows");
+    }
+    return sum;
+  }
+
+  ElfFormatException error(String structure, long offset, String detail) {
+    return new ElfFormatException(source.name(), structure, offset, detail);
+  }
+}

@@ -1,0 +1,25 @@
+package dev.tewheel.elf;
+
+import java.util.Map;
+
+/** e_type: relocatable, executable, shared object, core, or an OS- or processor-specific number. */
+public record ElfType(int value) {
+  public static final ElfType NONE = new ElfType(0);
+  public static final ElfType REL = new ElfType(1);
+  public static final ElfType EXEC = new ElfType(2);
+  public static final ElfType DYN = new ElfType(3);
+  public static final ElfType CORE = new ElfType(4);
+
+  private static final Map<Integer, String> NAMES =
+      Map.of(0, "NONE", 1, "REL", 2, "EXEC", 3, "DYN", 4, "CORE");
+
+  /** "DYN", "EXEC", "REL", "CORE", "NONE", or the number in decimal. */
+  public String name() {
+    return Names.of(NAMES, value);
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

@@ -1,0 +1,43 @@
+package dev.tewheel.elf;
+
+import java.util.Map;
+
+/** p_type of a program header. */
+public record SegmentType(int value) {
+  public static final SegmentType NULL = new SegmentType(0);
+  public static final SegmentType LOAD = new SegmentType(1);
+  public static final SegmentType DYNAMIC = new SegmentType(2);
+  public static final SegmentType INTERP = new SegmentType(3);
+  public static final SegmentType NOTE = new SegmentType(4);
+  public static final SegmentType PHDR = new SegmentType(6);
+  public static final SegmentType TLS = new SegmentType(7);
+  public static final SegmentType GNU_EH_FRAME = new SegmentType(0x6474e550);
+  public static final SegmentType GNU_STACK = new SegmentType(0x6474e551);
+  public static final SegmentType GNU_RELRO = new SegmentType(0x6474e552);
+  public static final SegmentType GNU_PROPERTY = new SegmentType(0x6474e553);
+
+  private static final Map<Integer, String> NAMES = Map.ofEntries(
+      Map.entry(0, "NULL"),
+      Map.entry(1, "LOAD"),
+      Map.entry(2, "DYNAMIC"),
+      Map.entry(3, "INTERP"),
+      Map.entry(4, "NOTE"),
+      Map.entry(5, "SHLIB"),
+      Map.entry(6, "PHDR"),
+      Map.entry(7, "TLS"),
+      Map.entry(0x6474e550, "GNU_EH_FRAME"),
+      Map.entry(0x6474e551, "GNU_STACK"),
+      Map.entry(0x6474e552, "GNU_RELRO"),
+      Map.entry(0x6474e553, "GNU_PROPERTY"));
+
+  /** "LOAD", "DYNAMIC", … or "0x…" for a type without a name here. */
+  public String name() {
+    String name = NAMES.get(value);
+    return name != null ? name : "0x" + Integer.toHexString(value);
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

@@ -1,0 +1,144 @@
+package dev.tewheel.elf;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * DT_VERDEF and DT_VERNEED decoded: the version names behind DT_VERSYM's indexes, and the needs per file.
+ *
+ * <p>Both are lists of records chained by offsets relative to each record. The offsets are unsigned, so a chain can
+ * only move forward and cannot cycle; the counts it declares can still be huge (2^32), so the records read are
+ * capped at {@link Limits#MAX_VERSION_ENTRIES}, more than DT_VERSYM's 15-bit indexes can name.
+ */
+final class VersionTables {
+  private static final String VERDEF = "version definitions (DT_VERDEF)";
+  private static final String VERNEED = "version needs (DT_VERNEED)";
+
+  /** A version reachable from DT_VERSYM. */
+  record Version(String name, Optional<String> neededFrom) {}
+
+  private final Map<Integer, Version> defined;
+  private final Map<Integer, Version> needed;
+  private final List<VersionNeed> needs;
+
+  private VersionTables(Map<Integer, Version> defined, Map<Integer, Version> needed, List<VersionNeed> needs) {
+    this.defined = defined;
+    this.needed = needed;
+    this.needs = needs;
+  }
+
+  static VersionTables read(ElfInput input, DynamicTable dynamic, AddressMap addresses, StringTable strings)
+      throws IOException {
+    Counter counter = new Counter(input);
+    Map<Integer, Version> defined = new HashMap<>();
+    if (dynamic.has(DynamicTable.DT_VERDEF)) {
+      long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_VERDEF, 0), "DT_VERDEF", input,
+          DynamicTable.STRUCTURE, dynamic.offset());
+      readDefinitions(input, at, dynamic.value(DynamicTable.DT_VERDEFNUM, -1), strings, counter, defined);
+    }
+    Map<Integer, Version> needed = new HashMap<>();
+    List<VersionNeed> needs = new ArrayList<>();
+    if (dynamic.has(DynamicTable.DT_VERNEED)) {
+      long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_VERNEED, 0), "DT_VERNEED", input,
+          DynamicTable.STRUCTURE, dynamic.offset());
+      readNeeds(input, at, dynamic.value(DynamicTable.DT_VERNEEDNUM, -1), strings, counter, needed, needs);
+    }
+    return new VersionTables(Map.copyOf(defined), Map.copyOf(needed), List.copyOf(needs));
+  }
+
+  /** An empty set of tables, for a file without versions. */
+  static VersionTables none() {
+    return new VersionTables(Map.of(), Map.of(), List.of());
+  }
+
+  List<VersionNeed> needs() {
+    return needs;
+  }
+
+  /**
+   * The version a DT_VERSYM index names. Index 0 (local) and 1 (global, unversioned) name none. A defined symbol
+   * looks in the definitions first, an undefined one in the needs first, as readelf does.
+   */
+  Optional<Version> lookup(int index, boolean definedSymbol) {
+    if (index <= 1) {
+      return Optional.empty();
+    }
+    Version first = (definedSymbol ? defined : needed).get(index);
+    return Optional.ofNullable(first != null ? first : (definedSymbol ? needed : defined).get(index));
+  }
+
+  /** Walks Verdef records; {@code declared} is DT_VERDEFNUM, or -1 to follow vd_next to its end. */
+  private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Counter counter,
+      Map<Integer, Version> out) throws IOException {
+    long offset = at;
+    for (long i = 0; declared < 0 || i < declared; i++) {
+      counter.visit(VERDEF, offset);
+      RawVerdef def = RawVerdef.decode(input.read(VERDEF, offset, RawVerdef.SIZE));
+      if (def.version() != 1) {
+        throw input.error(VERDEF, offset, "unsupported vd_version " + def.version());
+      }
+      // The first Verdaux holds the version's own name; later ones name its parents.
+      if (def.count() > 0 && (def.flags() & RawVerdef.VER_FLG_BASE) == 0) {
+        long auxAt = input.add(VERDEF, offset, def.aux());
+        RawVerdaux aux = RawVerdaux.decode(input.read(VERDEF, auxAt, RawVerdaux.SIZE));
+        out.put(def.index() & 0x7fff, new Version(strings.at(aux.name()), Optional.empty()));
+      }
+      if (def.next() == 0) {
+        break;
+      }
+      offset = input.add(VERDEF, offset, def.next());
+    }
+  }
+
+  /** Walks Verneed records and each one's Vernaux chain; {@code declared} is DT_VERNEEDNUM or -1. */
+  private static void readNeeds(ElfInput input, long at, long declared, StringTable strings, Counter counter,
+      Map<Integer, Version> out, List<VersionNeed> needs) throws IOException {
+    long offset = at;
+    for (long i = 0; declared < 0 || i < declared; i++) {
+      counter.visit(VERNEED, offset);
+      RawVerneed need = RawVerneed.decode(input.read(VERNEED, offset, RawVerneed.SIZE));
+      if (need.version() != 1) {
+        throw input.error(VERNEED, offset, "unsupported vn_version " + need.version());
+      }
+      String file = strings.at(need.file());
+      List<String> versions = new ArrayList<>();
+      long auxAt = input.add(VERNEED, offset, need.aux());
+      for (int j = 0; j < need.count(); j++) {
+        counter.visit(VERNEED, auxAt);
+        RawVernaux aux = RawVernaux.decode(input.read(VERNEED, auxAt, RawVernaux.SIZE));
+        String name = strings.at(aux.name());
+        versions.add(name);
+        out.put(aux.other() & 0x7fff, new Version(name, Optional.of(file)));
+        if (aux.next() == 0) {
+          break;
+        }
+        auxAt = input.add(VERNEED, auxAt, aux.next());
+      }
+      needs.add(new VersionNeed(file, versions));
+      if (need.next() == 0) {
+        break;
+      }
+      offset = input.add(VERNEED, offset, need.next());
+    }
+  }
+
+  /** Caps the records read. */
+  private static final class Counter {
+    private final ElfInput input;
+    private int count;
+
+    Counter(ElfInput input) {
+      this.input = input;
+    }
+
+    void visit(String structure, long offset) throws ElfFormatException {
+      if (++count > Limits.MAX_VERSION_ENTRIES) {
+        throw input.error(structure, offset, "more than " + Limits.MAX_VERSION_ENTRIES + " version records");
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.tewheel.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.standins.StandIns;
+import dev.tewheel.standins.StandIns.Defect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import org.apache.maven.api.plugin.testing.InjectMojo;
+import org.apache.maven.api.plugin.testing.MojoTest;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Mojo's wiring: POM configuration reaches core, and core's errors become the right Maven exceptions. */
+@MojoTest
+class AssembleWheelLibMojoTest {
+  private static final String POM = "src/test/resources/assemble/pom.xml";
+
+  @TempDir Path temp;
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void pomConfigurationReachesCore(AssembleWheelLibMojo mojo) throws Exception {
+    assertEquals("ep-home", mojo.layout);
+    assertEquals(List.of("**/*.h", "**/*.hpp", "**/*.cuh"), mojo.headerIncludes);
+    mojo.transformerEngineLibrary = StandIns.transformerEngine().toFile();
+    mojo.ncclEpHome = StandIns.ncclEpHome().toFile();
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    mojo.execute();
+
+    Path out = temp.resolve("wheel_lib");
+    assertTrue(Files.isRegularFile(out.resolve("nccl_ep/lib/libnccl_ep.so.0")));
+    assertEquals("ep-home", Manifest.read(out.resolve("te-wheel-lib.json")).layout());
+    assertEquals(FileTime.from(Instant.parse("2026-01-01T00:00:00Z")),
+        Files.getLastModifiedTime(out.resolve("libtransformer_engine.so")));
+  }
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void aFailedCheckIsABuildFailureNamingTheFix(AssembleWheelLibMojo mojo) {
+    mojo.transformerEngineLibrary = StandIns.defect(Defect.TE_LAZY_BINDING).toFile();
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+    assertTrue(e.getMessage().contains("link libtransformer_engine.so with -Wl,-z,now"), e.getMessage());
+    assertFalse(Files.exists(temp.resolve("wheel_lib")));
+  }
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void aBadParameterIsAConfigurationError(AssembleWheelLibMojo mojo) {
+    mojo.transformerEngineLibrary = StandIns.transformerEngine().toFile();
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    mojo.layout = "flat";
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().contains("unknown layout 'flat'"), e.getMessage());
+  }
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void skipWritesNothing(AssembleWheelLibMojo mojo) throws Exception {
+    mojo.skip = true;
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    mojo.execute();
+    assertFalse(Files.exists(temp.resolve("wheel_lib")));
+  }
+}
