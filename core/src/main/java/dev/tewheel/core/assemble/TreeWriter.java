@@ -114,7 +114,8 @@ final class TreeWriter {
         buffer.clear();
         done += length;
         if (size >= PROGRESS_THRESHOLD && done >= nextReport && done < size) {
-          log.accept(String.format("copying %s: %d%% of %,d MB", source.getFileName(), done * 100 / size, size >> 20));
+          log.accept(String.format("copying %s: %d%% of %,d MB", source.getFileName(), Math.round(done * 100.0 / size),
+              size >> 20));
           nextReport += size / 10;
         }
       }
