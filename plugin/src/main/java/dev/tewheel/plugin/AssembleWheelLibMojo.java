@@ -107,6 +107,7 @@ public class AssembleWheelLibMojo extends AbstractMojo {
     }
     try {
       AssembleResult result = new Assembler(line -> getLog().info(line)).assemble(request);
+      result.findings().forEach(f -> getLog().warn(f.message()));
       result.report().forEach(getLog()::info);
     } catch (AssembleException e) {
       throw new MojoFailureException(e.getMessage(), e);

@@ -1,6 +1,7 @@
 package dev.tewheel.bundle.manifest;
 
 import dev.tewheel.bundle.json.Json;
+import dev.tewheel.bundle.layout.Layout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -53,6 +54,25 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
 
   public Optional<ManifestEntry> file(String path) {
     return files.stream().filter(f -> f.path().equals(path)).findFirst();
+  }
+
+  /**
+   * The layout this manifest's wheel_lib follows: a built-in one by name, or for "custom" the paths it records.
+   *
+   * @throws ManifestException when a custom manifest lacks the TE library
+   */
+  public Layout toLayout() {
+    if (!layout.equals("custom")) {
+      try {
+        return Layout.named(layout);
+      } catch (IllegalArgumentException e) {
+        throw new ManifestException("the manifest names layout '" + layout + "': " + e.getMessage(), e);
+      }
+    }
+    String te = transformerEngineLibrary().map(ManifestEntry::path).orElseThrow(() ->
+        new ManifestException("a custom-layout manifest must list the transformer_engine library", null));
+    String ep = ncclEpLibrary().map(ManifestEntry::path).orElse(Layout.DEFAULT.ncclEpLibrary());
+    return new Layout("custom", te, ep, includeRoot == null ? Layout.DEFAULT.includeRoot() : includeRoot);
   }
 
   private Optional<ManifestEntry> first(FileKind kind) {

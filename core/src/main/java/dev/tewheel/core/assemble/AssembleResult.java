@@ -20,7 +20,7 @@ import java.util.List;
  */
 public record AssembleResult(Path outputDirectory, Manifest manifest, List<String> copied, List<String> upToDate,
     List<String> removed, long bytesCopied, List<Finding> findings, Duration time) {
-  /** The lines the goal logs: what is where, then one summary line. */
+  /** The lines the goal logs: what is where, then one summary line; findings are logged apart, as warnings. */
   public List<String> report() {
     List<String> lines = new java.util.ArrayList<>();
     lines.add("wheel_lib: " + outputDirectory);
@@ -30,9 +30,6 @@ public record AssembleResult(Path outputDirectory, Manifest manifest, List<Strin
       lines.add(String.format("  %-60s %,12d bytes%s", file.path(), file.size(), extra));
     }
     lines.add("  " + dev.tewheel.bundle.layout.Layout.MANIFEST + " (manifest, layout " + manifest.layout() + ")");
-    for (Finding finding : findings) {
-      lines.add(finding.message());
-    }
     lines.add(String.format("%d files: %d copied (%,d bytes), %d up to date, %d removed, in %d ms%s",
         manifest.files().size(), copied.size(), bytesCopied, upToDate.size(), removed.size(), time.toMillis(),
         nothingChanged() ? " (nothing to do)" : ""));

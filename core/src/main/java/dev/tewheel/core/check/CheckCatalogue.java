@@ -11,8 +11,16 @@ import java.util.stream.Collectors;
 public final class CheckCatalogue {
   private static final List<Check> ALL = List.of(
       new LayoutRequiredFilesCheck(),
+      new LayoutUnexpectedCheck(),
+      new FileTypesCheck(),
+      new ManifestDigestsCheck(),
       new ElfSharedObjectCheck(),
       new ElfOneMachineCheck(),
+      new PlatformCheck(),
+      new DependenciesResolveCheck(),
+      new VerneedNeededCheck(),
+      new SonameFileNameCheck(),
+      new DuplicateContentCheck(),
       new TeBindNowCheck(),
       new TeForbiddenNeededCheck(),
       new TeUndefinedNcclEpCheck(),
@@ -21,7 +29,8 @@ public final class CheckCatalogue {
       new NcclEpFileVersionCheck(),
       new NcclEpNoRunpathCheck(),
       new NcclEpExportsCheck(),
-      new HeadersSelfContainedCheck());
+      new HeadersSelfContainedCheck(),
+      new BakedBuildPathsCheck());
 
   private CheckCatalogue() {}
 

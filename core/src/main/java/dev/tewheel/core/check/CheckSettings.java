@@ -9,13 +9,21 @@ import java.util.List;
  * @param ncclEpMajor the NCCL EP major the build requires, or null to take NCCL_EP_MAJOR from the shipped header
  * @param forbiddenNeeded glob patterns ({@code *} and {@code ?}) of DT_NEEDED names the TE library must not have
  * @param includeSearchPath how the JIT resolves quoted includes, and which headers come from outside the wheel
+ * @param platform the platform tag the libraries must fit, or null to skip the platform checks
+ * @param allowedNeeded more DT_NEEDED patterns that may stay unshipped, beside allowed-needed.txt
  */
-public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath) {
+public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
+    PlatformTag platform, List<String> allowedNeeded) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of("libnccl_ep*", "libcuda.so*");
 
   public CheckSettings {
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
+    allowedNeeded = allowedNeeded == null ? List.of() : List.copyOf(allowedNeeded);
+  }
+
+  public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath) {
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, null, List.of());
   }
 
   public static CheckSettings defaults() {
@@ -23,6 +31,14 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   }
 
   public CheckSettings withNcclEpMajor(Integer major) {
-    return new CheckSettings(major, forbiddenNeeded, includeSearchPath);
+    return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded);
+  }
+
+  public CheckSettings withPlatform(PlatformTag tag) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded);
+  }
+
+  public CheckSettings withAllowedNeeded(List<String> patterns) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns);
   }
 }

@@ -1,12 +1,17 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -33,6 +38,9 @@ public final class Subject {
   private final SortedMap<String, SubjectFile> files;
   private final CheckSettings settings;
   private final Map<String, Object> elfs = new ConcurrentHashMap<>();
+  private final Map<String, Object> digests = new ConcurrentHashMap<>();
+  private Manifest manifest;
+  private WheelFacts wheel;
 
   public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
     this.description = Objects.requireNonNull(description, "description");
@@ -45,6 +53,50 @@ public final class Subject {
       }
     }
     this.files = java.util.Collections.unmodifiableSortedMap(byPath);
+  }
+
+  /** The manifest the subject carries (a folder or wheel assemble wrote), if any. */
+  public Optional<Manifest> manifest() {
+    return Optional.ofNullable(manifest);
+  }
+
+  /** The .whl the subject was read from, for the wheel-level checks. */
+  public Optional<WheelFacts> wheel() {
+    return Optional.ofNullable(wheel);
+  }
+
+  /** The same subject with its manifest. */
+  public Subject withManifest(Manifest value) {
+    this.manifest = value;
+    return this;
+  }
+
+  /** The same subject with the wheel it came from. */
+  public Subject withWheel(WheelFacts value) {
+    this.wheel = value;
+    return this;
+  }
+
+  /** SHA-256 of the file's bytes in lower-case hex, streamed once per subject. */
+  public String sha256(SubjectFile file) throws IOException {
+    Object result = digests.computeIfAbsent(file.path(), path -> {
+      try (InputStream in = file.stream()) {
+        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          sha256.update(buffer, 0, n);
+        }
+        return HexFormat.of().formatHex(sha256.digest());
+      } catch (IOException e) {
+        return e;
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every JDK has SHA-256", e);
+      }
+    });
+    if (result instanceof IOException e) {
+      throw e;
+    }
+    return (String) result;
   }
 
   /** For messages: e.g. "wheel_lib planned in /x/target/wheel/transformer_engine/wheel_lib". */

@@ -2,8 +2,10 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ByteSource;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 
 /** One file of a {@link Subject}: where it sits in wheel_lib and where it really is, for messages. */
 public interface SubjectFile {
@@ -23,6 +25,26 @@ public interface SubjectFile {
 
   /** Random access to its bytes, for the ELF reader; the caller closes it. */
   ByteSource open() throws IOException;
+
+  /** Its bytes from first to last, for hashing; the caller closes it. */
+  InputStream stream() throws IOException;
+
+  /** What kind of entry it is where it lives; a planned file is always a regular file. */
+  default EntryType type() {
+    return EntryType.FILE;
+  }
+
+  /** Its permission bits (e.g. 0755) where they are known. */
+  default OptionalInt mode() {
+    return OptionalInt.empty();
+  }
+
+  /** What a wheel_lib entry can be; only regular files belong in a wheel. */
+  enum EntryType {
+    FILE,
+    SYMLINK,
+    OTHER
+  }
 
   /** A file on disk, shipped at {@code path}. */
   static SubjectFile onDisk(String path, Path file) {
@@ -45,6 +67,11 @@ public interface SubjectFile {
       @Override
       public ByteSource open() throws IOException {
         return ByteSource.open(file);
+      }
+
+      @Override
+      public InputStream stream() throws IOException {
+        return Files.newInputStream(file);
       }
 
       @Override

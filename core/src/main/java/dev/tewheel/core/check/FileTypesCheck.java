@@ -1,0 +1,59 @@
+package dev.tewheel.core.check;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Only regular files, none world-writable, libraries executable: a wheel cannot carry symlinks (pip ignores
+ * them), device files have no business there, and installers copy the modes they find.
+ */
+final class FileTypesCheck implements Check {
+  @Override
+  public String id() {
+    return "LAYOUT-FILE-TYPES";
+  }
+
+  @Override
+  public String title() {
+    return "only regular files; none world-writable; .so files executable";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    List<SubjectFile> libraries = Libraries.of(subject);
+    for (SubjectFile file : subject.files()) {
+      switch (file.type()) {
+        case SYMLINK -> findings.add(finding(file.origin(), "a symbolic link", "a regular file",
+            "ship the file it points to under this name (te:assemble-wheel-lib resolves links)"));
+        case OTHER -> findings.add(finding(file.origin(), "a special file (device, pipe or socket)",
+            "a regular file", "remove it from wheel_lib"));
+        case FILE -> {
+          OptionalInt mode = file.mode();
+          if (mode.isEmpty()) {
+            continue;
+          }
+          if ((mode.getAsInt() & 0002) != 0) {
+            findings.add(finding(file.origin(), "mode " + octal(mode.getAsInt()) + " (world-writable)",
+                "no write bit for others", "chmod o-w it (te:assemble-wheel-lib writes 0755 and 0644)"));
+          }
+          if (libraries.contains(file) && (mode.getAsInt() & 0111) == 0) {
+            findings.add(finding(file.origin(), "mode " + octal(mode.getAsInt()) + " on a shared library",
+                "an executable library (0755)", "chmod 0755 it"));
+          }
+        }
+      }
+    }
+    return findings;
+  }
+
+  private static String octal(int mode) {
+    return String.format("0%03o", mode);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.manifest.ManifestException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** When wheel_lib carries a manifest, it is readable and every file it records is there with its size and sha256. */
+final class ManifestDigestsCheck implements Check {
+  @Override
+  public String id() {
+    return "MANIFEST-DIGESTS";
+  }
+
+  @Override
+  public String title() {
+    return "the manifest is valid and every recorded file has its recorded size and sha256";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    Optional<SubjectFile> file = subject.file(Layout.MANIFEST);
+    if (file.isEmpty()) {
+      return List.of();
+    }
+    Manifest manifest;
+    try {
+      manifest = Manifest.parse(subject.text(file.get()), file.get().origin());
+    } catch (IOException | ManifestException e) {
+      return List.of(finding(file.get().origin(), "a manifest that cannot be read: " + e.getMessage(),
+          "a te-wheel-lib/1 manifest", "assemble wheel_lib again with te:assemble-wheel-lib"));
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (ManifestEntry entry : manifest.files()) {
+      Optional<SubjectFile> shipped = subject.file(entry.path());
+      String fix = "assemble wheel_lib again: a file changed after te:assemble-wheel-lib wrote it";
+      if (shipped.isEmpty()) {
+        findings.add(finding(subject.description() + "/" + entry.path(), "no such file",
+            "the file the manifest records (" + entry.size() + " bytes)", fix));
+        continue;
+      }
+      try {
+        long size = shipped.get().size();
+        if (size != entry.size()) {
+          findings.add(finding(shipped.get().origin(), size + " bytes", entry.size() + " bytes as recorded", fix));
+        } else if (!subject.sha256(shipped.get()).equals(entry.sha256())) {
+          findings.add(finding(shipped.get().origin(), "sha256 " + subject.sha256(shipped.get()), "sha256 "
+              + entry.sha256() + " as recorded", fix));
+        }
+      } catch (IOException e) {
+        findings.add(finding(shipped.get().origin(), "an unreadable file (" + e.getMessage() + ")",
+            "the recorded bytes", fix));
+      }
+    }
+    return findings;
+  }
+}

@@ -1,0 +1,84 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.VersionNeed;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every library fits the platform tag: its machine and class are the tag's architecture, and the highest GLIBC_,
+ * GLIBCXX_ and CXXABI_ version it needs is within the tag's ceilings. Every offender is listed with its file and
+ * the version; a library whose version needs cannot be read fails, never passes for lack of data.
+ */
+final class PlatformCheck implements Check {
+  private static final Pattern VERSION = Pattern.compile("(GLIBC|GLIBCXX|CXXABI)_(\\d+(?:\\.\\d+)*)");
+  private static final List<String> GLIBC_FILES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
+      "librt.so.1");
+
+  @Override
+  public String id() {
+    return "PLATFORM";
+  }
+
+  @Override
+  public String title() {
+    return "libraries match the platform tag's architecture and stay within its GLIBC/GLIBCXX/CXXABI ceilings";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    PlatformTag tag = subject.settings().platform();
+    if (tag == null) {
+      return List.of();
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (SubjectFile library : Libraries.of(subject)) {
+      ElfFile elf;
+      try {
+        elf = subject.elf(library);
+      } catch (IOException e) {
+        continue; // ELF-SHARED-OBJECT reports it
+      }
+      if (!elf.header().machine().equals(tag.machine()) || elf.header().elfClass() != tag.elfClass()) {
+        findings.add(finding(library.origin(), elf.header().machine() + " " + elf.header().elfClass(),
+            tag.machine() + " " + tag.elfClass() + " for platform " + tag.tag(),
+            "build for " + tag.arch() + ", or tag the wheel for " + elf.header().machine()));
+        continue;
+      }
+      if (tag.glibc().isEmpty()) {
+        continue;
+      }
+      for (String glibcFile : GLIBC_FILES) {
+        if (elf.needed().contains(glibcFile) && elf.versionNeeds().stream().noneMatch(n -> n.file().equals(glibcFile))) {
+          findings.add(finding(library.origin(), "DT_NEEDED " + glibcFile + " without version needs (no DT_VERNEED"
+              + " entry for it)", "the GLIBC_ versions it needs, to compare with " + tag.tag(),
+              "rebuild the library with the standard toolchain; a stripped or rewritten version table cannot be checked"));
+        }
+      }
+      for (VersionNeed need : elf.versionNeeds()) {
+        for (String version : need.versions()) {
+          Matcher m = VERSION.matcher(version);
+          if (!m.matches()) {
+            continue; // GLIBC_PRIVATE and the like are not ceilings
+          }
+          Optional<String> ceiling = tag.ceiling(m.group(1));
+          if (ceiling.isPresent() && PlatformTag.compareVersions(m.group(2), ceiling.get()) > 0) {
+            findings.add(finding(library.origin(), version + " from " + need.file(), m.group(1) + "_"
+                + ceiling.get() + " or older for " + tag.tag(), "build on the oldest system the tag allows (the"
+                + " manylinux build image), or tag the wheel for a newer glibc"));
+          }
+        }
+      }
+    }
+    return findings;
+  }
+}

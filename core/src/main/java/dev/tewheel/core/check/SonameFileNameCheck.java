@@ -1,0 +1,50 @@
+package dev.tewheel.core.check;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A library ships under its SONAME, so that ld.so finds it by that name; the layout's own library paths are the
+ * exception (the default layout ships libnccl_ep.so with SONAME libnccl_ep.so.0, and loads it by path).
+ */
+final class SonameFileNameCheck implements Check {
+  @Override
+  public String id() {
+    return "SONAME-FILE-NAME";
+  }
+
+  @Override
+  public String title() {
+    return "a library's file name is its SONAME, unless the layout places it under another name on purpose";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    for (SubjectFile library : Libraries.of(subject)) {
+      if (subject.transformerEngineLibrary().filter(library::equals).isPresent()
+          || subject.ncclEpLibrary().filter(library::equals).isPresent()) {
+        continue;
+      }
+      Optional<String> soname;
+      try {
+        soname = subject.elf(library).soname();
+      } catch (IOException e) {
+        continue;
+      }
+      String name = library.path().substring(library.path().lastIndexOf('/') + 1);
+      if (soname.isPresent() && !soname.get().equals(name)) {
+        findings.add(finding(library.origin(), "file name " + name + " for SONAME " + soname.get(),
+            "the file named " + soname.get(), "ship it as " + soname.get() + " (ld.so looks it up by SONAME)"));
+      }
+    }
+    return findings;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.VersionNeed;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every file a library needs versions from (DT_VERNEED) is also one of its DT_NEEDED: else the file is corrupt. */
+final class VerneedNeededCheck implements Check {
+  @Override
+  public String id() {
+    return "ELF-VERNEED-NEEDED";
+  }
+
+  @Override
+  public String title() {
+    return "every version-need file is also a DT_NEEDED entry";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<Finding> findings = new ArrayList<>();
+    for (SubjectFile library : Libraries.of(subject)) {
+      ElfFile elf;
+      try {
+        elf = subject.elf(library);
+      } catch (IOException e) {
+        continue;
+      }
+      for (VersionNeed need : elf.versionNeeds()) {
+        if (!elf.needed().contains(need.file())) {
+          findings.add(finding(library.origin(), "version needs from " + need.file() + " " + need.versions()
+              + " without a DT_NEEDED " + need.file(), "every DT_VERNEED file among DT_NEEDED " + elf.needed(),
+              "rebuild the library: a post-link tool (patchelf, a stripper) left its dynamic section inconsistent"));
+        }
+      }
+    }
+    return findings;
+  }
+}

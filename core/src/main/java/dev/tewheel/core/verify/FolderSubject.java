@@ -1,0 +1,104 @@
+package dev.tewheel.core.verify;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.elf.ByteSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/** A wheel_lib folder on disk as checks see it: every entry, symlinks not followed, with its type and mode. */
+public final class FolderSubject {
+  private FolderSubject() {}
+
+  /**
+   * Reads the folder.
+   *
+   * @param fallback the layout to assume when the folder has no manifest
+   */
+  public static Subject read(Path wheelLib, Layout fallback, CheckSettings settings) throws IOException {
+    if (!Files.isDirectory(wheelLib)) {
+      throw new IOException("wheelLib " + wheelLib + " is not a folder: expected a wheel_lib laid out by"
+          + " te:assemble-wheel-lib");
+    }
+    List<SubjectFile> files = new ArrayList<>();
+    Files.walkFileTree(wheelLib, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+        files.add(new Entry(wheelLib.relativize(file).toString().replace('\\', '/'), file,
+            Files.readAttributes(file, PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    Layout layout = fallback;
+    Manifest manifest = null;
+    Path manifestFile = wheelLib.resolve(Layout.MANIFEST);
+    if (Files.isRegularFile(manifestFile)) {
+      try {
+        manifest = Manifest.read(manifestFile);
+        layout = manifest.toLayout();
+      } catch (ManifestException e) {
+        // MANIFEST-DIGESTS reports it; the fallback layout stands in.
+      }
+    }
+    Subject subject = new Subject("wheel_lib " + wheelLib, layout, files, settings);
+    return manifest == null ? subject : subject.withManifest(manifest);
+  }
+
+  private record Entry(String path, Path file, PosixFileAttributes attributes) implements SubjectFile {
+    @Override
+    public String origin() {
+      return file.toString();
+    }
+
+    @Override
+    public long size() {
+      return attributes.size();
+    }
+
+    @Override
+    public ByteSource open() throws IOException {
+      return ByteSource.open(file);
+    }
+
+    @Override
+    public InputStream stream() throws IOException {
+      return Files.newInputStream(file);
+    }
+
+    @Override
+    public EntryType type() {
+      if (attributes.isSymbolicLink()) {
+        return EntryType.SYMLINK;
+      }
+      return attributes.isRegularFile() ? EntryType.FILE : EntryType.OTHER;
+    }
+
+    @Override
+    public OptionalInt mode() {
+      return OptionalInt.of(bits(attributes.permissions()));
+    }
+
+    private static int bits(Set<PosixFilePermission> permissions) {
+      int mode = 0;
+      for (PosixFilePermission p : permissions) {
+        mode |= 1 << (8 - p.ordinal());
+      }
+      return mode;
+    }
+  }
+}
