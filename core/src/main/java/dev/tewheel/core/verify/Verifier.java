@@ -1,0 +1,59 @@
+package dev.tewheel.core.verify;
+
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.Subject;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, suppressions applied. */
+public final class Verifier {
+  /**
+   * Runs the checks and writes the reports when a report folder is given.
+   *
+   * @throws IOException when the input cannot be read at all (missing folder, not a zip)
+   */
+  public VerifyReport verify(VerifyRequest request) throws IOException {
+    if (request.wheel() != null) {
+      return WheelVerification.verify(request, this);
+    }
+    PlatformTag platform = platform(request, null);
+    CheckSettings settings = request.settings().withPlatform(platform);
+    Subject subject = FolderSubject.read(request.wheelLib(), request.layout(), settings);
+    return finish(request, subject, platform);
+  }
+
+  static PlatformTag platform(VerifyRequest request, String fromWheelName) {
+    if (request.platformTag() != null && !request.platformTag().isBlank()) {
+      return PlatformTag.parse(request.platformTag());
+    }
+    return fromWheelName != null ? PlatformTag.parse(fromWheelName) : PlatformTag.ofThisMachine();
+  }
+
+  VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
+    List<Finding> active = new ArrayList<>();
+    List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
+    for (Finding finding : CheckCatalogue.run(subject, request.severityOverrides())) {
+      Suppression match = request.suppressions().stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
+      if (match == null) {
+        active.add(finding);
+      } else {
+        suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
+      }
+    }
+    for (Suppression suppression : request.suppressions()) {
+      if (CheckCatalogue.byId(suppression.checkId()).isEmpty()) {
+        throw new IllegalArgumentException("suppression of unknown check '" + suppression.checkId() + "'");
+      }
+    }
+    VerifyReport report = new VerifyReport(subject.description(), platform.tag(), request.failOn(),
+        CheckCatalogue.all(), active, suppressed);
+    if (request.reportDirectory() != null) {
+      new ReportWriter(report).write(request.reportDirectory());
+    }
+    return report;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.tewheel.core.verify;
+
+import dev.tewheel.core.check.Check;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Severity;
+import java.util.List;
+
+/**
+ * The outcome of a verify run.
+ *
+ * @param subject what was verified, for people
+ * @param platformTag the tag the platform check used
+ * @param failOn the lowest severity that fails
+ * @param checks every check that ran
+ * @param findings what the checks found, suppressed ones excluded
+ * @param suppressed accepted findings with their reasons
+ */
+public record VerifyReport(String subject, String platformTag, Severity failOn, List<Check> checks,
+    List<Finding> findings, List<SuppressedFinding> suppressed) {
+  /** A finding and the reason it was accepted. */
+  public record SuppressedFinding(Finding finding, String reason) {}
+
+  public long count(Severity severity) {
+    return findings.stream().filter(f -> f.severity() == severity).count();
+  }
+
+  /** True when no finding is at or above {@link #failOn()}. */
+  public boolean passed() {
+    return findings.stream().noneMatch(f -> f.severity().atLeast(failOn));
+  }
+
+  /** e.g. "PASSED: 0 errors, 3 warnings, 1 suppressed; 25 checks on wheel_lib /x (platform manylinux_2_28_x86_64)". */
+  public String summary() {
+    return String.format("%s: %d error%s, %d warning%s, %d suppressed; %d checks on %s (platform %s, failOn %s)",
+        passed() ? "PASSED" : "FAILED", count(Severity.ERROR), count(Severity.ERROR) == 1 ? "" : "s",
+        count(Severity.WARNING), count(Severity.WARNING) == 1 ? "" : "s", suppressed.size(), checks.size(), subject,
+        platformTag, failOn.name().toLowerCase(java.util.Locale.ROOT));
+  }
+}

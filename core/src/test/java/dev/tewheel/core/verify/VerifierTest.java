@@ -1,0 +1,171 @@
+package dev.tewheel.core.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.bundle.json.Json;
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.standins.StandIns;
+import dev.tewheel.standins.StandIns.Defect;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Verify on wheel_lib folders: the assembled good tree passes; each way of breaking it is caught by its check. */
+class VerifierTest {
+  @TempDir Path temp;
+  private Path wheelLib;
+
+  @BeforeEach
+  void assemble() throws Exception {
+    wheelLib = temp.resolve("wheel_lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), wheelLib));
+  }
+
+  private VerifyReport verify() throws IOException {
+    return verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64"));
+  }
+
+  private static VerifyReport verify(VerifyRequest request) throws IOException {
+    return new Verifier().verify(request);
+  }
+
+  private static List<String> ids(VerifyReport report) {
+    return report.findings().stream().map(f -> f.checkId() + "/" + f.severity()).distinct().toList();
+  }
+
+  @Test
+  void theAssembledTreePassesWithTheBakedPathWarningOnly() throws Exception {
+    VerifyReport report = verify();
+    assertTrue(report.passed(), report.findings().toString());
+    assertEquals(List.of("BAKED-BUILD-PATHS/WARNING"), ids(report));
+    assertEquals(3, report.count(Severity.WARNING));
+    assertFalse(verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64")
+        .withFailOn(Severity.WARNING)).passed(), "failOn=warning fails on the warnings");
+    assertTrue(report.summary().startsWith("PASSED: 0 errors, 3 warnings, 0 suppressed; "), report.summary());
+  }
+
+  @Test
+  void strayFilesSymlinksAndModesAreReported() throws Exception {
+    Files.writeString(wheelLib.resolve("notes.txt"), "left over");
+    Files.createSymbolicLink(wheelLib.resolve("libnccl_ep.so.0"), Path.of("libnccl_ep.so"));
+    Files.setPosixFilePermissions(wheelLib.resolve("libtransformer_engine.so"), PosixFilePermissions.fromString("rw-rw-rw-"));
+    VerifyReport report = verify();
+    assertFalse(report.passed());
+    List<Finding> types = report.findings().stream().filter(f -> f.checkId().equals("LAYOUT-FILE-TYPES")).toList();
+    assertEquals(List.of("a symbolic link", "mode 0666 (world-writable)", "mode 0666 on a shared library"),
+        types.stream().map(Finding::found).sorted().toList());
+    assertTrue(ids(report).contains("LAYOUT-UNEXPECTED/WARNING"), ids(report).toString());
+  }
+
+  @Test
+  void aTamperedFileFailsTheManifest() throws Exception {
+    Path header = wheelLib.resolve("nccl_ep/include/nccl_ep/ep_enums.h");
+    Files.setPosixFilePermissions(header, PosixFilePermissions.fromString("rw-r--r--"));
+    Files.writeString(header, Files.readString(header).replace("ncclEpSuccess = 0", "ncclEpSuccess = 9"));
+    VerifyReport report = verify();
+    Finding f = report.findings().stream().filter(x -> x.checkId().equals("MANIFEST-DIGESTS")).findFirst().orElseThrow();
+    assertEquals(header.toString(), f.file());
+    assertTrue(f.found().startsWith("sha256 "), f.found());
+  }
+
+  @Test
+  void aLibraryCopiedOncePerSymlinkIsADuplicate() throws Exception {
+    Files.copy(wheelLib.resolve("libnccl_ep.so"), wheelLib.resolve("libnccl_ep.so.0"));
+    Files.copy(wheelLib.resolve("libnccl_ep.so"), wheelLib.resolve("libnccl_ep.so.0.1.0"));
+    VerifyReport report = verify();
+    List<Finding> duplicates = report.findings().stream().filter(f -> f.checkId().equals("DUPLICATE-CONTENT")).toList();
+    assertEquals(2, duplicates.size(), duplicates.toString());
+    assertTrue(duplicates.get(0).found().endsWith("as libnccl_ep.so"), duplicates.get(0).found());
+  }
+
+  @Test
+  void thePlatformTagListsEveryTooRecentVersionAndWrongArchitectures() throws Exception {
+    VerifyReport old = verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_28_x86_64"));
+    List<Finding> platform = old.findings().stream().filter(f -> f.checkId().equals("PLATFORM")).toList();
+    assertFalse(platform.isEmpty());
+    assertTrue(platform.stream().allMatch(f -> f.found().equals("GLIBC_2.34 from libc.so.6")
+        && f.expected().equals("GLIBC_2.28 or older for manylinux_2_28_x86_64")), platform.toString());
+    // The TE stand-in calls dlopen, GLIBC_2.34 since libdl moved into libc; the NCCL EP stand-in needs only 2.2.5.
+    assertEquals(List.of(wheelLib.resolve("libtransformer_engine.so").toString()),
+        platform.stream().map(Finding::file).toList());
+
+    VerifyReport arm = verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux2014_aarch64"));
+    assertTrue(arm.findings().stream().anyMatch(f -> f.checkId().equals("PLATFORM")
+        && f.found().equals("x86_64 ELF64") && f.expected().startsWith("aarch64 ELF64")), arm.findings().toString());
+    assertThrows(IllegalArgumentException.class,
+        () -> verify(VerifyRequest.folder(wheelLib).withPlatformTag("macosx_11_0_arm64")));
+  }
+
+  @Test
+  void anUnshippedDependencyIsReportedUnlessAllowed() throws Exception {
+    Path lib = wheelLib.resolve("libtransformer_engine.so");
+    Files.copy(StandIns.defect(Defect.TE_NEEDS_CUDA), lib, StandardCopyOption.REPLACE_EXISTING);
+    VerifyReport report = verify();
+    Finding deps = report.findings().stream().filter(f -> f.checkId().equals("DEPS-RESOLVE")).findFirst().orElseThrow();
+    assertTrue(deps.found().startsWith("DT_NEEDED libcuda.so.1 that is neither shipped"), deps.found());
+    assertTrue(ids(report).contains("TE-FORBIDDEN-NEEDED/ERROR"));
+    assertTrue(ids(report).contains("MANIFEST-DIGESTS/ERROR"));
+  }
+
+  @Test
+  void suppressionsNeedAReasonAndAreListedWithIt() throws Exception {
+    VerifyRequest request = VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64")
+        .withFailOn(Severity.WARNING)
+        .withSuppressions(List.of(new Suppression("BAKED-BUILD-PATHS", "config.h", "te-runtime sets NCCL_EP_HOME")));
+    VerifyReport report = verify(request);
+    assertTrue(report.passed(), report.findings().toString());
+    assertEquals(3, report.suppressed().size());
+    assertTrue(new ReportWriter(report).console().get(0)
+        .startsWith("suppressed BAKED-BUILD-PATHS on "), new ReportWriter(report).console().toString());
+    assertThrows(IllegalArgumentException.class, () -> new Suppression("BAKED-BUILD-PATHS", null, " "));
+    assertThrows(IllegalArgumentException.class, () -> verify(request.withSuppressions(
+        List.of(new Suppression("NO-SUCH-CHECK", null, "because")))));
+  }
+
+  @Test
+  void severityOverridesChangeTheOutcome() throws Exception {
+    Files.writeString(wheelLib.resolve("notes.txt"), "left over");
+    VerifyReport report = verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64")
+        .withSeverityOverrides(Map.of("LAYOUT-UNEXPECTED", Severity.ERROR)));
+    assertFalse(report.passed());
+  }
+
+  @Test
+  void writesJsonAndJunitReportsAtomically() throws Exception {
+    Files.writeString(wheelLib.resolve("notes.txt"), "left over");
+    Path reports = temp.resolve("reports");
+    VerifyReport report = verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64")
+        .withReportDirectory(reports).withFailOn(Severity.WARNING));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> json = (Map<String, Object>) Json.parse(Files.readString(reports.resolve(ReportWriter.JSON)));
+    assertEquals("te-wheel-verify-report/1", json.get("schema"));
+    assertEquals(false, json.get("passed"));
+    assertEquals(Map.of("error", 0L, "warning", 4L, "info", 0L, "suppressed", 0L), json.get("counts"));
+    assertEquals(report.checks().size(), ((List<?>) json.get("checks")).size());
+    String junit = Files.readString(reports.resolve(ReportWriter.JUNIT));
+    assertTrue(junit.contains("failures=\"4\""), junit);
+    assertTrue(junit.contains("<testcase classname=\"TE-BIND-NOW\" name=\"libtransformer_engine.so is linked with -z now (BIND_NOW)\"/>"), junit);
+    try (var files = Files.list(reports)) {
+      assertEquals(2, files.count(), "no temporary files left");
+    }
+  }
+
+  @Test
+  void aMissingFolderIsAnErrorNamingIt() {
+    IOException e = assertThrows(IOException.class, () -> verify(VerifyRequest.folder(temp.resolve("nope"))));
+    assertTrue(e.getMessage().contains(temp.resolve("nope").toString()), e.getMessage());
+  }
+}

@@ -1,0 +1,67 @@
+package dev.tewheel.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.standins.StandIns;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.maven.api.plugin.testing.InjectMojo;
+import org.apache.maven.api.plugin.testing.MojoTest;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@MojoTest
+class VerifyWheelLibMojoTest {
+  private static final String POM = "src/test/resources/verify/pom.xml";
+
+  @TempDir Path temp;
+  private Path wheelLib;
+
+  @BeforeEach
+  void assemble() throws Exception {
+    wheelLib = temp.resolve("wheel_lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), wheelLib));
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void passesWithTheSuppressionAndWritesReports(VerifyWheelLibMojo mojo) throws Exception {
+    assertEquals("warning", mojo.failOn);
+    assertEquals(1, mojo.suppressions.size());
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.execute();
+    assertTrue(Files.readString(temp.resolve("reports/report.json")).contains("\"passed\": true"));
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void aFindingAtFailOnFailsTheBuildWithTheSummary(VerifyWheelLibMojo mojo) throws Exception {
+    Files.writeString(wheelLib.resolve("notes.txt"), "stray");
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("FAILED: 0 errors, 1 warning, 3 suppressed;"), e.getMessage());
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void malformedParametersAreConfigurationErrors(VerifyWheelLibMojo mojo) {
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.suppressions = List.of("BAKED-BUILD-PATHS");
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().contains("is not of the form ID[@file]: reason"), e.getMessage());
+    mojo.suppressions = List.of();
+    mojo.failOn = "fatal";
+    assertThrows(MojoExecutionException.class, mojo::execute);
+  }
+}
