@@ -30,7 +30,11 @@ public final class CheckCatalogue {
       new NcclEpNoRunpathCheck(),
       new NcclEpExportsCheck(),
       new HeadersSelfContainedCheck(),
-      new BakedBuildPathsCheck());
+      new BakedBuildPathsCheck(),
+      new WheelRecordCheck(),
+      new WheelPathsCheck(),
+      new WheelTagsCheck(),
+      new WheelBombCheck());
 
   private CheckCatalogue() {}
 

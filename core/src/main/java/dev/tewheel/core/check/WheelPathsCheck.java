@@ -1,0 +1,82 @@
+package dev.tewheel.core.check;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Every entry name is a plain relative path that installs inside site-packages and nowhere else: not absolute, no
+ * drive letter, no backslash, no {@code ..} segment; no two names that a case-insensitive file system (or a plain
+ * duplicate) would merge; no symbolic links, which pip ignores and a hostile wheel uses to write through.
+ */
+final class WheelPathsCheck implements Check {
+  private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
+
+  @Override
+  public String id() {
+    return "WHEEL-PATHS";
+  }
+
+  @Override
+  public String title() {
+    return "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    if (subject.wheel().isEmpty()) {
+      return List.of();
+    }
+    WheelFacts wheel = subject.wheel().get();
+    List<Finding> findings = new ArrayList<>();
+    String expected = "a relative '/'-separated path that stays inside the wheel";
+    String fix = "rebuild the wheel from a clean staging folder with a PEP 427 tool (wheel pack); an installer"
+        + " that trusts this name writes outside site-packages";
+    Map<String, String> seen = new HashMap<>();
+    for (WheelFacts.Entry entry : wheel.entries()) {
+      String name = entry.name();
+      String file = wheel.path() + "!" + name;
+      if (name.startsWith("/")) {
+        findings.add(finding(file, "an absolute entry name", expected, fix));
+      }
+      if (DRIVE.matcher(name).matches()) {
+        findings.add(finding(file, "an entry name with the drive letter " + name.substring(0, 2), expected, fix));
+      }
+      if (name.indexOf('\\') >= 0) {
+        findings.add(finding(file, "a backslash in the entry name", expected + " ('/' is the only separator)", fix));
+      }
+      for (String segment : name.split("[/\\\\]")) {
+        if (segment.equals("..")) {
+          findings.add(finding(file, "a '..' segment in the entry name", expected, fix));
+          break;
+        }
+      }
+      if (entry.symlink()) {
+        findings.add(finding(file, "a symbolic link entry (unix mode 0120000)", "regular files only",
+            "ship the file the link points to under this name; pip ignores links and a hostile wheel uses them"
+                + " to write outside the install folder"));
+      }
+      String key = stripSlash(name).toLowerCase(Locale.ROOT);
+      String first = seen.putIfAbsent(key, name);
+      if (first != null) {
+        findings.add(finding(file, first.equals(name) ? "a second entry with the same name"
+            : "a name that differs from the entry " + first + " only in case", "each name once, ignoring case",
+            "keep one of them: installers overwrite one with the other (on macOS and Windows even when the case"
+                + " differs), so what ships depends on the order of entries"));
+      }
+    }
+    return findings;
+  }
+
+  private static String stripSlash(String name) {
+    return name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+  }
+}

@@ -1,0 +1,250 @@
+package dev.tewheel.core.check;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The dist-info folder's RECORD lists every file of the wheel once, with the sha256 and size of its bytes, and
+ * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
+ * first.
+ */
+final class WheelRecordCheck implements Check {
+  /** A RECORD of 100,000 files is about 15 MB. */
+  static final int MAX_RECORD_BYTES = 64 << 20;
+
+  private static final Pattern SHA256 = Pattern.compile("sha256=[A-Za-z0-9_-]{43}");
+
+  /** One row of RECORD, with the line it starts on. */
+  private record Row(int line, String path, String hash, String size) {}
+
+  @Override
+  public String id() {
+    return "WHEEL-RECORD";
+  }
+
+  @Override
+  public String title() {
+    return "RECORD lists every file once with its sha256 and size, and nothing else";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    if (subject.wheel().isEmpty()) {
+      return List.of();
+    }
+    WheelFacts wheel = subject.wheel().get();
+    String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
+    Optional<String> folder = WheelTagsCheck.distInfoFolder(wheel);
+    if (folder.isEmpty()) {
+      return List.of(finding(wheel.path(), "no <distribution>-<version>.dist-info/RECORD (no dist-info folder"
+          + " matches the file name)", "a RECORD listing every file with its sha256 and size",
+          "build the wheel with a PEP 427 tool (wheel pack, pip wheel), which writes RECORD"));
+    }
+    String recordName = folder.get() + "/RECORD";
+    String recordFile = wheel.path() + "!" + recordName;
+    Optional<String> text;
+    try {
+      text = wheel.text(recordName, MAX_RECORD_BYTES);
+    } catch (IOException e) {
+      return List.of(finding(recordFile, "a RECORD that cannot be read (" + e.getMessage() + ")",
+          "a readable RECORD", "rebuild the wheel"));
+    }
+    if (text.isEmpty()) {
+      return List.of(finding(recordFile, "no RECORD", "a RECORD listing every file with its sha256 and size",
+          "build the wheel with a PEP 427 tool (wheel pack, pip wheel), which writes RECORD"));
+    }
+    List<Finding> findings = new ArrayList<>();
+    List<List<String>> fields;
+    List<Integer> lines = new ArrayList<>();
+    try {
+      fields = parseCsv(text.get(), lines);
+    } catch (IllegalArgumentException e) {
+      return List.of(finding(recordFile, "a RECORD that is not CSV (" + e.getMessage() + ")",
+          "CSV rows of path,hash,size", regenerate));
+    }
+    Map<String, Row> rows = new LinkedHashMap<>();
+    for (int i = 0; i < fields.size(); i++) {
+      List<String> row = fields.get(i);
+      int line = lines.get(i);
+      if (row.size() != 3) {
+        findings.add(finding(recordFile + ":" + line, "a row of " + row.size() + " fields (" + String.join(",", row)
+            + ")", "3 fields: path,hash,size", regenerate));
+        continue;
+      }
+      Row previous = rows.putIfAbsent(row.get(0), new Row(line, row.get(0), row.get(1), row.get(2)));
+      if (previous != null) {
+        findings.add(finding(wheel.path() + "!" + row.get(0), "a second RECORD row (lines " + previous.line()
+            + " and " + line + ")", "one row per file", regenerate));
+      }
+    }
+    // Hashing inflates; what the zip-bomb bounds flag is not inflated (WHEEL-BOMB says why), sizes still compare.
+    BitSet notInflated = WheelBombCheck.notToInflate(wheel.entries(), WheelBombCheck.Bounds.DEFAULTS);
+    Set<String> refused = new HashSet<>();
+    notInflated.stream().forEach(i -> refused.add(wheel.entries().get(i).name()));
+    int unverified = 0;
+    Map<String, WheelFacts.Entry> files = new LinkedHashMap<>();
+    for (WheelFacts.Entry entry : wheel.entries()) {
+      if (!entry.directory()) {
+        files.putIfAbsent(entry.name(), entry); // a duplicate name is WHEEL-PATHS' to report
+      }
+    }
+    for (WheelFacts.Entry entry : files.values()) {
+      String file = wheel.path() + "!" + entry.name();
+      Row row = rows.get(entry.name());
+      if (isSignature(entry.name(), folder.get())) {
+        continue; // PEP 427 lets RECORD leave its signatures out or list them without a hash
+      }
+      if (row == null) {
+        findings.add(finding(file, "an entry that RECORD does not list", "every file listed in " + recordName,
+            "list it in RECORD with its sha256 and size (" + regenerate + "), or remove the stray entry"));
+      } else if (entry.name().equals(recordName)) {
+        if (!row.hash().isEmpty() || !row.size().isEmpty()) {
+          findings.add(finding(file, "its own RECORD row with hash '" + row.hash() + "' and size '" + row.size()
+              + "'", "an empty hash and size (RECORD cannot hold its own digest)", regenerate));
+        }
+      } else if (checkSize(entry, row, file, regenerate, findings)) {
+        if (refused.contains(entry.name())) {
+          unverified++;
+        } else {
+          checkHash(wheel, entry, row, file, regenerate, findings);
+        }
+      }
+    }
+    if (unverified > 0) {
+      findings.add(finding(recordFile, "the sha256 of " + unverified + " entries not verified: they are over the"
+          + " zip-bomb bounds and were not inflated (see WHEEL-BOMB)", "every listed file verified",
+          "rebuild the wheel without the flagged entries"));
+    }
+    for (Row row : rows.values()) {
+      if (!files.containsKey(row.path())) {
+        findings.add(finding(wheel.path() + "!" + row.path(), "a RECORD row (line " + row.line()
+            + ") for an entry the wheel does not have", "rows only for files in the wheel", regenerate));
+      }
+    }
+    return findings;
+  }
+
+  /** Whether the row's size is the entry's declared size and its hash a sha256; a finding when not. */
+  private boolean checkSize(WheelFacts.Entry entry, Row row, String file, String regenerate, List<Finding> findings) {
+    long size;
+    try {
+      size = Long.parseLong(row.size());
+    } catch (NumberFormatException e) {
+      findings.add(finding(file, "size '" + row.size() + "' in RECORD (line " + row.line() + ")",
+          "its size in bytes, " + entry.size(), regenerate));
+      return false;
+    }
+    if (size != entry.size()) {
+      findings.add(finding(file, entry.size() + " bytes", size + " bytes as RECORD lists (line " + row.line() + ")",
+          regenerate + "; a file changed after RECORD was written"));
+      return false;
+    }
+    if (!SHA256.matcher(row.hash()).matches()) {
+      findings.add(finding(file, "hash '" + row.hash() + "' in RECORD (line " + row.line() + ")",
+          "sha256=<urlsafe base64 without '=' padding>", regenerate));
+      return false;
+    }
+    return true;
+  }
+
+  private void checkHash(WheelFacts wheel, WheelFacts.Entry entry, Row row, String file, String regenerate,
+      List<Finding> findings) {
+    try {
+      String digest = "sha256=" + wheel.recordDigest(entry.name());
+      if (!digest.equals(row.hash())) {
+        findings.add(finding(file, digest, row.hash() + " as RECORD lists (line " + row.line() + ")",
+            regenerate + "; a file changed after RECORD was written"));
+      }
+    } catch (IOException e) {
+      findings.add(finding(file, "an entry that cannot be read (" + e.getMessage() + ")",
+          "the bytes RECORD lists", "rebuild the wheel"));
+    }
+  }
+
+  /** PEP 427's signatures of RECORD, which RECORD may leave out or list without a hash. */
+  private static boolean isSignature(String name, String folder) {
+    return name.equals(folder + "/RECORD.jws") || name.equals(folder + "/RECORD.p7s");
+  }
+
+  /**
+   * CSV as Python's csv module writes it: ',' between fields, '"' around fields holding ',', '"' or line breaks,
+   * '""' for a quote inside; rows end with \n or \r\n. Blank lines are skipped.
+   *
+   * @param lines receives the line each row starts on (1-based)
+   */
+  static List<List<String>> parseCsv(String text, List<Integer> lines) {
+    List<List<String>> rows = new ArrayList<>();
+    List<String> row = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    boolean quoted = false;
+    boolean fieldStarted = false;
+    int line = 1;
+    int rowLine = 1;
+    int quoteLine = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quoted) {
+        if (c == '"') {
+          if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
+            field.append('"');
+            i++;
+          } else {
+            quoted = false;
+          }
+        } else {
+          if (c == '\n') {
+            line++;
+          }
+          field.append(c);
+        }
+      } else if (c == '"' && field.length() == 0 && !fieldStarted) {
+        quoted = true;
+        fieldStarted = true;
+        quoteLine = line;
+      } else if (c == ',') {
+        row.add(field.toString());
+        field.setLength(0);
+        fieldStarted = false;
+      } else if (c == '\n' || c == '\r') {
+        if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+          i++;
+        }
+        if (!row.isEmpty() || field.length() > 0 || fieldStarted) {
+          row.add(field.toString());
+          rows.add(row);
+          lines.add(rowLine);
+        }
+        row = new ArrayList<>();
+        field.setLength(0);
+        fieldStarted = false;
+        line++;
+        rowLine = line;
+      } else {
+        field.append(c);
+        fieldStarted = true;
+      }
+    }
+    if (quoted) {
+      throw new IllegalArgumentException("the quote opened on line " + quoteLine + " is never closed");
+    }
+    if (!row.isEmpty() || field.length() > 0 || fieldStarted) {
+      row.add(field.toString());
+      rows.add(row);
+      lines.add(rowLine);
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,196 @@
+package dev.tewheel.core.wheel;
+
+import dev.tewheel.elf.ByteSource;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+
+/**
+ * Random access to a compressed entry in bounded memory. A compressed stream can only be read forwards, so the
+ * entry is inflated sequentially and cut into fixed-size chunks; the most recently used {@code chunkBudget} chunks
+ * are kept. A range ahead of the stream is reached by inflating forward (skipping), a range behind it that no
+ * longer is cached by opening the entry again. The ELF reader reads the first few megabytes and the section header
+ * table at the end, so a 1 GB library costs one pass of inflating and at most {@code chunkBudget * chunkBytes} of
+ * heap (16 MiB by default), whatever its size.
+ *
+ * <p>Reads are serialized: the source is safe to share, not to read in parallel.
+ */
+final class InflatingEntrySource implements ByteSource {
+  static final int DEFAULT_CHUNK_BYTES = 1 << 20;
+  static final int DEFAULT_CHUNK_BUDGET = 16;
+
+  /** Opens the entry's bytes from the start, held to its declared size. */
+  interface Opener {
+    InputStream open() throws IOException;
+  }
+
+  private final String name;
+  private final long size;
+  private final int chunkBytes;
+  private final int chunkBudget;
+  private final Opener opener;
+  private final LinkedHashMap<Long, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
+  private InputStream stream;
+  private long streamPosition;
+  private byte[] scratch;
+  private boolean closed;
+  private int peakCachedChunks;
+  private int opens;
+  private long bytesInflated;
+
+  InflatingEntrySource(String name, long size, Opener opener) {
+    this(name, size, opener, DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BUDGET);
+  }
+
+  InflatingEntrySource(String name, long size, Opener opener, int chunkBytes, int chunkBudget) {
+    if (chunkBytes <= 0 || chunkBudget <= 0) {
+      throw new IllegalArgumentException("chunkBytes and chunkBudget must be positive");
+    }
+    this.name = name;
+    this.size = size;
+    this.opener = opener;
+    this.chunkBytes = chunkBytes;
+    this.chunkBudget = chunkBudget;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public synchronized ByteBuffer read(long position, int length) throws IOException {
+    if (closed) {
+      throw new IOException(name + ": the source is closed");
+    }
+    if (position < 0 || length < 0 || position > size - length) {
+      throw new EOFException(name + ": cannot read " + length + " bytes at byte " + position + " of " + size);
+    }
+    ByteBuffer result = ByteBuffer.allocate(length);
+    long at = position;
+    long end = position + length;
+    while (at < end) {
+      long index = at / chunkBytes;
+      byte[] chunk = chunk(index);
+      int from = (int) (at - index * chunkBytes);
+      int n = (int) Math.min(chunk.length - from, end - at);
+      result.put(chunk, from, n);
+      at += n;
+    }
+    return result.flip();
+  }
+
+  private byte[] chunk(long index) throws IOException {
+    byte[] cached = cache.get(index);
+    if (cached != null) {
+      return cached;
+    }
+    long start = index * chunkBytes;
+    int length = (int) Math.min(chunkBytes, size - start);
+    byte[] chunk;
+    try {
+      if (stream == null || streamPosition > start) {
+        reopen();
+      }
+      skipTo(start);
+      chunk = stream.readNBytes(length);
+      streamPosition += chunk.length;
+      bytesInflated += chunk.length;
+      if (chunk.length != length) {
+        throw new EOFException(name + ": the entry ended at byte " + streamPosition + " of its declared " + size);
+      }
+    } catch (IOException | RuntimeException e) {
+      discardStream(); // its position is unknown now; the next read starts over
+      throw e;
+    }
+    while (cache.size() >= chunkBudget) {
+      Iterator<Long> eldest = cache.keySet().iterator();
+      eldest.next();
+      eldest.remove();
+    }
+    cache.put(index, chunk);
+    peakCachedChunks = Math.max(peakCachedChunks, cache.size());
+    return chunk;
+  }
+
+  private void reopen() throws IOException {
+    discardStream();
+    stream = opener.open();
+    streamPosition = 0;
+    opens++;
+  }
+
+  private void discardStream() {
+    if (stream != null) {
+      InputStream s = stream;
+      stream = null;
+      try {
+        s.close();
+      } catch (IOException e) {
+        // nothing more to read from it
+      }
+    }
+  }
+
+  private void skipTo(long target) throws IOException {
+    if (scratch == null && streamPosition < target) {
+      scratch = new byte[1 << 16];
+    }
+    while (streamPosition < target) {
+      int n = stream.read(scratch, 0, (int) Math.min(scratch.length, target - streamPosition));
+      if (n < 0) {
+        throw new EOFException(name + ": the entry ended at byte " + streamPosition + " of its declared " + size);
+      }
+      streamPosition += n;
+      bytesInflated += n;
+    }
+  }
+
+  /** The most chunks the cache ever held: never more than {@link #chunkBudget()}. */
+  synchronized int peakCachedChunks() {
+    return peakCachedChunks;
+  }
+
+  int chunkBudget() {
+    return chunkBudget;
+  }
+
+  int chunkBytes() {
+    return chunkBytes;
+  }
+
+  /** How often the entry was opened: 1 plus one per jump backwards past the cache. */
+  synchronized int opens() {
+    return opens;
+  }
+
+  /** Bytes inflated so far, skipped ones included. */
+  synchronized long bytesInflated() {
+    return bytesInflated;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    closed = true;
+    cache.clear();
+    scratch = null;
+    if (stream != null) {
+      InputStream s = stream;
+      stream = null;
+      s.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "InflatingEntrySource[" + name + ", " + size + " bytes]";
+  }
+}

@@ -1,0 +1,263 @@
+package dev.tewheel.core.wheel;
+
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelBombCheck;
+import dev.tewheel.core.check.WheelFacts;
+import dev.tewheel.elf.ByteSource;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.apache.commons.compress.archivers.zip.ZipMethod;
+
+/**
+ * A .whl read in place through its central directory: nothing is extracted, entries are streamed or read by range.
+ *
+ * <p>Before anything is inflated, the declared sizes are held to {@link WheelBombCheck}'s bounds: the compressed
+ * entries {@link WheelBombCheck#notToInflate} names are refused with an IOException that says why, so what is
+ * inflated stays within the bounds' ratio of what is stored; STORED entries (nothing to inflate) and {@link #text}
+ * (bounded by its caller) stay readable. Every stream stops at its entry's declared size. Close the archive when
+ * the checks are done.
+ */
+public final class WheelArchive implements WheelFacts, Closeable {
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFREG = 0100000;
+  private static final int S_IFLNK = 0120000;
+
+  private final Path whl;
+  private final ZipFile zip;
+  private final List<ZipArchiveEntry> zipEntries;
+  private final List<Entry> entries;
+  private final Map<String, ZipArchiveEntry> firstByName = new HashMap<>();
+  private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
+
+  private WheelArchive(Path whl, ZipFile zip, WheelBombCheck.Bounds bounds) {
+    this.whl = whl;
+    this.zip = zip;
+    this.zipEntries = Collections.unmodifiableList(Collections.list(zip.getEntries()));
+    List<Entry> list = new ArrayList<>(zipEntries.size());
+    for (ZipArchiveEntry entry : zipEntries) {
+      String name = nameOf(entry);
+      Entry facts = new Entry(name, entry.getSize(), entry.getCompressedSize(), entry.isDirectory(),
+          entry.isUnixSymlink(), modeOf(entry));
+      list.add(facts);
+      if (!entry.isDirectory()) {
+        firstByName.putIfAbsent(name, entry);
+      }
+    }
+    this.entries = List.copyOf(list);
+    List<WheelBombCheck.Problem> problems = WheelBombCheck.problems(entries, bounds);
+    String archiveProblem = problems.stream().filter(p -> p.entry().isEmpty()).findFirst()
+        .map(p -> "the archive declares " + reason(p)).orElse(null);
+    Map<String, String> entryProblems = new HashMap<>();
+    problems.forEach(p -> p.entry().ifPresent(name -> entryProblems.putIfAbsent(name, reason(p))));
+    BitSet notToInflate = WheelBombCheck.notToInflate(entries, bounds);
+    for (int i = notToInflate.nextSetBit(0); i >= 0; i = notToInflate.nextSetBit(i + 1)) {
+      refused.put(zipEntries.get(i), entryProblems.getOrDefault(entries.get(i).name(), archiveProblem));
+    }
+  }
+
+  /** Opens a .whl with the default zip-bomb bounds. */
+  public static WheelArchive open(Path whl) throws IOException {
+    return open(whl, WheelBombCheck.Bounds.DEFAULTS);
+  }
+
+  /**
+   * Opens a .whl: reads its central directory, nothing else.
+   *
+   * @throws IOException naming the file when it is missing or not a zip archive
+   */
+  public static WheelArchive open(Path whl, WheelBombCheck.Bounds bounds) throws IOException {
+    if (!Files.isRegularFile(whl)) {
+      throw new IOException("wheel " + whl + (Files.exists(whl) ? " is not a regular file" : " does not exist"));
+    }
+    ZipFile zip;
+    try {
+      zip = ZipFile.builder().setPath(whl).get();
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("wheel " + whl + " is not a readable zip archive (a .whl is a zip): " + e.getMessage(),
+          e);
+    }
+    try {
+      return new WheelArchive(whl, zip, bounds);
+    } catch (RuntimeException e) {
+      zip.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String path() {
+    return whl.toString();
+  }
+
+  @Override
+  public String fileName() {
+    return whl.getFileName().toString();
+  }
+
+  @Override
+  public List<Entry> entries() {
+    return entries;
+  }
+
+  /** The archive's entries as Commons Compress reads them, in the order of {@link #entries()}. */
+  List<ZipArchiveEntry> zipEntries() {
+    return zipEntries;
+  }
+
+  /** {@code <whl path>!<entry name>}, as findings name entries. */
+  String origin(String entryName) {
+    return whl + "!" + entryName;
+  }
+
+  @Override
+  public Optional<String> text(String name, int maxBytes) throws IOException {
+    ZipArchiveEntry entry = firstByName.get(name);
+    if (entry == null) {
+      return Optional.empty();
+    }
+    if (entry.getSize() > maxBytes) {
+      throw new IOException(origin(name) + " declares " + entry.getSize() + " bytes, more than the " + maxBytes
+          + " read of a text entry");
+    }
+    try (InputStream in = new DeclaredSizeInputStream(rawStream(entry, origin(name)), entry.getSize(),
+        origin(name))) {
+      return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Override
+  public String recordDigest(String name) throws IOException {
+    ZipArchiveEntry entry = firstByName.get(name);
+    if (entry == null) {
+      throw new IOException(origin(name) + ": no such entry");
+    }
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+    try (InputStream in = stream(entry, origin(name))) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        sha256.update(buffer, 0, n);
+      }
+    }
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256.digest());
+  }
+
+  /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */
+  InputStream stream(ZipArchiveEntry entry, String origin) throws IOException {
+    refuseBombs(entry, origin);
+    return new DeclaredSizeInputStream(rawStream(entry, origin), entry.getSize(), origin);
+  }
+
+  /**
+   * Random access to the entry for the ELF reader, in bounded memory: a STORED entry is read in place from the
+   * .whl; a compressed one is inflated forward in chunks ({@link InflatingEntrySource}).
+   */
+  ByteSource source(ZipArchiveEntry entry, String origin) throws IOException {
+    if (entry.getMethod() == ZipMethod.STORED.getCode() && entry.getCompressedSize() == entry.getSize()) {
+      long offset = entry.getDataOffset();
+      if (offset < 0) {
+        zip.getRawInputStream(entry).close(); // makes Commons Compress read the local header, which fixes the offset
+        offset = entry.getDataOffset();
+      }
+      if (offset >= 0) {
+        return StoredEntrySource.open(whl, offset, entry.getSize(), origin);
+      }
+    }
+    refuseBombs(entry, origin);
+    return new InflatingEntrySource(origin, entry.getSize(), () -> stream(entry, origin));
+  }
+
+  /** The entry's type from its unix mode: a file unless the mode (when recorded) says otherwise. */
+  static SubjectFile.EntryType typeOf(ZipArchiveEntry entry) {
+    if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX) {
+      return SubjectFile.EntryType.FILE;
+    }
+    int type = entry.getUnixMode() & S_IFMT;
+    if (type == S_IFLNK) {
+      return SubjectFile.EntryType.SYMLINK;
+    }
+    return type == 0 || type == S_IFREG ? SubjectFile.EntryType.FILE : SubjectFile.EntryType.OTHER;
+  }
+
+  /** The permission bits, when the archive records unix modes (made on unix, mode not zero). */
+  static OptionalInt modeOf(ZipArchiveEntry entry) {
+    if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX || entry.getUnixMode() == 0) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(entry.getUnixMode() & 0777);
+  }
+
+  /**
+   * The name as stored. Commons Compress turns '\' into '/' in names of entries made on DOS/Windows; an
+   * installer on Linux does not, so the raw bytes are what the checks must see.
+   */
+  static String nameOf(ZipArchiveEntry entry) {
+    byte[] raw = entry.getRawName();
+    if (raw != null) {
+      for (byte b : raw) {
+        if (b == '\\') {
+          return new String(raw, StandardCharsets.UTF_8);
+        }
+      }
+    }
+    return entry.getName();
+  }
+
+  private static String reason(WheelBombCheck.Problem problem) {
+    return problem.found() + ", beyond " + problem.expected() + " (WHEEL-BOMB)";
+  }
+
+  private InputStream rawStream(ZipArchiveEntry entry, String origin) throws IOException {
+    try {
+      InputStream in = zip.getInputStream(entry);
+      if (in == null) {
+        throw new IOException("no data");
+      }
+      return in;
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(origin + ": the entry cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private void refuseBombs(ZipArchiveEntry entry, String origin) throws IOException {
+    if (entry.getMethod() == ZipMethod.STORED.getCode()) {
+      return;
+    }
+    String reason = refused.get(entry);
+    if (reason != null) {
+      throw new IOException(origin + ": not inflated: " + reason);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    zip.close();
+  }
+
+  @Override
+  public String toString() {
+    return "WheelArchive[" + whl + ", " + entries.size() + " entries]";
+  }
+}

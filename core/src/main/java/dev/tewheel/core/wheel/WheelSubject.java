@@ -1,0 +1,155 @@
+package dev.tewheel.core.wheel;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelFacts;
+import dev.tewheel.elf.ByteSource;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+
+/**
+ * A .whl opened in place (never extracted to disk) as checks see it: the entries under its wheel_lib folder are the
+ * subject's files, and the whole archive is its {@link WheelFacts} for the wheel-level checks. Close it when the
+ * checks are done.
+ *
+ * <pre>{@code
+ * try (WheelSubject wheel = WheelSubject.open(whl, "transformer_engine/wheel_lib", Layout.DEFAULT, settings)) {
+ *   List<Finding> findings = CheckCatalogue.run(wheel.subject(), Map.of());
+ * }
+ * }</pre>
+ */
+public final class WheelSubject implements Closeable {
+  /** The manifest is a few kilobytes; a larger one is not read. */
+  private static final int MAX_MANIFEST_BYTES = 4 << 20;
+
+  private final WheelArchive archive;
+  private final Subject subject;
+
+  private WheelSubject(WheelArchive archive, Subject subject) {
+    this.archive = archive;
+    this.subject = subject;
+  }
+
+  /**
+   * Opens the wheel and reads its central directory (and the manifest, when wheel_lib has one).
+   *
+   * @param wheelLibPrefix the folder of wheel_lib inside the wheel, e.g. "transformer_engine/wheel_lib" (no
+   *     trailing slash)
+   * @param fallback the layout when the wheel_lib has no te-wheel-lib.json manifest, or one that does not parse
+   * @throws IOException naming the file when it is missing or not a zip archive
+   */
+  public static WheelSubject open(Path whl, String wheelLibPrefix, Layout fallback, CheckSettings settings)
+      throws IOException {
+    Objects.requireNonNull(whl, "whl");
+    Objects.requireNonNull(fallback, "fallback");
+    Objects.requireNonNull(settings, "settings");
+    if (wheelLibPrefix == null || wheelLibPrefix.isEmpty() || wheelLibPrefix.startsWith("/")
+        || wheelLibPrefix.endsWith("/")) {
+      throw new IllegalArgumentException("wheelLibPrefix '" + wheelLibPrefix + "' must be the wheel_lib folder"
+          + " inside the wheel without leading or trailing '/', e.g. transformer_engine/wheel_lib");
+    }
+    WheelArchive archive = WheelArchive.open(whl);
+    try {
+      return new WheelSubject(archive, read(archive, whl, wheelLibPrefix, fallback, settings));
+    } catch (IOException | RuntimeException e) {
+      archive.close();
+      throw e;
+    }
+  }
+
+  private static Subject read(WheelArchive archive, Path whl, String prefix, Layout fallback,
+      CheckSettings settings) throws IOException {
+    String folder = prefix + "/";
+    List<SubjectFile> files = new ArrayList<>();
+    Set<String> paths = new HashSet<>();
+    List<ZipArchiveEntry> zipEntries = archive.zipEntries();
+    List<WheelFacts.Entry> entries = archive.entries();
+    for (int i = 0; i < zipEntries.size(); i++) {
+      WheelFacts.Entry entry = entries.get(i);
+      if (entry.directory() || !entry.name().startsWith(folder) || entry.name().length() == folder.length()) {
+        continue;
+      }
+      String path = entry.name().substring(folder.length());
+      if (paths.add(path)) { // a second entry of the same name is WHEEL-PATHS' to report
+        files.add(new EntryFile(archive, zipEntries.get(i), path, archive.origin(entry.name())));
+      }
+    }
+    Layout layout = fallback;
+    Manifest manifest = null;
+    String manifestName = folder + Layout.MANIFEST;
+    try {
+      Optional<String> text = archive.text(manifestName, MAX_MANIFEST_BYTES);
+      if (text.isPresent()) {
+        manifest = Manifest.parse(text.get(), archive.origin(manifestName));
+        layout = manifest.toLayout();
+      }
+    } catch (IOException | ManifestException e) {
+      manifest = null; // MANIFEST-DIGESTS reports it; the fallback layout stands in.
+    }
+    Subject subject = new Subject("wheel_lib " + whl.getFileName() + "!" + prefix, layout, files, settings)
+        .withWheel(archive);
+    return manifest == null ? subject : subject.withManifest(manifest);
+  }
+
+  /** The wheel_lib's files by their path inside it; {@code subject().wheel()} is the whole archive. */
+  public Subject subject() {
+    return subject;
+  }
+
+  public WheelFacts facts() {
+    return archive;
+  }
+
+  @Override
+  public void close() throws IOException {
+    archive.close();
+  }
+
+  /** One entry under wheel_lib. */
+  private record EntryFile(WheelArchive archive, ZipArchiveEntry entry, String path, String origin)
+      implements SubjectFile {
+    @Override
+    public long size() {
+      return entry.getSize();
+    }
+
+    @Override
+    public ByteSource open() throws IOException {
+      return archive.source(entry, origin);
+    }
+
+    @Override
+    public InputStream stream() throws IOException {
+      return archive.stream(entry, origin);
+    }
+
+    @Override
+    public EntryType type() {
+      return WheelArchive.typeOf(entry);
+    }
+
+    @Override
+    public OptionalInt mode() {
+      return WheelArchive.modeOf(entry);
+    }
+
+    @Override
+    public String toString() {
+      return path + " <- " + origin;
+    }
+  }
+}

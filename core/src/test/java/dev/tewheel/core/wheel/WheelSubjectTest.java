@@ -1,0 +1,255 @@
+package dev.tewheel.core.wheel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.elf.ByteSource;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.standins.StandIns;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WheelSubjectTest {
+  @TempDir Path temp;
+
+  private static WheelSubject open(Path whl) throws IOException {
+    return WheelSubject.open(whl, TestWheel.PREFIX, Layout.DEFAULT, CheckSettings.defaults());
+  }
+
+  @Test
+  void theWheelLibEntriesAreTheSubjectsFilesWithTheElfFactsOfTheFiles() throws Exception {
+    Path whl = TestWheel.standIns().write(temp);
+    try (WheelSubject wheel = open(whl)) {
+      Subject subject = wheel.subject();
+      assertEquals("wheel_lib " + TestWheel.FILE_NAME + "!" + TestWheel.PREFIX, subject.description());
+      assertEquals(Layout.DEFAULT, subject.layout());
+      assertTrue(subject.manifest().isEmpty());
+      assertTrue(subject.wheel().isPresent());
+      assertEquals(TestWheel.FILE_NAME, wheel.facts().fileName());
+      assertEquals(whl.toString(), wheel.facts().path());
+      TreeSet<String> paths = subject.files().stream().map(SubjectFile::path)
+          .collect(Collectors.toCollection(TreeSet::new));
+      assertTrue(paths.contains("libtransformer_engine.so"), paths.toString());
+      assertTrue(paths.contains("libnccl_ep.so"), paths.toString());
+      assertTrue(paths.contains("nccl_ep/include/nccl_ep.h"), paths.toString());
+      assertTrue(paths.contains("nccl_ep/include/nccl_ep/device/ll_ep.cuh"), paths.toString());
+      assertFalse(paths.stream().anyMatch(p -> p.contains("dist-info") || p.contains("__init__")), paths.toString());
+
+      SubjectFile te = subject.transformerEngineLibrary().orElseThrow();
+      assertEquals(whl + "!" + TestWheel.PREFIX + "/libtransformer_engine.so", te.origin());
+      assertEquals("libtransformer_engine.so", te.originName());
+      assertEquals(Files.size(StandIns.transformerEngine()), te.size());
+      assertEquals(OptionalInt.of(0755), te.mode());
+      assertEquals(SubjectFile.EntryType.FILE, te.type());
+      assertEquals(OptionalInt.of(0644), subject.ncclEpHeader().orElseThrow().mode());
+      assertEquals(ElfFacts.of(ElfFile.read(StandIns.transformerEngine())), ElfFacts.of(subject.elf(te)));
+      SubjectFile ep = subject.ncclEpLibrary().orElseThrow();
+      assertEquals(ElfFacts.of(ElfFile.read(StandIns.ncclEpLibrary())), ElfFacts.of(subject.elf(ep)));
+      assertEquals(Files.readString(StandIns.ncclEpHome().resolve("include/nccl_ep.h")),
+          subject.text(subject.ncclEpHeader().orElseThrow()));
+      try (InputStream in = ep.stream()) {
+        assertEquals(TestWheel.recordDigest(StandIns.ncclEpLibrary()), TestWheel.recordDigest(in));
+      }
+      assertEquals(TestWheel.recordDigest(StandIns.ncclEpLibrary()),
+          wheel.facts().recordDigest(TestWheel.PREFIX + "/libnccl_ep.so"));
+      assertEquals(0, subject.requiredNcclEpMajor().getAsInt());
+    }
+  }
+
+  @Test
+  void storedEntriesAreReadInPlaceAndCompressedOnesInChunks() throws Exception {
+    Path whl = new TestWheel()
+        .addStored(TestWheel.PREFIX + "/libtransformer_engine.so", StandIns.transformerEngine())
+        .add(TestWheel.PREFIX + "/libnccl_ep.so", StandIns.ncclEpLibrary())
+        .write(temp);
+    try (WheelSubject wheel = open(whl)) {
+      SubjectFile te = wheel.subject().transformerEngineLibrary().orElseThrow();
+      try (ByteSource source = te.open()) {
+        assertInstanceOf(StoredEntrySource.class, source);
+        assertEquals(ElfFacts.of(ElfFile.read(StandIns.transformerEngine())), ElfFacts.of(ElfFile.read(source)));
+        assertEquals(te.origin(), source.name());
+      }
+      SubjectFile ep = wheel.subject().ncclEpLibrary().orElseThrow();
+      try (ByteSource source = ep.open()) {
+        assertInstanceOf(InflatingEntrySource.class, source);
+        assertEquals(ElfFacts.of(ElfFile.read(StandIns.ncclEpLibrary())), ElfFacts.of(ElfFile.read(source)));
+      }
+    }
+  }
+
+  @Test
+  void aFileThatIsNotAZipIsRefusedByName() throws Exception {
+    Path notZip = Files.writeString(temp.resolve("fake-1.0-py3-none-any.whl"), "#!/bin/sh\necho not a wheel\n");
+    IOException e = assertThrows(IOException.class, () -> open(notZip));
+    assertTrue(e.getMessage().contains(notZip.toString()) && e.getMessage().contains("not a readable zip archive"),
+        e.getMessage());
+    Path empty = Files.createFile(temp.resolve("empty-1.0-py3-none-any.whl"));
+    e = assertThrows(IOException.class, () -> open(empty));
+    assertTrue(e.getMessage().startsWith("wheel " + empty + " is not a readable zip archive"), e.getMessage());
+    Path missing = temp.resolve("missing-1.0-py3-none-any.whl");
+    e = assertThrows(IOException.class, () -> open(missing));
+    assertTrue(e.getMessage().contains(missing + " does not exist"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> WheelSubject.open(notZip, "transformer_engine/wheel_lib/", Layout.DEFAULT, CheckSettings.defaults()));
+  }
+
+  @Test
+  void anEntryThatInflatesPastItsDeclaredSizeIsCutOff() throws Exception {
+    String name = TestWheel.PREFIX + "/libnccl_ep.so";
+    Path whl = TestWheel.standIns().write(temp);
+    ZipBytes.declareSize(whl, name, 1000);
+    try (WheelSubject wheel = open(whl)) {
+      SubjectFile ep = wheel.subject().ncclEpLibrary().orElseThrow();
+      assertEquals(1000, ep.size());
+      IOException e = assertThrows(IOException.class, () -> {
+        try (InputStream in = ep.stream()) {
+          in.readAllBytes();
+        }
+      });
+      assertTrue(e.getMessage().contains("inflates past the 1000 bytes its zip entry declares"), e.getMessage());
+      assertTrue(e.getMessage().startsWith(whl + "!" + name), e.getMessage());
+      assertThrows(IOException.class, () -> wheel.facts().recordDigest(name));
+      List<Finding> findings = CheckCatalogue.run(wheel.subject(), Map.of());
+      assertTrue(findings.stream().anyMatch(f -> f.checkId().equals("WHEEL-RECORD")
+          && f.file().equals(whl + "!" + name) && f.found().equals("1000 bytes")), findings.toString());
+    }
+  }
+
+  @Test
+  void anEntryThatEndsShortOfItsDeclaredSizeFails() throws Exception {
+    String name = "transformer_engine/__init__.py";
+    Path whl = new TestWheel().add(name, "x = 1\n".getBytes(StandardCharsets.UTF_8)).write(temp);
+    ZipBytes.declareSize(whl, name, 100);
+    try (WheelArchive archive = WheelArchive.open(whl)) {
+      IOException e = assertThrows(IOException.class, () -> archive.recordDigest(name));
+      assertTrue(e.getMessage().contains("ends after 6 of the 100 bytes"), e.getMessage());
+    }
+  }
+
+  @Test
+  void entriesOverTheBombBoundsAreNeverInflated() throws Exception {
+    String name = TestWheel.PREFIX + "/libnccl_ep.so";
+    Path whl = TestWheel.standIns().write(temp);
+    ZipBytes.declareSize(whl, name, 0xF000_0000L);
+    try (WheelSubject wheel = open(whl)) {
+      SubjectFile ep = wheel.subject().ncclEpLibrary().orElseThrow();
+      IOException e = assertThrows(IOException.class, ep::stream);
+      assertTrue(e.getMessage().contains("not inflated") && e.getMessage().contains("WHEEL-BOMB"), e.getMessage());
+      assertThrows(IOException.class, ep::open);
+      // The other entries stay readable: the archive as a whole is within 64 GiB.
+      assertEquals(ElfFacts.of(ElfFile.read(StandIns.transformerEngine())),
+          ElfFacts.of(wheel.subject().elf(wheel.subject().transformerEngineLibrary().orElseThrow())));
+    }
+  }
+
+  @Test
+  void duplicateEntriesUnderWheelLibKeepTheFirst() throws Exception {
+    Path whl = new TestWheel()
+        .add(TestWheel.PREFIX + "/notes.txt", "first".getBytes(StandardCharsets.UTF_8))
+        .add(TestWheel.PREFIX + "/notes.txt", "second".getBytes(StandardCharsets.UTF_8))
+        .write(temp);
+    try (WheelSubject wheel = open(whl)) {
+      assertEquals(List.of("notes.txt"), wheel.subject().files().stream().map(SubjectFile::path).toList());
+      assertEquals("first", wheel.subject().text(wheel.subject().file("notes.txt").orElseThrow()));
+    }
+  }
+
+  @Test
+  void symlinkAndSpecialEntriesHaveTheirTypes() throws Exception {
+    Path whl = new TestWheel()
+        .addSymlink(TestWheel.PREFIX + "/libnccl_ep.so.0", "libnccl_ep.so")
+        .add(TestWheel.PREFIX + "/fifo", new byte[0], ZipArchiveEntry.DEFLATED, 0010644)
+        .add(TestWheel.PREFIX + "/dos.txt", new byte[1], ZipArchiveEntry.DEFLATED, -1)
+        .write(temp);
+    try (WheelSubject wheel = open(whl)) {
+      Subject subject = wheel.subject();
+      assertEquals(SubjectFile.EntryType.SYMLINK, subject.file("libnccl_ep.so.0").orElseThrow().type());
+      assertEquals(SubjectFile.EntryType.OTHER, subject.file("fifo").orElseThrow().type());
+      assertEquals(SubjectFile.EntryType.FILE, subject.file("dos.txt").orElseThrow().type());
+      assertEquals(OptionalInt.empty(), subject.file("dos.txt").orElseThrow().mode());
+      List<String> types = CheckCatalogue.run(subject, Map.of()).stream()
+          .filter(f -> f.checkId().equals("LAYOUT-FILE-TYPES")).map(Finding::found).toList();
+      assertEquals(List.of("a special file (device, pipe or socket)", "a symbolic link"), types);
+    }
+  }
+
+  @Test
+  void aWheelCarryingAnAssembledManifestPassesUntilAHeaderIsTampered() throws Exception {
+    Path wheelLib = temp.resolve("staging/wheel_lib");
+    new Assembler(line -> { }).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
+        wheelLib).withTimestamp(FileTime.from(Instant.parse("2026-01-01T00:00:00Z"))));
+    String header = TestWheel.PREFIX + "/nccl_ep/include/nccl_ep.h";
+    Path out = Files.createDirectories(temp.resolve("out"));
+    Path whl = new TestWheel().addTree(TestWheel.PREFIX, wheelLib).store(header).write(out);
+
+    try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.EP_HOME, CheckSettings.defaults())) {
+      Subject subject = wheel.subject();
+      assertTrue(subject.manifest().isPresent());
+      assertEquals(Layout.DEFAULT, subject.layout(), "the manifest's layout, not the fallback");
+      List<Finding> findings = CheckCatalogue.run(subject, Map.of());
+      assertEquals(List.of(), errors(findings));
+    }
+
+    ZipBytes.flipStoredByte(whl, header, 0);
+    try (WheelSubject wheel = open(whl)) {
+      List<Finding> errors = errors(CheckCatalogue.run(wheel.subject(), Map.of()));
+      assertEquals(List.of("MANIFEST-DIGESTS", "WHEEL-RECORD"), errors.stream().map(Finding::checkId).toList(),
+          errors.toString());
+      for (Finding f : errors) {
+        assertEquals(whl + "!" + header, f.file());
+      }
+      assertTrue(errors.get(0).found().startsWith("sha256 "), errors.get(0).found());
+      assertTrue(errors.get(1).found().startsWith("sha256="), errors.get(1).found());
+    }
+  }
+
+  @Test
+  void aManifestThatDoesNotParseLeavesTheFallbackLayout() throws Exception {
+    Path whl = new TestWheel()
+        .add(TestWheel.PREFIX + "/" + Layout.MANIFEST,
+            "{\"schema\": \"something-else\"}".getBytes(StandardCharsets.UTF_8))
+        .write(temp);
+    try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.EP_HOME, CheckSettings.defaults())) {
+      assertTrue(wheel.subject().manifest().isEmpty());
+      assertEquals(Layout.EP_HOME, wheel.subject().layout());
+      assertTrue(CheckCatalogue.run(wheel.subject(), Map.of()).stream()
+          .anyMatch(f -> f.checkId().equals("MANIFEST-DIGESTS")));
+    }
+  }
+
+  private static List<Finding> errors(List<Finding> findings) {
+    List<Finding> errors = new ArrayList<>();
+    for (Finding f : findings) {
+      if (f.severity() == Severity.ERROR) {
+        errors.add(f);
+      }
+    }
+    return errors;
+  }
+}
