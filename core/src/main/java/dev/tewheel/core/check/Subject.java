@@ -8,10 +8,6 @@ import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
-import java.io.InputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -77,20 +73,13 @@ public final class Subject {
     return this;
   }
 
-  /** SHA-256 of the file's bytes in lower-case hex, streamed once per subject. */
+  /** SHA-256 of the file's bytes in lower-case hex, computed once per subject. */
   public String sha256(SubjectFile file) throws IOException {
     Object result = digests.computeIfAbsent(file.path(), path -> {
-      try (InputStream in = file.stream()) {
-        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-        byte[] buffer = new byte[1 << 16];
-        for (int n; (n = in.read(buffer)) > 0; ) {
-          sha256.update(buffer, 0, n);
-        }
-        return HexFormat.of().formatHex(sha256.digest());
+      try {
+        return file.sha256();
       } catch (IOException e) {
         return e;
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("every JDK has SHA-256", e);
       }
     });
     if (result instanceof IOException e) {

@@ -29,6 +29,20 @@ public interface SubjectFile {
   /** Its bytes from first to last, for hashing; the caller closes it. */
   InputStream stream() throws IOException;
 
+  /** SHA-256 of its bytes in lower-case hex; a source that already hashes its bytes (a wheel) answers from that. */
+  default String sha256() throws IOException {
+    try (InputStream in = stream()) {
+      java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        digest.update(buffer, 0, n);
+      }
+      return java.util.HexFormat.of().formatHex(digest.digest());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
   /** What kind of entry it is where it lives; a planned file is always a regular file. */
   default EntryType type() {
     return EntryType.FILE;

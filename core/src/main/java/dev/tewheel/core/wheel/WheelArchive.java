@@ -46,6 +46,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
   private final List<Entry> entries;
   private final Map<String, ZipArchiveEntry> firstByName = new HashMap<>();
   private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
+  private final Map<String, Object> digests = new java.util.concurrent.ConcurrentHashMap<>();
 
   private WheelArchive(Path whl, ZipFile zip, WheelBombCheck.Bounds bounds) {
     this.whl = whl;
@@ -145,6 +146,30 @@ public final class WheelArchive implements WheelFacts, Closeable {
 
   @Override
   public String recordDigest(String name) throws IOException {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(name));
+  }
+
+  /**
+   * SHA-256 of an entry's bytes, inflated once and kept: RECORD, the manifest and the duplicate check all ask, and
+   * a large library should be inflated once, not three times.
+   */
+  byte[] sha256(String name) throws IOException {
+    Object known = digests.get(name);
+    if (known == null) {
+      try {
+        known = computeSha256(name);
+      } catch (IOException e) {
+        known = e;
+      }
+      digests.put(name, known);
+    }
+    if (known instanceof IOException e) {
+      throw e;
+    }
+    return ((byte[]) known).clone();
+  }
+
+  private byte[] computeSha256(String name) throws IOException {
     ZipArchiveEntry entry = firstByName.get(name);
     if (entry == null) {
       throw new IOException(origin(name) + ": no such entry");
@@ -161,7 +186,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
         sha256.update(buffer, 0, n);
       }
     }
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256.digest());
+    return sha256.digest();
   }
 
   /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */

@@ -138,6 +138,11 @@ public final class WheelSubject implements Closeable {
     }
 
     @Override
+    public String sha256() throws IOException {
+      return java.util.HexFormat.of().formatHex(archive.sha256(entry.getName()));
+    }
+
+    @Override
     public EntryType type() {
       return WheelArchive.typeOf(entry);
     }
