@@ -79,6 +79,8 @@ public final class StandIns {
     TE_UNDEFINED_NCCL_EP_SYMBOL("defects/te-undefined-ep/libtransformer_engine.so"),
     /** libtransformer_engine.so with DT_NEEDED libcuda.so.1. */
     TE_NEEDS_CUDA("defects/te-needs-cuda/libtransformer_engine.so"),
+    /** libtransformer_engine.so with RUNPATH /opt/te/build/lib, a folder of the build machine. */
+    TE_ABSOLUTE_RUNPATH("defects/te-runpath/libtransformer_engine.so"),
     /** An NCCL EP 1.0.0 build prefix (lib/ with libnccl_ep.so.1.0.0 and its links, include/ saying 1.0.0). */
     NCCL_EP_MAJOR_1_HOME("defects/ep-major1"),
     /** libnccl_ep.so.0.1.0 with RUNPATH /opt/nccl/lib; its folder's parent is a complete prefix (lib/, include/). */

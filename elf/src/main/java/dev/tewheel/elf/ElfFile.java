@@ -2,11 +2,10 @@ package dev.tewheel.elf;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
-import java.util.TreeSet;
 
 /**
  * What an ELF file says about itself, read without running it: the header, the segments, and the dynamic facts —
@@ -43,42 +42,28 @@ public final class ElfFile {
   private final boolean bindNowTag;
   private final List<DynamicSymbol> dynamicSymbols;
   private final List<VersionNeed> versionNeeds;
-  private final SortedSet<String> definedSymbolNames;
-  private final SortedSet<String> undefinedSymbolNames;
+  // Sorted on first use: sorting thousands of names costs more than reading them, and many callers want only the
+  // SONAME. Racy but idempotent: every thread computes the same immutable set.
+  private volatile SortedSet<String> definedSymbolNames;
+  private volatile SortedSet<String> undefinedSymbolNames;
 
   ElfFile(String name, ElfHeader header, List<ProgramHeader> programHeaders, List<SectionHeader> sectionHeaders,
-      Optional<String> interpreter, boolean dynamic, Optional<String> soname, List<String> needed,
-      List<String> rpath, List<String> runpath, long flags, long flags1, boolean bindNowTag,
-      List<DynamicSymbol> dynamicSymbols, List<VersionNeed> versionNeeds) {
+      Optional<String> interpreter, DynamicFacts facts) {
     this.name = name;
     this.header = header;
     this.programHeaders = List.copyOf(programHeaders);
     this.sectionHeaders = List.copyOf(sectionHeaders);
     this.interpreter = interpreter;
-    this.dynamic = dynamic;
-    this.soname = soname;
-    this.needed = List.copyOf(needed);
-    this.rpath = List.copyOf(rpath);
-    this.runpath = List.copyOf(runpath);
-    this.flags = flags;
-    this.flags1 = flags1;
-    this.bindNowTag = bindNowTag;
-    this.dynamicSymbols = List.copyOf(dynamicSymbols);
-    this.versionNeeds = List.copyOf(versionNeeds);
-    TreeSet<String> defined = new TreeSet<>();
-    TreeSet<String> undefined = new TreeSet<>();
-    for (DynamicSymbol s : this.dynamicSymbols) {
-      if (s.name().isEmpty()) {
-        continue;
-      }
-      if (!s.defined()) {
-        undefined.add(s.name());
-      } else if (s.binding().isExported()) {
-        defined.add(s.name());
-      }
-    }
-    this.definedSymbolNames = Collections.unmodifiableSortedSet(defined);
-    this.undefinedSymbolNames = Collections.unmodifiableSortedSet(undefined);
+    this.dynamic = facts.present();
+    this.soname = facts.soname();
+    this.needed = facts.needed();
+    this.rpath = facts.rpath();
+    this.runpath = facts.runpath();
+    this.flags = facts.flags();
+    this.flags1 = facts.flags1();
+    this.bindNowTag = facts.bindNowTag();
+    this.dynamicSymbols = facts.symbols();
+    this.versionNeeds = facts.versionNeeds();
   }
 
   /** Reads the file at {@code path}, opening and closing it. */
@@ -180,14 +165,37 @@ public final class ElfFile {
     return versionNeeds;
   }
 
-  /** Sorted, unique names of the defined GLOBAL, WEAK and GNU_UNIQUE dynamic symbols: what this object exports. */
+  /**
+   * Sorted, unique names of the defined GLOBAL, WEAK and GNU_UNIQUE dynamic symbols: what this object exports.
+   * Built on the first call (sorting is the costly part of reading a library with thousands of symbols).
+   */
   public SortedSet<String> definedSymbolNames() {
-    return definedSymbolNames;
+    SortedSet<String> names = definedSymbolNames;
+    if (names == null) {
+      names = symbolNames(true);
+      definedSymbolNames = names;
+    }
+    return names;
   }
 
-  /** Sorted, unique names of the undefined dynamic symbols: what must come from elsewhere. */
+  /** Sorted, unique names of the undefined dynamic symbols: what must come from elsewhere. Built on the first call. */
   public SortedSet<String> undefinedSymbolNames() {
-    return undefinedSymbolNames;
+    SortedSet<String> names = undefinedSymbolNames;
+    if (names == null) {
+      names = symbolNames(false);
+      undefinedSymbolNames = names;
+    }
+    return names;
+  }
+
+  private SortedSet<String> symbolNames(boolean defined) {
+    List<String> names = new ArrayList<>();
+    for (DynamicSymbol s : dynamicSymbols) {
+      if (!s.name().isEmpty() && s.defined() == defined && (!defined || s.binding().isExported())) {
+        names.add(s.name());
+      }
+    }
+    return SortedNames.of(names);
   }
 
   @Override

@@ -35,19 +35,19 @@ final class ElfInput {
 
   /** Reads {@code length} bytes at {@code offset} (both unsigned), ordered as the file. */
   ByteBuffer read(String structure, long offset, long length) throws IOException {
-    if (Long.compareUnsigned(length, Limits.MAX_TABLE_BYTES) > 0) {
-      throw error(structure, offset, Long.toUnsignedString(length) + " bytes exceed the reader's limit of "
-          + Limits.MAX_TABLE_BYTES + " bytes for one table");
-    }
     checkRange(structure, offset, length);
+    if (length > Limits.MAX_TABLE_BYTES) {
+      throw error(structure, offset, length + " bytes exceed the reader's limit of " + Limits.MAX_TABLE_BYTES
+          + " bytes for one table");
+    }
     return source.read(offset, (int) length).order(order);
   }
 
   /** Fails unless {@code [offset, offset + length)} (unsigned) lies inside the file. */
   void checkRange(String structure, long offset, long length) throws ElfFormatException {
     if (offset < 0 || length < 0 || offset > size || length > size - offset) {
-      throw error(structure, offset, Long.toUnsignedString(length) + " bytes at byte "
-          + Long.toUnsignedString(offset) + " do not fit in the file's " + size + " bytes");
+      throw error(structure, offset, Long.toUnsignedString(length) + " bytes at byte 0x" + Long.toHexString(offset)
+          + " do not fit in the file's " + size + " bytes");
     }
   }
 

@@ -70,13 +70,13 @@ final class ElfParser {
   private static ElfFile read(ElfInput in, RawFileHeader h, ElfHeader header) throws IOException {
     boolean is64 = in.is64();
     // Section 0 carries the real counts when they do not fit the header's 16-bit fields.
-    RawSectionHeader section0 = null;
     long shnum = 0;
     int phnum = h.phnum();
     int shstrndx = h.shstrndx();
     if (h.shoff() != 0) {
       checkEntrySize(in, SECTION_HEADERS, h.shoff(), h.shentsize(), RawSectionHeader.size(is64), "e_shentsize");
-      section0 = RawSectionHeader.decode(in.read(SECTION_HEADERS, h.shoff(), RawSectionHeader.size(is64)), 0, is64);
+      RawSectionHeader section0 =
+          RawSectionHeader.decode(in.read(SECTION_HEADERS, h.shoff(), RawSectionHeader.size(is64)), 0, is64);
       shnum = h.shnum() != 0 ? h.shnum() : section0.size();
       if (phnum == PN_XNUM) {
         phnum = (int) Math.min(section0.info(), Integer.MAX_VALUE);
@@ -88,31 +88,29 @@ final class ElfParser {
     List<ProgramHeader> segments = readProgramHeaders(in, h, phnum);
     List<SectionHeader> sections = readSectionHeaders(in, h, shnum, shstrndx);
     Optional<String> interpreter = readInterpreter(in, segments);
+    return new ElfFile(in.name(), header, segments, sections, interpreter,
+        readDynamic(in, header, segments, sections));
+  }
 
-    long dynamicOffset = -1;
-    long dynamicSize = 0;
+  /** The dynamic section from PT_DYNAMIC, else from a SHT_DYNAMIC section, and everything it points at. */
+  private static DynamicFacts readDynamic(ElfInput in, ElfHeader header, List<ProgramHeader> segments,
+      List<SectionHeader> sections) throws IOException {
+    DynamicTable dynamic = null;
     for (ProgramHeader p : segments) {
       if (p.type().equals(SegmentType.DYNAMIC)) {
-        dynamicOffset = p.offset();
-        dynamicSize = p.fileSize();
+        dynamic = DynamicTable.read(in, p.offset(), p.fileSize());
         break;
       }
     }
-    if (dynamicOffset == -1) {
-      for (SectionHeader s : sections) {
-        if (s.type() == SectionHeader.SHT_DYNAMIC) {
-          dynamicOffset = s.offset();
-          dynamicSize = s.size();
-          break;
-        }
+    for (int i = 0; dynamic == null && i < sections.size(); i++) {
+      SectionHeader s = sections.get(i);
+      if (s.type() == SectionHeader.SHT_DYNAMIC) {
+        dynamic = DynamicTable.read(in, s.offset(), s.size());
       }
     }
-    if (dynamicOffset == -1) {
-      return new ElfFile(in.name(), header, segments, sections, interpreter, false, Optional.empty(), List.of(),
-          List.of(), List.of(), 0, 0, false, List.of(), List.of());
+    if (dynamic == null) {
+      return DynamicFacts.NONE;
     }
-
-    DynamicTable dynamic = DynamicTable.read(in, dynamicOffset, dynamicSize);
     AddressMap addresses = AddressMap.of(segments, sections);
     StringTable strings = readDynamicStrings(in, dynamic, addresses);
     Optional<String> soname = dynamic.has(DynamicTable.DT_SONAME)
@@ -128,10 +126,9 @@ final class ElfParser {
     List<DynamicSymbol> symbols = dynamic.has(DynamicTable.DT_SYMTAB)
         ? readSymbols(in, header, dynamic, addresses, strings, versions, sections)
         : List.of();
-    return new ElfFile(in.name(), header, segments, sections, interpreter, true, soname, needed,
-        searchPath(dynamic.rpath(), strings), searchPath(dynamic.runpath(), strings),
-        dynamic.value(DynamicTable.DT_FLAGS, 0), dynamic.value(DynamicTable.DT_FLAGS_1, 0), dynamic.bindNowTag(),
-        symbols, versions.needs());
+    return new DynamicFacts(true, soname, needed, searchPath(dynamic.rpath(), strings),
+        searchPath(dynamic.runpath(), strings), dynamic.value(DynamicTable.DT_FLAGS, 0),
+        dynamic.value(DynamicTable.DT_FLAGS_1, 0), dynamic.bindNowTag(), symbols, versions.needs());
   }
 
   private static List<ProgramHeader> readProgramHeaders(ElfInput in, RawFileHeader h, int count) throws IOException {

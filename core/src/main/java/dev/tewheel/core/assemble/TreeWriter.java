@@ -1,6 +1,7 @@
 package dev.tewheel.core.assemble;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -17,6 +18,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
@@ -28,6 +31,8 @@ import java.util.stream.Stream;
  */
 final class TreeWriter {
   static final long PROGRESS_THRESHOLD = 100L << 20;
+  private static final long PARALLEL_HASH_THRESHOLD = 8L << 20;
+  private static final long CHUNK = 8L << 20;
   private static final int BUFFER = 1 << 20;
 
   private final Path out;
@@ -90,29 +95,45 @@ final class TreeWriter {
     }
   }
 
-  /** Copies in one pass, hashing as it goes: flat memory whatever the size. Returns the sha256 in hex. */
+  /**
+   * Copies through the kernel (FileChannel.transferTo: copy_file_range or sendfile, no bytes through the heap) while
+   * another thread hashes the source from the page cache, so a large file costs about the longer of the two rather
+   * than their sum. Memory stays flat whatever the size. Returns the sha256 in hex.
+   */
   String copy(Path source, Path target) throws IOException {
     Files.createDirectories(target.getParent());
-    MessageDigest sha256 = sha256();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+    long size = Files.size(source);
+    if (size < PARALLEL_HASH_THRESHOLD) {
+      transfer(source, target, size);
+      return sha256Of(source);
+    }
+    FutureTask<String> hash = new FutureTask<>(() -> sha256Of(source));
+    Thread hasher = new Thread(hash, "te-wheel sha256 " + source.getFileName());
+    hasher.setDaemon(true);
+    hasher.start();
+    try {
+      transfer(source, target, size);
+      return hash.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      hash.cancel(true);
+      throw new InterruptedIOException("interrupted while copying " + source);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException("hashing " + source + " failed", e.getCause());
+    }
+  }
+
+  private void transfer(Path source, Path target, long size) throws IOException {
     try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
         FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      long size = in.size();
       long done = 0;
       long nextReport = size / 10;
-      while (in.read(buffer) >= 0) {
-        buffer.flip();
-        int length = buffer.remaining();
-        if (length == 0) {
-          break;
+      while (done < size) {
+        long moved = in.transferTo(done, Math.min(CHUNK, size - done), to);
+        if (moved <= 0) {
+          throw new IOException(source + " ended at byte " + done + " of " + size + " while it was copied");
         }
-        sha256.update(buffer);
-        buffer.rewind();
-        while (buffer.hasRemaining()) {
-          to.write(buffer);
-        }
-        buffer.clear();
-        done += length;
+        done += moved;
         if (size >= PROGRESS_THRESHOLD && done >= nextReport && done < size) {
           log.accept(String.format("copying %s: %d%% of %,d MB", source.getFileName(), Math.round(done * 100.0 / size),
               size >> 20));
@@ -120,7 +141,6 @@ final class TreeWriter {
         }
       }
     }
-    return HexFormat.of().formatHex(sha256.digest());
   }
 
   static String sha256Of(Path file) throws IOException {

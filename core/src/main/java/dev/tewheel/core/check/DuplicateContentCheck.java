@@ -25,25 +25,40 @@ final class DuplicateContentCheck implements Check {
 
   @Override
   public List<Finding> run(Subject subject) {
-    Map<String, SubjectFile> seen = new HashMap<>();
+    // Only files of equal size can be equal: hash those alone, so a tree of unique sizes costs no reading.
+    Map<Long, List<SubjectFile>> bySize = new java.util.TreeMap<>();
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile file : subject.files()) {
       try {
-        if (file.type() != SubjectFile.EntryType.FILE || file.size() == 0) {
-          continue;
-        }
-        String key = file.size() + ":" + subject.sha256(file);
-        SubjectFile first = seen.putIfAbsent(key, file);
-        if (first != null) {
-          findings.add(finding(file.origin(), "the same " + file.size() + " bytes as " + first.path(),
-              "each file shipped once", "ship one real file per library (resolve the symlink chain: libnccl_ep.so"
-                  + " -> libnccl_ep.so.M -> libnccl_ep.so.M.m.p is one file), remove the copy"));
+        if (file.type() == SubjectFile.EntryType.FILE && file.size() > 0) {
+          bySize.computeIfAbsent(file.size(), size -> new ArrayList<>()).add(file);
         }
       } catch (IOException e) {
-        findings.add(finding(file.origin(), "an unreadable file (" + e.getMessage() + ")", "a readable file",
-            "rebuild the wheel"));
+        findings.add(unreadable(file, e));
+      }
+    }
+    for (List<SubjectFile> sameSize : bySize.values()) {
+      if (sameSize.size() < 2) {
+        continue;
+      }
+      Map<String, SubjectFile> seen = new HashMap<>();
+      for (SubjectFile file : sameSize) {
+        try {
+          SubjectFile first = seen.putIfAbsent(subject.sha256(file), file);
+          if (first != null) {
+            findings.add(finding(file.origin(), "the same " + file.size() + " bytes as " + first.path(),
+                "each file shipped once", "ship one real file per library (resolve the symlink chain: libnccl_ep.so"
+                    + " -> libnccl_ep.so.M -> libnccl_ep.so.M.m.p is one file), remove the copy"));
+          }
+        } catch (IOException e) {
+          findings.add(unreadable(file, e));
+        }
       }
     }
     return findings;
+  }
+
+  private Finding unreadable(SubjectFile file, IOException e) {
+    return finding(file.origin(), "an unreadable file (" + e.getMessage() + ")", "a readable file", "rebuild the wheel");
   }
 }

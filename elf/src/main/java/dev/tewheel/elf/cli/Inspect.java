@@ -5,6 +5,7 @@ import dev.tewheel.elf.ElfFormatException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +94,8 @@ public final class Inspect {
       return file + ": no such file";
     } else if (e instanceof AccessDeniedException) {
       return file + ": permission denied";
+    } else if (e instanceof InvalidPathException) {
+      return file + ": not a valid path (" + e.getMessage() + ")";
     } else if (e instanceof IOException) {
       String m = e.getMessage();
       return m != null && m.startsWith(file) ? m : file + ": " + m;

@@ -43,7 +43,8 @@ final class TextReport {
     line("flags", list(DynamicFlags.flagNames(elf.flags())));
     line("flags_1", list(DynamicFlags.flags1Names(elf.flags1())));
     line("bind now", elf.bindNow() ? "yes" : "no (lazy binding)");
-    line("relro", elf.fullRelro() ? "full (PT_GNU_RELRO and bind now)" : elf.relro() ? "partial (PT_GNU_RELRO)" : "none");
+    line("relro", elf.fullRelro() ? "full (PT_GNU_RELRO and bind now)"
+        : elf.relro() ? "partial (PT_GNU_RELRO)" : "none");
     Map<String, SortedSet<String>> needs = JsonReport.versionNeedsByFile(elf);
     if (needs.isEmpty()) {
       line("version needs", "-");

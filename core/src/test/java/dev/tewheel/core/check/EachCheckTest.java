@@ -1,0 +1,159 @@
+package dev.tewheel.core.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.verify.FolderSubject;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ProgramHeader;
+import dev.tewheel.elf.SegmentType;
+import dev.tewheel.standins.StandIns;
+import dev.tewheel.standins.StandIns.Defect;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every folder-level check has a passing and a failing case built from the stand-ins: the assembled tree passes
+ * it, and one change made the way a real build goes wrong makes it fail. Wheel-level checks: WheelChecksTest.
+ */
+class EachCheckTest {
+  private static final String TAG = "manylinux_2_34_x86_64";
+  private static final String VERSIONED_EP = "libnccl_ep.so.0.1.0";
+
+  @TempDir Path temp;
+
+  /** One way to break an assembled wheel_lib; it may also change the layout or the platform tag. */
+  private interface Breakage {
+    void apply(Path wheelLib) throws Exception;
+  }
+
+  private static Map<String, Breakage> failingCases() {
+    Map<String, Breakage> cases = new LinkedHashMap<>();
+    cases.put("LAYOUT-REQUIRED", w -> Files.delete(w.resolve("nccl_ep/include/nccl_ep.h")));
+    cases.put("LAYOUT-UNEXPECTED", w -> Files.writeString(w.resolve("build.log"), "left over"));
+    cases.put("LAYOUT-FILE-TYPES", w -> Files.setPosixFilePermissions(w.resolve("libnccl_ep.so"),
+        PosixFilePermissions.fromString("rw-r--r--")));
+    cases.put("MANIFEST-DIGESTS", w -> Files.writeString(w.resolve("nccl_ep/include/nccl_ep/ep_enums.h"), "// changed\n"));
+    cases.put("ELF-SHARED-OBJECT", w -> Files.writeString(w.resolve("libnccl_ep.so"), "INPUT(-lnccl_ep_static)\n"));
+    cases.put("ELF-ONE-MACHINE", w -> replace(w, "libnccl_ep.so", StandIns.aarch64("libnccl_ep.so.0.1.0")));
+    cases.put("PLATFORM", w -> replace(w, "libtransformer_engine.so", StandIns.aarch64("libtransformer_engine.so")));
+    cases.put("DEPS-RESOLVE", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_NEEDS_CUDA)));
+    cases.put("ELF-VERNEED-NEEDED", w -> dropLastNeeded(w.resolve("libnccl_ep.so")));
+    cases.put("SONAME-FILE-NAME", w -> Files.copy(StandIns.ncclLibDir().resolve("libnccl.so.2"), w.resolve("libnccl.so")));
+    cases.put("DUPLICATE-CONTENT", w -> Files.copy(w.resolve("libnccl_ep.so"), w.resolve("libnccl_ep.so.0")));
+    cases.put("TE-BIND-NOW", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_LAZY_BINDING)));
+    cases.put("TE-FORBIDDEN-NEEDED", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_NEEDS_NCCL_EP)));
+    cases.put("TE-UNDEFINED-NCCL-EP",
+        w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_UNDEFINED_NCCL_EP_SYMBOL)));
+    cases.put("TE-RUNPATH-ORIGIN", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_ABSOLUTE_RUNPATH)));
+    cases.put("EP-SONAME",
+        w -> replace(w, "libnccl_ep.so", StandIns.defect(Defect.NCCL_EP_MAJOR_1_HOME).resolve("lib/libnccl_ep.so.1.0.0")));
+    cases.put("EP-FILE-VERSION", w -> {
+      // The library of NCCL EP 0.1.0, shipped under its full name, beside the headers of 0.2.0.
+      Files.move(w.resolve("libnccl_ep.so"), w.resolve(VERSIONED_EP));
+      Path header = w.resolve("nccl_ep/include/nccl_ep.h");
+      Files.writeString(header, Files.readString(header).replace("#define NCCL_EP_MINOR 1", "#define NCCL_EP_MINOR 2"));
+      Files.delete(w.resolve(Layout.MANIFEST));
+    });
+    cases.put("EP-NO-RUNPATH", w -> replace(w, "libnccl_ep.so", StandIns.defect(Defect.NCCL_EP_ABSOLUTE_RUNPATH)));
+    cases.put("EP-EXPORTS", w -> replace(w, "libnccl_ep.so", StandIns.ncclLibDir().resolve("libnccl.so.2")));
+    cases.put("HEADERS-SELF-CONTAINED", w -> Files.delete(w.resolve("nccl_ep/include/nccl_ep/device/ll_ep_smem.cuh")));
+    cases.put("BAKED-BUILD-PATHS", w -> { });
+    return cases;
+  }
+
+  /** The cases where the assembled tree itself is the failing one get a cleaned tree as the passing one. */
+  private static final Map<String, Breakage> PASSING_FIXES = Map.of("BAKED-BUILD-PATHS",
+      w -> Files.writeString(w.resolve("nccl_ep/include/nccl_ep/config.h"), "#pragma once\n"));
+
+  @Test
+  void everyFolderLevelCheckHasACase() {
+    Set<String> wheelLevel = Set.of("WHEEL-RECORD", "WHEEL-PATHS", "WHEEL-TAGS", "WHEEL-BOMB");
+    Set<String> folderLevel = CheckCatalogue.all().stream().map(Check::id).filter(id -> !wheelLevel.contains(id))
+        .collect(Collectors.toSet());
+    assertEquals(folderLevel, failingCases().keySet());
+  }
+
+  @TestFactory
+  Stream<DynamicTest> passesOnTheAssembledTreeAndFailsOnItsBreakage() {
+    return failingCases().entrySet().stream().map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
+      Check check = CheckCatalogue.byId(c.getKey()).orElseThrow();
+      Path good = assembled(temp.resolve(c.getKey() + "/good"));
+      if (PASSING_FIXES.containsKey(c.getKey())) {
+        PASSING_FIXES.get(c.getKey()).apply(good);
+        Files.delete(good.resolve(Layout.MANIFEST));
+      }
+      assertEquals(List.of(), check.run(subject(good)), "passing case of " + c.getKey());
+
+      Path bad = assembled(temp.resolve(c.getKey() + "/bad"));
+      c.getValue().apply(bad);
+      Layout layout = Files.exists(bad.resolve(VERSIONED_EP)) ? Layout.DEFAULT.withNcclEpLibrary(VERSIONED_EP)
+          : Layout.DEFAULT;
+      List<Finding> findings = check.run(FolderSubject.read(bad, layout,
+          CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG))));
+      assertFalse(findings.isEmpty(), "failing case of " + c.getKey());
+      for (Finding f : findings) {
+        assertEquals(c.getKey(), f.checkId());
+        assertTrue(f.file().startsWith(bad.toString()) || f.file().startsWith("wheel_lib " + bad), f.file());
+        assertFalse(f.found().isBlank() || f.expected().isBlank() || f.fix().isBlank(), f.toString());
+      }
+    }));
+  }
+
+  private Path assembled(Path out) throws Exception {
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), out));
+    return out;
+  }
+
+  private static Subject subject(Path wheelLib) throws Exception {
+    return FolderSubject.read(wheelLib, Layout.DEFAULT, CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG)));
+  }
+
+  private static void replace(Path wheelLib, String path, Path with) throws Exception {
+    Files.copy(with, wheelLib.resolve(path), StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(wheelLib.resolve(path), PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /**
+   * The corruption ELF-VERNEED-NEEDED is there to catch, as a careless post-link rewrite leaves it: the last
+   * DT_NEEDED entry (libc.so.6) turned into DT_DEBUG while its version needs stay.
+   */
+  private static void dropLastNeeded(Path library) throws Exception {
+    ProgramHeader dynamic = ElfFile.read(library).programHeaders().stream()
+        .filter(p -> p.type().equals(SegmentType.DYNAMIC)).findFirst().orElseThrow();
+    try (FileChannel file = FileChannel.open(library, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer entries = ByteBuffer.allocate((int) dynamic.fileSize()).order(ByteOrder.LITTLE_ENDIAN);
+      file.read(entries, dynamic.offset());
+      long lastNeeded = -1;
+      for (int at = 0; at + 16 <= entries.capacity(); at += 16) {
+        if (entries.getLong(at) == 1) {
+          lastNeeded = at;
+        }
+      }
+      assertTrue(lastNeeded >= 0);
+      ByteBuffer debugTag = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 21);
+      file.write(debugTag, dynamic.offset() + lastNeeded);
+    }
+    assertEquals(List.of("libnccl.so.2"), ElfFile.read(library).needed());
+  }
+}

@@ -1,0 +1,169 @@
+package dev.tewheel.elf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.standins.StandIns;
+import dev.tewheel.standins.StandIns.Defect;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The inspect command: its JSON schema, its text for people, its exit codes. */
+class InspectTest {
+  private static final List<String> KEYS = List.of("path", "class", "data", "machine", "type", "soname", "needed",
+      "rpath", "runpath", "bindNow", "relro", "definedSymbols", "undefinedSymbols", "versionNeeds");
+
+  @TempDir Path dir;
+
+  /** What one run printed and returned. */
+  private record Run(int status, String out, String err) {}
+
+  @Test
+  void jsonHasExactlyTheDocumentedKeys() {
+    String te = StandIns.transformerEngine().toString();
+    String ep = StandIns.defect(Defect.NCCL_EP_ABSOLUTE_RUNPATH).toString();
+    String arm = StandIns.aarch64("libnccl_ep.so.0.1.0").toString();
+    Run run = run("--json", te, ep, arm);
+    assertEquals(0, run.status(), run.err());
+    assertEquals("", run.err());
+    List<?> files = (List<?>) MiniJson.parse(run.out());
+    assertEquals(3, files.size());
+    for (Object file : files) {
+      assertEquals(KEYS, List.copyOf(((Map<?, ?>) file).keySet()));
+    }
+    Map<?, ?> first = (Map<?, ?>) files.get(0);
+    assertEquals(te, first.get("path"));
+    assertEquals(64L, first.get("class"));
+    assertEquals("LSB", first.get("data"));
+    assertEquals("x86_64", first.get("machine"));
+    assertEquals("DYN", first.get("type"));
+    assertEquals("libtransformer_engine.so", first.get("soname"));
+    assertEquals(List.of("libc.so.6"), first.get("needed"));
+    assertEquals(List.of(), first.get("rpath"));
+    assertEquals(List.of(), first.get("runpath"));
+    assertEquals(true, first.get("bindNow"));
+    assertEquals(true, first.get("relro"));
+    assertEquals(List.of("nvte_get_version", "nvte_nccl_ep_last_error", "nvte_nccl_ep_required_major",
+        "nvte_nccl_ep_version", "nvte_set_nccl_ep_home"), first.get("definedSymbols"));
+    List<?> undefined = (List<?>) first.get("undefinedSymbols");
+    assertTrue(undefined.contains("dlopen") && undefined.contains("getenv"), undefined.toString());
+    assertTrue(undefined.stream().noneMatch(s -> ((String) s).contains("@")), "names without versions");
+    assertEquals(undefined.stream().sorted().toList(), undefined, "sorted");
+    assertEquals(Map.of("libc.so.6", List.of("GLIBC_2.2.5", "GLIBC_2.34")), first.get("versionNeeds"));
+
+    Map<?, ?> second = (Map<?, ?>) files.get(1);
+    assertEquals(List.of("/opt/nccl/lib"), second.get("runpath"));
+    assertEquals(List.of("libnccl.so.2", "libc.so.6"), second.get("needed"));
+    Map<?, ?> third = (Map<?, ?>) files.get(2);
+    assertEquals("aarch64", third.get("machine"));
+    assertEquals("libnccl_ep.so.0", third.get("soname"));
+  }
+
+  @Test
+  void lazyLibraryAndNullSoname() throws Exception {
+    Path noSoname = dev.tewheel.elf.TestLibraries.gccLibraryWithoutSoname(dir);
+    Run run = run("--json", StandIns.defect(Defect.TE_LAZY_BINDING).toString(), noSoname.toString());
+    assertEquals(0, run.status(), run.err());
+    List<?> files = (List<?>) MiniJson.parse(run.out());
+    assertEquals(false, ((Map<?, ?>) files.get(0)).get("bindNow"));
+    assertEquals(false, ((Map<?, ?>) files.get(0)).get("relro"));
+    assertTrue(((Map<?, ?>) files.get(1)).containsKey("soname"));
+    assertEquals(null, ((Map<?, ?>) files.get(1)).get("soname"));
+  }
+
+  @Test
+  void unreadableFilesBecomeErrorObjectsAndExitOne() throws Exception {
+    Path text = Files.writeString(dir.resolve("libfake.so"), "INPUT(-lfake)\n");
+    Path missing = dir.resolve("missing.so");
+    Run run = run("--json", text.toString(), StandIns.ncclEpLibrary().toString(), missing.toString());
+    assertEquals(1, run.status());
+    List<?> files = (List<?>) MiniJson.parse(run.out());
+    assertEquals(3, files.size());
+    assertEquals(Map.of("path", text.toString(), "error",
+            text + ": not an ELF file (starts with 0x49 0x4e 0x50 0x55, not 0x7f 'E' 'L' 'F')"), files.get(0));
+    assertEquals("libnccl_ep.so.0", ((Map<?, ?>) files.get(1)).get("soname"));
+    assertEquals(Map.of("path", missing.toString(), "error", missing + ": no such file"), files.get(2));
+  }
+
+  @Test
+  void anInvalidPathIsAnErrorObject() {
+    Run run = run("--json", "bad\0name.so");
+    assertEquals(1, run.status());
+    Map<?, ?> file = (Map<?, ?>) ((List<?>) MiniJson.parse(run.out())).get(0);
+    assertEquals("bad\0name.so", file.get("path"));
+    assertTrue(((String) file.get("error")).startsWith("bad\0name.so: not a valid path"), file.toString());
+  }
+
+  @Test
+  void textForPeople() {
+    Run run = run(StandIns.transformerEngine().toString(), StandIns.defect(Defect.TE_LAZY_BINDING).toString());
+    assertEquals(0, run.status(), run.err());
+    String out = run.out();
+    assertTrue(out.startsWith(StandIns.transformerEngine() + "\n  format:         ELF64 LSB, OS/ABI SYSV\n"), out);
+    assertTrue(out.contains("  machine:        x86_64\n"), out);
+    assertTrue(out.contains("  soname:         libtransformer_engine.so\n"), out);
+    assertTrue(out.contains("  bind now:       yes\n"), out);
+    assertTrue(out.contains("  bind now:       no (lazy binding)\n"), out);
+    assertTrue(out.contains("  relro:          full (PT_GNU_RELRO and bind now)\n"), out);
+    assertTrue(out.contains("    libc.so.6: GLIBC_2.2.5 GLIBC_2.34\n"), out);
+    assertTrue(out.contains("    getenv@GLIBC_2.2.5\n"), out);
+    assertTrue(out.contains("\n\n" + StandIns.defect(Defect.TE_LAZY_BINDING) + "\n"), "a blank line between files");
+  }
+
+  @Test
+  void textReportsErrorsOnStandardError() throws Exception {
+    Path empty = Files.write(dir.resolve("empty.so"), new byte[0]);
+    Run run = run(empty.toString());
+    assertEquals(1, run.status());
+    assertEquals("", run.out());
+    assertEquals("te-wheel-elf: " + empty + ": not an ELF file (the file is empty)\n", run.err());
+  }
+
+  @Test
+  void usageErrors() {
+    Run none = run();
+    assertEquals(2, none.status());
+    assertTrue(none.err().startsWith("te-wheel-elf: no files given\nusage: "), none.err());
+    Run jsonOnly = run("--json");
+    assertEquals(2, jsonOnly.status());
+    Run unknown = run("--yaml", "x.so");
+    assertEquals(2, unknown.status());
+    assertTrue(unknown.err().startsWith("te-wheel-elf: unknown option --yaml\nusage: "), unknown.err());
+    Run help = run("--help");
+    assertEquals(0, help.status());
+    assertEquals(Inspect.USAGE, help.out());
+  }
+
+  @Test
+  void doubleDashEndsOptions() throws Exception {
+    Path odd = Files.copy(StandIns.ncclEpLibrary(), dir.resolve("--json"));
+    Run run = run("--", odd.getFileName().toString().equals("--json") ? odd.toString() : "?");
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("soname:         libnccl_ep.so.0"), run.out());
+  }
+
+  @Test
+  void jsonEscapesEveryAwkwardCharacter() {
+    JsonWriter json = new JsonWriter().beginArray(false).value("q\"b\\s/\n\r\t\b\f\u0001é€\uD83D\uDE00")
+        .value(null).value(true).value(-7).endArray();
+    assertEquals("[\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u00e9\\u20ac\\ud83d\\ude00\", null, true, -7]",
+        json.toString());
+    assertEquals(List.of("q\"b\\s/\n\r\t\b\f\u0001é€\uD83D\uDE00", false, true, -7L).get(0),
+        ((List<?>) MiniJson.parse(json.toString())).get(0));
+  }
+
+  private static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Inspect.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}
