@@ -74,6 +74,10 @@ public class AssembleWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
   String outputTimestamp;
 
+  /** Where the record of the last run goes (for incremental runs); outside wheel_lib's package, so it is never packed. */
+  @Parameter(property = "te.stateFile", defaultValue = "${project.build.directory}/te-wheel/assemble-state.json")
+  File stateFile;
+
   /** Skips the goal. */
   @Parameter(property = "te.skip", defaultValue = "false")
   boolean skip;
@@ -98,7 +102,7 @@ public class AssembleWheelLibMojo extends AbstractMojo {
       request = new AssembleRequest(transformerEngineLibrary.toPath(),
           ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
           chosen, new CheckSettings(ncclEpMajor, forbiddenNeeded, search), null,
-          BuildTimestamp.parse(outputTimestamp).orElse(null));
+          BuildTimestamp.parse(outputTimestamp).orElse(null), stateFile == null ? null : stateFile.toPath());
     } catch (IllegalArgumentException e) {
       throw new MojoExecutionException("te:assemble-wheel-lib is misconfigured: " + e.getMessage(), e);
     }

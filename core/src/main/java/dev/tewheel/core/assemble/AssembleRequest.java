@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param checks check settings (ncclEpMajor, forbidden DT_NEEDED, include search path)
  * @param severityOverrides check ID to severity
  * @param timestamp the mtime of every written file, or null to keep each source's
+ * @param stateFile where the last run's record of sources goes (for incremental runs); null: beside wheel_lib as
+ *     {@code .wheel_lib.te-wheel-state.json}. Keep it out of a tree that will be packed.
  */
 public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, List<String> headerIncludes,
     List<String> headerExcludes, Path outputDirectory, Layout layout, CheckSettings checks,
-    Map<String, Severity> severityOverrides, FileTime timestamp) {
+    Map<String, Severity> severityOverrides, FileTime timestamp, Path stateFile) {
   public static final List<String> DEFAULT_HEADER_INCLUDES = List.of("**/*.h", "**/*.hpp", "**/*.cuh");
 
   public AssembleRequest {
@@ -38,24 +40,34 @@ public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, Li
     severityOverrides = severityOverrides == null ? Map.of() : Map.copyOf(severityOverrides);
   }
 
+  /** Where the state file goes: as given, else beside wheel_lib. */
+  public Path stateFileOrDefault() {
+    return stateFile != null ? stateFile : AssembleState.fileFor(outputDirectory.toAbsolutePath().normalize());
+  }
+
+  public AssembleRequest withStateFile(Path file) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
+        layout, checks, severityOverrides, timestamp, file);
+  }
+
   /** A request with the defaults: the default layout and checks, no overrides, sources' mtimes. */
   public static AssembleRequest of(Path transformerEngineLibrary, Path ncclEpHome, Path outputDirectory) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, null, null, outputDirectory, Layout.DEFAULT,
-        CheckSettings.defaults(), null, null);
+        CheckSettings.defaults(), null, null, null);
   }
 
   public AssembleRequest withLayout(Layout other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        other, checks, severityOverrides, timestamp);
+        other, checks, severityOverrides, timestamp, stateFile);
   }
 
   public AssembleRequest withTimestamp(FileTime other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        layout, checks, severityOverrides, other);
+        layout, checks, severityOverrides, other, stateFile);
   }
 
   public AssembleRequest withChecks(CheckSettings other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        layout, other, severityOverrides, timestamp);
+        layout, other, severityOverrides, timestamp, stateFile);
   }
 }

@@ -153,7 +153,8 @@ public final class Assembler {
     Path out = request.outputDirectory().toAbsolutePath().normalize();
     TreeWriter writer = new TreeWriter(out, log);
     writer.recover();
-    Path stateFile = AssembleState.fileFor(out);
+    Path stateFile = request.stateFileOrDefault();
+    Files.createDirectories(stateFile.toAbsolutePath().getParent());
     String settings = "layout=" + request.layout() + ";timestamp=" + request.timestamp();
     AssembleState previous = Files.isDirectory(out) ? AssembleState.read(stateFile) : AssembleState.empty();
     boolean sameSettings = previous.settings().equals(settings);

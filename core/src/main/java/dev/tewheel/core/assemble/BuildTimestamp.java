@@ -13,6 +13,16 @@ import java.util.Optional;
 public final class BuildTimestamp {
   private BuildTimestamp() {}
 
+  /** The configured timestamp, else {@code SOURCE_DATE_EPOCH} (seconds, as reproducible-builds.org defines it). */
+  public static Optional<FileTime> resolve(String configured) {
+    Optional<FileTime> given = parse(configured);
+    if (given.isPresent()) {
+      return given;
+    }
+    String epoch = System.getenv("SOURCE_DATE_EPOCH");
+    return epoch == null || epoch.isBlank() ? Optional.empty() : parse(epoch.trim());
+  }
+
   public static Optional<FileTime> parse(String value) {
     if (value == null || value.trim().length() < 2) {
       return Optional.empty();

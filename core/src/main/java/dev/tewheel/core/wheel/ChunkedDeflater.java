@@ -1,0 +1,67 @@
+package dev.tewheel.core.wheel;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.Deflater;
+
+/**
+ * Deflates one slice of a file so that slices compressed on different threads concatenate into one valid raw
+ * deflate stream, as pigz does: each slice is primed with the 32 KiB before it as the dictionary (so matches reach
+ * back across the boundary as in a single stream) and ends on a byte boundary (SYNC_FLUSH), the last one with the
+ * final block (FINISH). The result depends only on the bytes, the level and the slice size, never on timing.
+ */
+final class ChunkedDeflater {
+  static final int CHUNK = 4 << 20;
+  private static final int WINDOW = 32 << 10;
+
+  private ChunkedDeflater() {}
+
+  /** The number of slices of a file of {@code size} bytes (at least one, so an empty file still gets FINISH). */
+  static long chunks(long size) {
+    return Math.max(1, (size + CHUNK - 1) / CHUNK);
+  }
+
+  /** Raw deflate data of slice {@code index} of the file. */
+  static byte[] deflate(Path file, long size, long index, int level) throws IOException {
+    long start = index * CHUNK;
+    int length = (int) Math.min(CHUNK, size - start);
+    int dictionary = (int) Math.min(WINDOW, start);
+    ByteBuffer bytes = ByteBuffer.allocate(dictionary + length);
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      while (bytes.hasRemaining()) {
+        if (in.read(bytes, start - dictionary + bytes.position()) < 0) {
+          throw new IOException(file + " shrank while it was packed: it ends before byte " + (start + length));
+        }
+      }
+    }
+    byte[] input = bytes.array();
+    Deflater deflater = new Deflater(level, true);
+    try {
+      if (dictionary > 0) {
+        deflater.setDictionary(input, 0, dictionary);
+      }
+      deflater.setInput(input, dictionary, length);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
+      byte[] buffer = new byte[64 << 10];
+      if (index == chunks(size) - 1) {
+        deflater.finish();
+        while (!deflater.finished()) {
+          out.write(buffer, 0, deflater.deflate(buffer));
+        }
+      } else {
+        int n;
+        do {
+          n = deflater.deflate(buffer, 0, buffer.length, Deflater.SYNC_FLUSH);
+          out.write(buffer, 0, n);
+        } while (n == buffer.length || !deflater.needsInput());
+      }
+      return out.toByteArray();
+    } finally {
+      deflater.end();
+    }
+  }
+}

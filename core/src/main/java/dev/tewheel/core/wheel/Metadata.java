@@ -1,0 +1,104 @@
+package dev.tewheel.core.wheel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A wheel's METADATA (core metadata, RFC 822 style headers then an optional body): generated from fields, or taken
+ * from a given file with its {@code Name:} renamed for a CUDA-major variant.
+ */
+public final class Metadata {
+  private static final Pattern NAME = Pattern.compile("(?m)^Name:[ \\t]*(\\S+)[ \\t]*$");
+  private static final Pattern VERSION = Pattern.compile("(?m)^Version:[ \\t]*(\\S+)[ \\t]*$");
+
+  private Metadata() {}
+
+  /**
+   * Fields of a generated METADATA; null or empty ones are left out.
+   *
+   * @param requiresDist one {@code Requires-Dist:} line each
+   */
+  public record Fields(String summary, String requiresPython, List<String> requiresDist, String license,
+      String homePage) {
+    public Fields {
+      requiresDist = requiresDist == null ? List.of() : List.copyOf(requiresDist);
+    }
+
+    public static Fields none() {
+      return new Fields(null, null, List.of(), null, null);
+    }
+  }
+
+  /** Metadata-Version 2.1 with Name and Version first, then the fields given. */
+  public static String generate(String name, String version, Fields fields) {
+    StringBuilder out = new StringBuilder();
+    out.append("Metadata-Version: 2.1\n").append("Name: ").append(name).append('\n')
+        .append("Version: ").append(version).append('\n');
+    line(out, "Summary", fields.summary());
+    line(out, "Home-page", fields.homePage());
+    line(out, "License", fields.license());
+    line(out, "Requires-Python", fields.requiresPython());
+    for (String requirement : fields.requiresDist()) {
+      line(out, "Requires-Dist", requirement);
+    }
+    return out.toString();
+  }
+
+  /**
+   * A given METADATA for the wheel being packed: its Version must be the wheel's, and for a CUDA-major variant its
+   * Name becomes {@code <name>-cu<N>} or {@code <name>_cu<N>} (the separator the name already uses), as TE's
+   * release script's sed does.
+   *
+   * @throws IllegalArgumentException when Name or Version is missing, or Version differs
+   */
+  public static String adapt(String text, String version, Integer cudaMajor, String source) {
+    Matcher name = NAME.matcher(text);
+    if (!name.find()) {
+      throw new IllegalArgumentException(source + " has no 'Name:' line: expected core metadata (PEP 566)");
+    }
+    Matcher declared = VERSION.matcher(text);
+    if (!declared.find()) {
+      throw new IllegalArgumentException(source + " has no 'Version:' line: expected core metadata (PEP 566)");
+    }
+    if (!declared.group(1).equals(version)) {
+      throw new IllegalArgumentException(source + " says Version: " + declared.group(1) + " but the wheel's version is "
+          + version + ": pack the version the metadata was generated for, or regenerate it");
+    }
+    if (cudaMajor == null) {
+      return text;
+    }
+    return text.substring(0, name.start(1)) + variantName(name.group(1), cudaMajor) + text.substring(name.end(1));
+  }
+
+  /** {@code transformer-engine} → {@code transformer-engine-cu12}; {@code transformer_engine} → {@code ..._cu12}. */
+  public static String variantName(String name, int cudaMajor) {
+    Objects.requireNonNull(name, "name");
+    if (cudaMajor <= 0) {
+      throw new IllegalArgumentException("cudaMajor must be a positive CUDA major version, e.g. 12; got " + cudaMajor);
+    }
+    String separator = name.contains("-") && !name.contains("_") ? "-" : "_";
+    return name + separator + "cu" + cudaMajor;
+  }
+
+  /** The Name: value of a METADATA text. */
+  public static String name(String text) {
+    Matcher name = NAME.matcher(text);
+    return name.find() ? name.group(1) : null;
+  }
+
+  private static void line(StringBuilder out, String key, String value) {
+    if (value != null && !value.isBlank()) {
+      if (value.contains("\n")) {
+        throw new IllegalArgumentException(key + " must be one line: " + value);
+      }
+      out.append(key).append(": ").append(value.trim()).append('\n');
+    }
+  }
+
+  static List<String> lines(String text) {
+    return new ArrayList<>(List.of(text.split("\n")));
+  }
+}

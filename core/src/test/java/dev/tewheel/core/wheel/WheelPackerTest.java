@@ -1,0 +1,197 @@
+package dev.tewheel.core.wheel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.verify.Verifier;
+import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.standins.StandIns;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Packing on the stand-ins, checked by our own verify and by independent tools: Python's zipfile and pip. */
+class WheelPackerTest {
+  private static final FileTime TIME = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
+
+  @TempDir Path temp;
+
+  /** A staged tree as a TE build leaves it: a Python package, and wheel_lib assembled from the stand-ins. */
+  private Path staging(String name) throws Exception {
+    Path staging = temp.resolve(name);
+    Path pkg = Files.createDirectories(staging.resolve("transformer_engine"));
+    Files.writeString(pkg.resolve("__init__.py"), "__version__ = '2.9.0'\nWHEEL_LIB = 'wheel_lib'\n");
+    Files.writeString(pkg.resolve("common.py"), "def answer():\n    return 42\n");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
+        pkg.resolve("wheel_lib")).withTimestamp(TIME).withStateFile(temp.resolve(name + "-assemble-state.json")));
+    return staging;
+  }
+
+  private static PackRequest request(Path staging, Path out) {
+    return PackRequest.of(staging, "transformer_engine", "2.9.0", "manylinux_2_34_x86_64", out).withTimestamp(TIME);
+  }
+
+  @Test
+  void packsAWheelThatVerifyPythonZipfileAndPipAccept() throws Exception {
+    PackResult result = new WheelPacker().pack(request(staging("staging"), temp.resolve("dist")));
+    Path whl = result.wheel();
+    assertEquals("transformer_engine-2.9.0-py3-none-manylinux_2_34_x86_64.whl", whl.getFileName().toString());
+
+    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl));
+    assertEquals(List.of(), report.findings().stream().filter(f -> !f.checkId().equals("BAKED-BUILD-PATHS")).toList());
+
+    python("import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None", whl.toString());
+    Path target = temp.resolve("site");
+    run(List.of("python3", "-m", "pip", "install", "--no-index", "--no-deps", "--disable-pip-version-check",
+        "--target", target.toString(), whl.toString()));
+    assertEquals("42 True", python("import sys, os; sys.path.insert(0, sys.argv[1]); import transformer_engine.common"
+        + " as c; lib = os.path.join(sys.argv[1], 'transformer_engine', 'wheel_lib', 'libnccl_ep.so');"
+        + " print(c.answer(), os.access(lib, os.X_OK))", target.toString()));
+  }
+
+  @Test
+  void theDistInfoFilesComeLastWithRecordTheVeryLast() throws Exception {
+    Path whl = new WheelPacker().pack(request(staging("staging"), temp.resolve("dist"))).wheel();
+    try (ZipFile zip = ZipFile.builder().setPath(whl).get()) {
+      List<String> names = Collections.list(zip.getEntriesInPhysicalOrder()).stream().map(ZipArchiveEntry::getName).toList();
+      int n = names.size();
+      assertEquals(List.of("transformer_engine-2.9.0.dist-info/METADATA", "transformer_engine-2.9.0.dist-info/WHEEL",
+          "transformer_engine-2.9.0.dist-info/RECORD"), names.subList(n - 3, n));
+      List<String> sorted = new ArrayList<>(names.subList(0, n - 3));
+      Collections.sort(sorted);
+      assertEquals(sorted, names.subList(0, n - 3));
+      ZipArchiveEntry lib = zip.getEntry("transformer_engine/wheel_lib/libnccl_ep.so");
+      assertEquals(0100755, lib.getUnixMode());
+      assertEquals(0100644, zip.getEntry("transformer_engine/common.py").getUnixMode());
+      assertEquals(TIME.toMillis(), lib.getTime());
+      String record = new String(zip.getInputStream(zip.getEntry("transformer_engine-2.9.0.dist-info/RECORD"))
+          .readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(record.endsWith("transformer_engine-2.9.0.dist-info/RECORD,,\n"), record);
+      String wheel = new String(zip.getInputStream(zip.getEntry("transformer_engine-2.9.0.dist-info/WHEEL"))
+          .readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals("Wheel-Version: 1.0\nGenerator: te-wheel\nRoot-Is-Purelib: false\n"
+          + "Tag: py3-none-manylinux_2_34_x86_64\n", wheel);
+    }
+  }
+
+  @Test
+  void twoPacksOfTheSameTreeAreByteIdentical() throws Exception {
+    Path staging = staging("staging");
+    Path first = new WheelPacker(2).pack(request(staging, temp.resolve("a"))).wheel();
+    // Touch every file: a rebuild with the same bytes must give the same wheel.
+    try (Stream<Path> walk = Files.walk(staging)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        Files.setLastModifiedTime(p, FileTime.from(Instant.now()));
+      }
+    }
+    Path second = new WheelPacker(1).pack(request(staging, temp.resolve("b"))).wheel();
+    assertEquals(-1L, Files.mismatch(first, second));
+  }
+
+  /** What TE's release chain (wheel unpack; sed on METADATA and WHEEL; mv dist-info; wheel pack; mv) produces. */
+  private static final Map<String, String> CU12_EXPECTED = Map.of(
+      "file", "transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl",
+      "distInfo", "transformer_engine_cu12-2.9.0.dist-info/",
+      "metadataName", "Name: transformer_engine_cu12",
+      "wheelTag", "Tag: py3-none-manylinux_2_28_x86_64");
+
+  @Test
+  void theCudaVariantCarriesTheNamesOfTeReleaseChain() throws Exception {
+    Path metadata = Files.writeString(temp.resolve("METADATA"),
+        "Metadata-Version: 2.1\nName: transformer_engine\nVersion: 2.9.0\nSummary: Transformer acceleration library\n");
+    Path whl = new WheelPacker().pack(PackRequest.of(staging("staging"), "transformer_engine", "2.9.0",
+        "manylinux_2_28_x86_64", temp.resolve("dist")).withCudaMajor(12).withMetadataFile(metadata)).wheel();
+    assertEquals(CU12_EXPECTED.get("file"), whl.getFileName().toString());
+    try (ZipFile zip = ZipFile.builder().setPath(whl).get()) {
+      String distInfo = CU12_EXPECTED.get("distInfo");
+      String text = new String(zip.getInputStream(zip.getEntry(distInfo + "METADATA")).readAllBytes(),
+          StandardCharsets.UTF_8);
+      assertTrue(text.contains(CU12_EXPECTED.get("metadataName") + "\n"), text);
+      assertTrue(text.contains("Summary: Transformer acceleration library"), text);
+      assertTrue(new String(zip.getInputStream(zip.getEntry(distInfo + "WHEEL")).readAllBytes(), StandardCharsets.UTF_8)
+          .contains(CU12_EXPECTED.get("wheelTag") + "\n"));
+    }
+    assertEquals("transformer-engine-cu13", Metadata.variantName("transformer-engine", 13));
+  }
+
+  @Test
+  void largeFilesAreDeflatedInSlicesThatPythonInflatesAsOneStream() throws Exception {
+    Path staging = Files.createDirectories(temp.resolve("big/transformer_engine/wheel_lib"));
+    byte[] block = new byte[1 << 20];
+    SplittableRandom random = new SplittableRandom(3);
+    try (var out = Files.newOutputStream(staging.resolve("blob.bin"))) {
+      for (int i = 0; i < 11; i++) {
+        for (int j = 0; j < block.length; j++) {
+          block[j] = (byte) (j % 251 < 200 ? j % 17 : random.nextInt()); // compressible, with repeats across slices
+        }
+        out.write(block);
+      }
+      out.write(new byte[123]);
+    }
+    Path whl = new WheelPacker().pack(PackRequest.of(temp.resolve("big"), "blob", "1.0", "linux_x86_64",
+        temp.resolve("dist"))).wheel();
+    assertEquals("ok", python("import sys, zipfile, hashlib; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None;"
+        + " data = z.read('transformer_engine/wheel_lib/blob.bin');"
+        + " assert hashlib.sha256(data).hexdigest() == hashlib.sha256(open(sys.argv[2], 'rb').read()).hexdigest(); print('ok')",
+        whl.toString(), staging.resolve("blob.bin").toString()));
+  }
+
+  @Test
+  void refusesSymlinksAForeignDistInfoAndMetadataOfAnotherVersion() throws Exception {
+    Path staging = staging("staging");
+    Files.createSymbolicLink(staging.resolve("transformer_engine/link.so"), Path.of("wheel_lib/libnccl_ep.so"));
+    IOException link = assertThrows(IOException.class,
+        () -> new WheelPacker().pack(request(staging, temp.resolve("dist"))));
+    assertTrue(link.getMessage().contains("link.so is a symbolic link -> wheel_lib/libnccl_ep.so"), link.getMessage());
+    Files.delete(staging.resolve("transformer_engine/link.so"));
+
+    Files.createDirectories(staging.resolve("old-1.0.dist-info"));
+    assertTrue(assertThrows(IOException.class, () -> new WheelPacker().pack(request(staging, temp.resolve("dist"))))
+        .getMessage().contains("is a dist-info folder inside stagingDirectory"));
+    Files.delete(staging.resolve("old-1.0.dist-info"));
+
+    Path state = Files.writeString(staging.resolve("transformer_engine/.wheel_lib.te-wheel-state.json"), "{}");
+    assertTrue(assertThrows(IOException.class, () -> new WheelPacker().pack(request(staging, temp.resolve("dist"))))
+        .getMessage().contains("is a working file of te:assemble-wheel-lib"));
+    Files.delete(state);
+
+    Path metadata = Files.writeString(temp.resolve("METADATA"), "Metadata-Version: 2.1\nName: x\nVersion: 1.0\n");
+    IllegalArgumentException version = assertThrows(IllegalArgumentException.class,
+        () -> new WheelPacker().pack(request(staging, temp.resolve("dist")).withMetadataFile(metadata)));
+    assertTrue(version.getMessage().contains("says Version: 1.0 but the wheel's version is 2.9.0"), version.getMessage());
+    assertTrue(!Files.exists(temp.resolve("dist")) || Files.list(temp.resolve("dist")).findAny().isEmpty(),
+        "a failed pack leaves nothing behind");
+  }
+
+  private static String python(String code, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("python3", "-c", code));
+    command.addAll(List.of(args));
+    return run(command);
+  }
+
+  private static String run(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " timed out");
+    assertEquals(0, process.exitValue(), String.join(" ", command) + ":\n" + out);
+    return out;
+  }
+}
