@@ -66,6 +66,13 @@ public class AssembleWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.forbiddenNeeded", defaultValue = "libnccl_ep*,libcuda.so*")
   List<String> forbiddenNeeded;
 
+  /**
+   * The folders, relative to the include root ("" for the root itself), where a quoted include is looked for after
+   * the including file's own folder; default: NCCL EP's JIT order nccl_ep, nccl_ep/device, "".
+   */
+  @Parameter(property = "te.includeSearchPath")
+  List<String> includeSearchPath;
+
   /** More headers (names or relative paths) that come from outside the wheel, beside NCCL's and CUDA's. */
   @Parameter(property = "te.externalHeaders")
   List<String> externalHeaders;
@@ -97,7 +104,7 @@ public class AssembleWheelLibMojo extends AbstractMojo {
       if (includeRoot != null && !includeRoot.isBlank()) {
         chosen = chosen.withIncludeRoot(includeRoot.trim());
       }
-      IncludeSearchPath search = IncludeSearchPath.ncclEpJit()
+      IncludeSearchPath search = IncludeSearchPath.ncclEpJit().withFolders(includeSearchPath)
           .withExternalHeaders(new HashSet<>(externalHeaders == null ? List.of() : externalHeaders));
       request = new AssembleRequest(transformerEngineLibrary.toPath(),
           ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),

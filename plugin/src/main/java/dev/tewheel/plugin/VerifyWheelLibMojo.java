@@ -67,6 +67,13 @@ public class VerifyWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.forbiddenNeeded", defaultValue = "libnccl_ep*,libcuda.so*")
   List<String> forbiddenNeeded;
 
+  /**
+   * The folders, relative to the include root ("" for the root itself), where a quoted include is looked for after
+   * the including file's own folder; default: NCCL EP's JIT order nccl_ep, nccl_ep/device, "".
+   */
+  @Parameter(property = "te.includeSearchPath")
+  List<String> includeSearchPath;
+
   /** More headers (names or relative paths) that come from outside the wheel, beside NCCL's and CUDA's. */
   @Parameter(property = "te.externalHeaders")
   List<String> externalHeaders;
@@ -92,7 +99,8 @@ public class VerifyWheelLibMojo extends AbstractMojo {
     VerifyRequest request;
     try {
       CheckSettings settings = new CheckSettings(ncclEpMajor, forbiddenNeeded,
-          IncludeSearchPath.ncclEpJit().withExternalHeaders(new HashSet<>(orEmpty(externalHeaders))), null,
+          IncludeSearchPath.ncclEpJit().withFolders(includeSearchPath)
+              .withExternalHeaders(new HashSet<>(orEmpty(externalHeaders))), null,
           orEmpty(allowedNeeded));
       request = new VerifyRequest(wheel == null ? wheelLib.toPath() : null, wheel == null ? null : wheel.toPath(),
           wheelLibPath, Layout.named(layout), platformTag, settings, Severity.parse(failOn),

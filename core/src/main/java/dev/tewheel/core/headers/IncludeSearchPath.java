@@ -39,6 +39,12 @@ public record IncludeSearchPath(List<String> folders, Set<String> externalHeader
     return new IncludeSearchPath(NCCL_EP_JIT_FOLDERS, DEFAULT_EXTERNAL_HEADERS);
   }
 
+  /** The same external headers with other folders; null or empty keeps these. */
+  public IncludeSearchPath withFolders(List<String> other) {
+    return other == null || other.isEmpty() ? this
+        : new IncludeSearchPath(other.stream().map(f -> f.replaceAll("^/+|/+$", "")).toList(), externalHeaders);
+  }
+
   /** The same search path with more external headers (e.g. from a {@code externalHeaders} parameter). */
   public IncludeSearchPath withExternalHeaders(Set<String> more) {
     return new IncludeSearchPath(folders, union(externalHeaders, more));

@@ -62,6 +62,15 @@ class IncludeGraphTest {
     assertEquals(List.of("nccl_ep/device/x.cuh", "nccl_ep/device/y.cuh"), escape.chain());
   }
 
+  @Test
+  void theSearchPathIsConfigurable() {
+    Map<String, String> tree = Map.of("a/b/x.h", "#include \"y.h\"\n", "c/y.h", "");
+    assertEquals(1, IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit()).unresolved().size());
+    IncludeGraph graph = IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit().withFolders(List.of("/c/")));
+    assertEquals(List.of(), graph.unresolved());
+    assertEquals(List.of("c/y.h"), graph.edges().get("a/b/x.h"));
+  }
+
   static Map<String, String> read(Path root) throws IOException {
     Map<String, String> headers = new TreeMap<>();
     try (Stream<Path> files = Files.walk(root)) {
