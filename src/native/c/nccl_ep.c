@@ -1,5 +1,9 @@
 /* Stand-in for NCCL EP's libnccl_ep.so (te-wheel test fixture, not NVIDIA code).
  * Like the real library it NEEDS libnccl.so.2, has no RUNPATH, and refuses an NCCL older than 2.30.4. */
+#ifdef STANDIN_CONSTRUCTOR_MARKER
+/* open(2) and write(2) are POSIX, hidden by -std=c11 unless asked for. */
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +50,11 @@ EP_API ncclEpResult_t ncclEpDispatch(ncclEpComm_t comm, const void *input, void 
   return ncclEpSuccess;
 }
 
+#ifndef STANDIN_WITHOUT_COMBINE
 EP_API ncclEpResult_t ncclEpCombine(ncclEpComm_t comm, const void *input, void *output, unsigned long count) {
   return ncclEpDispatch(comm, input, output, count);
 }
+#endif
 
 EP_API const char *ncclEpGetErrorString(ncclEpResult_t result) {
   switch (result) {
@@ -59,3 +65,22 @@ EP_API const char *ncclEpGetErrorString(ncclEpResult_t result) {
   }
   return "unknown result";
 }
+
+#ifdef STANDIN_CONSTRUCTOR_MARKER
+#include <fcntl.h>
+#include <unistd.h>
+
+/* Test probe: a constructor that leaves a trace, so a test can prove that a library it should never have loaded
+ * (e.g. another major) really never ran. It appends one line to the file named by $TE_STANDIN_MARKER, if set. */
+__attribute__((constructor)) static void standin_constructor_marker(void) {
+  static const char line[] = "libnccl_ep constructor ran\n";
+  const char *path = getenv("TE_STANDIN_MARKER");
+  if (path == NULL || path[0] == '\0') return;
+  int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return;
+  if (write(fd, line, sizeof line - 1) < 0) {
+    /* nothing to do: the marker is best effort, and its absence is what tests check */
+  }
+  close(fd);
+}
+#endif

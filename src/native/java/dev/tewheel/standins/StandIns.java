@@ -20,6 +20,8 @@ public final class StandIns {
   /** ncclGetVersion of the good libnccl.so.2 (2.30.4) and of the one too old for NCCL EP (2.27.3). */
   public static final int NCCL_VERSION = 23004;
   public static final int OLD_NCCL_VERSION = 22703;
+  /** The variable naming the file that {@link Defect#NCCL_EP_MAJOR_1_CONSTRUCTOR_MARKER}'s constructor appends to. */
+  public static final String CONSTRUCTOR_MARKER_ENV = "TE_STANDIN_MARKER";
 
   private static final Path ROOT = locate();
 
@@ -89,7 +91,16 @@ public final class StandIns {
      * An include/ tree lacking nccl_ep/device/ll_ep_smem.cuh, which device/ll_ep.cuh includes; its parent is a
      * complete prefix with the good lib/.
      */
-    INCLUDE_MISSING_HEADER("defects/include-missing/include");
+    INCLUDE_MISSING_HEADER("defects/include-missing/include"),
+    /**
+     * libnccl_ep.so.1.0.0 (SONAME libnccl_ep.so.1) whose constructor appends a line to the file named by
+     * {@link #CONSTRUCTOR_MARKER_ENV}: a test sets it and checks the file never appears.
+     */
+    NCCL_EP_MAJOR_1_CONSTRUCTOR_MARKER("defects/ep-major1-marker/libnccl_ep.so.1.0.0"),
+    /** libnccl_ep.so.0.1.0 (SONAME libnccl_ep.so.0) without ncclEpCombine. */
+    NCCL_EP_WITHOUT_COMBINE("defects/ep-without-combine/libnccl_ep.so." + NCCL_EP_VERSION),
+    /** libnccl_ep.so.0.1.0 linked without -soname: no DT_SONAME. */
+    NCCL_EP_WITHOUT_SONAME("defects/ep-no-soname/libnccl_ep.so." + NCCL_EP_VERSION);
 
     private final String path;
 

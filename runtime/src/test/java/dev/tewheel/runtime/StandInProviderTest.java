@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The stand-in libtransformer_engine.so behaves as TE's NCCL EP provider does, under a real dlopen through FFM:
  * it finds NCCL EP through $NCCL_EP_HOME/lib or beside itself, and refuses a major it was not built for.
  */
+@SuppressWarnings("restricted") // tests run with --enable-native-access=ALL-UNNAMED
 class StandInProviderTest {
   private static final Linker LINKER = Linker.nativeLinker();
   private static final int RTLD_NOW = 0x2;

@@ -1,5 +1,6 @@
 package dev.tewheel.bundle.ncclep;
 
+import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.ElfType;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The one rule that decides which NCCL EP library may be loaded, shared by the build's checks, the runtime's
@@ -44,9 +47,26 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
    * @param preferred the manifest's file, or null
    */
   public static NcclEpSelection select(List<Path> files, int requiredMajor, ElfMachine machine, Path preferred) {
+    return select(files, requiredMajor, machine, preferred, Set.of());
+  }
+
+  /**
+   * Applies the rule, and also rejects a library whose dynamic symbol table does not define every name in
+   * {@code requiredSymbols} (the functions the caller will call), naming the missing ones. Like the rest of the
+   * rule this reads the file; it never loads it.
+   *
+   * @param files candidates in priority order (duplicates by real path are judged once)
+   * @param requiredMajor the SONAME major to accept
+   * @param machine the architecture to accept, or null for any
+   * @param preferred the manifest's file, or null
+   * @param requiredSymbols functions an accepted library must export, e.g. {@code ncclEpGetVersion}
+   */
+  public static NcclEpSelection select(List<Path> files, int requiredMajor, ElfMachine machine, Path preferred,
+      Set<String> requiredSymbols) {
+    Set<String> required = new TreeSet<>(requiredSymbols);
     List<NcclEpCandidate> judged = new ArrayList<>();
     for (Path file : files) {
-      judged.add(judge(file, requiredMajor, machine));
+      judged.add(judge(file, requiredMajor, machine, required));
     }
     Comparator<NcclEpCandidate> best = Comparator
         .comparing((NcclEpCandidate c) -> preferred != null && sameFile(c.file(), preferred))
@@ -70,7 +90,7 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     }
   }
 
-  private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine) {
+  private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine, Set<String> required) {
     Optional<NcclEpVersion> version = versionOf(file);
     if (!Files.exists(file)) {
       return new NcclEpCandidate(file, false, Files.isSymbolicLink(file) ? "dangling symlink" : "no such file",
@@ -100,8 +120,27 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
       return new NcclEpCandidate(file, false, "SONAME " + soname.get() + ", expected "
           + NcclEpLibraryName.soname(requiredMajor) + " (NCCL EP major " + requiredMajor + ")", soname, version);
     }
+    List<String> missing = missing(elf, required);
+    if (!missing.isEmpty()) {
+      return new NcclEpCandidate(file, false, "SONAME " + soname.get() + " matches major " + requiredMajor
+          + ", but it does not define " + String.join(", ", missing), soname, version);
+    }
     return new NcclEpCandidate(file, true, "SONAME " + soname.get() + " matches major " + requiredMajor, soname,
         version);
+  }
+
+  /** The required names the file's dynamic symbol table does not define (and export), sorted. */
+  private static List<String> missing(ElfFile elf, Set<String> required) {
+    if (required.isEmpty()) {
+      return List.of();
+    }
+    Set<String> missing = new TreeSet<>(required);
+    for (DynamicSymbol symbol : elf.dynamicSymbols()) {
+      if (symbol.defined() && symbol.binding().isExported()) {
+        missing.remove(symbol.name());
+      }
+    }
+    return List.copyOf(missing);
   }
 
   /** The version in the file's own name, else in the name of the file a symlink finally reaches. */

@@ -1,0 +1,21 @@
+package dev.tewheel.bench;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+
+/** The JNA side of the comparison: an interface mapping (the usual way) and a direct mapping (JNA's fast path). */
+public interface RuntimeJna extends Library {
+  int ncclEpGetVersion(int[] version);
+
+  /** JNA direct mapping: native methods registered against the library. */
+  final class Direct {
+    private Direct() {}
+
+    static native int ncclEpGetVersion(int[] version);
+
+    static void register(String path) {
+      Native.register(Direct.class, NativeLibrary.getInstance(path));
+    }
+  }
+}

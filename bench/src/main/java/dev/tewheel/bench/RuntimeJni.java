@@ -1,0 +1,15 @@
+package dev.tewheel.bench;
+
+/** The JNI side of the comparison: bench/src/main/c/runtime_jni.c, compiled at setup time. */
+final class RuntimeJni {
+  private RuntimeJni() {}
+
+  /** dlopen(path, RTLD_NOW | RTLD_GLOBAL). */
+  static native boolean preload(String path);
+
+  /** dlopen(path) and dlsym of ncclEpGetVersion, kept in a static. */
+  static native boolean bind(String path);
+
+  /** ncclEpGetVersion's code through the bound pointer, -1 on failure. */
+  static native int versionCode();
+}

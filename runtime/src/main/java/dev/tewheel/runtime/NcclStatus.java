@@ -1,0 +1,26 @@
+package dev.tewheel.runtime;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The NCCL gate: whether {@code libnccl.so.2} loads and reports, through {@code ncclGetVersion}, at least the
+ * required version. NCCL EP NEEDS {@code libnccl.so.2} and has no RUNPATH, so the copy it binds to is an
+ * already loaded one if the process has one, else the one te-runtime preloads.
+ *
+ * @param library the file that was (or would be) bound, as the dynamic linker mapped it; empty when none loads
+ * @param version what it reports; empty when it does not load or lacks ncclGetVersion
+ * @param minimum the version required
+ * @param ok whether the gate passes
+ * @param detail one sentence for people, e.g. {@code libnccl.so.2 from /x reports 2.27.3, older than 2.30.4}
+ */
+public record NcclStatus(Optional<Path> library, Optional<NcclVersion> version, NcclVersion minimum, boolean ok,
+    String detail) {
+  public NcclStatus {
+    Objects.requireNonNull(library, "library");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(minimum, "minimum");
+    Objects.requireNonNull(detail, "detail");
+  }
+}

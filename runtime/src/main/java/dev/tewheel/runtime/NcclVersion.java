@@ -1,0 +1,57 @@
+package dev.tewheel.runtime;
+
+import java.util.Comparator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An NCCL version, as {@code ncclGetVersion} reports it: {@code NCCL_VERSION_CODE} is MAJOR*10000 + MINOR*100 +
+ * PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH before (so 2708 is 2.7.8 and 23004 is 2.30.4).
+ */
+public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
+  /** What NCCL EP needs at run time, as TE's EP backend requires: 2.30.4. */
+  public static final NcclVersion EP_MINIMUM = new NcclVersion(2, 30, 4);
+
+  private static final Pattern TEXT = Pattern.compile("(\\d{1,4})\\.(\\d{1,2})\\.(\\d{1,2})");
+  private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)
+      .thenComparingInt(NcclVersion::minor).thenComparingInt(NcclVersion::patch);
+
+  public NcclVersion {
+    if (major < 0 || minor < 0 || patch < 0 || minor > 99 || patch > 99) {
+      throw new IllegalArgumentException("not an NCCL version: " + major + "." + minor + "." + patch);
+    }
+  }
+
+  /** From {@code ncclGetVersion}'s code. */
+  public static NcclVersion fromCode(int code) {
+    if (code <= 0) {
+      throw new IllegalArgumentException("not an NCCL version code: " + code);
+    }
+    return code < 10000 ? new NcclVersion(code / 1000, code / 100 % 10, code % 100)
+        : new NcclVersion(code / 10000, code / 100 % 100, code % 100);
+  }
+
+  /**
+   * Parses {@code MAJOR.MINOR.PATCH}.
+   *
+   * @throws IllegalArgumentException for any other text
+   */
+  public static NcclVersion parse(String text) {
+    Matcher m = TEXT.matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("'" + text + "' is not an NCCL version MAJOR.MINOR.PATCH, e.g. 2.30.4");
+    }
+    return new NcclVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+        Integer.parseInt(m.group(3)));
+  }
+
+  @Override
+  public int compareTo(NcclVersion other) {
+    return ORDER.compare(this, other);
+  }
+
+  @Override
+  public String toString() {
+    return major + "." + minor + "." + patch;
+  }
+}

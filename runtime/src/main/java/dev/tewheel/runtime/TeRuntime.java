@@ -1,0 +1,351 @@
+package dev.tewheel.runtime;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.tewheel.bundle.ncclep.NcclEpCandidate;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.runtime.internal.Config;
+import dev.tewheel.runtime.internal.Environment;
+import dev.tewheel.runtime.internal.Libc;
+import dev.tewheel.runtime.internal.NativeAccess;
+import dev.tewheel.runtime.internal.Resolver;
+import dev.tewheel.runtime.internal.Symbols;
+import java.io.IOException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Finds a wheel_lib bundle and loads its libraries with java.lang.foreign; see docs/runtime.md.
+ *
+ * <pre>{@code
+ * TeRuntime runtime = TeRuntime.builder().wheelLib(Path.of(".../transformer_engine/wheel_lib")).build();
+ * Availability report = runtime.availability();     // never loads NCCL EP
+ * TransformerEngine te = runtime.loadTransformerEngine();
+ * NcclEp ep = runtime.load();                        // once per process; throws LoadException with the report
+ * }</pre>
+ *
+ * <p>{@link #availability()} and {@link #load()} apply one rule (bundle {@code NcclEpSelection}, read from the
+ * ELF files, never by dlopen), so availability says yes exactly when load succeeds. Every method first checks that
+ * native access is enabled for this module and otherwise throws IllegalCallerException naming the flag.
+ */
+public final class TeRuntime {
+  private static final Object LOCK = new Object();
+  private static NcclEp loaded;
+  private static CompletableFuture<NcclEp> pending;
+
+  private final Config config;
+
+  private TeRuntime(Config config) {
+    this.config = config;
+  }
+
+  /** A runtime configured only by system properties, environment and the class path. */
+  public static TeRuntime defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Whether NCCL EP can be loaded, and why: the search, every candidate with its verdict, the NCCL gate. Reads
+   * files and loads (then unloads) libnccl.so.2; never loads an NCCL EP library, so no constructor of a wrong one
+   * runs. A class-path bundle is extracted on the first call.
+   *
+   * @throws IllegalArgumentException when a system property holds a malformed value
+   */
+  public Availability availability() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    return Resolver.resolve(config).availability();
+  }
+
+  /**
+   * Loads NCCL EP once per process; concurrent callers share one attempt and its result, later callers get the
+   * same instance. A failed attempt is not remembered: the next call tries again.
+   *
+   * <p>Steps: the availability rule; a preload of the libnccl.so.2 the NCCL gate checked (RTLD_GLOBAL, as nccl4py
+   * does), so NCCL EP's DT_NEEDED resolves to it; dlopen of the chosen file, whose failure carries dlerror's text;
+   * a check of the file the dynamic linker really mapped (dlinfo); dlsym of every function in
+   * {@link NcclEp#FUNCTIONS}; {@code ncclEpGetVersion}, whose major must be the SONAME's.
+   *
+   * @throws LoadException carrying the availability report, when any step fails, or when NCCL EP was already
+   *     loaded in this process from a file this configuration does not select
+   */
+  public NcclEp load() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    NcclEp ep;
+    CompletableFuture<NcclEp> future = null;
+    boolean mine = false;
+    synchronized (LOCK) {
+      ep = loaded;
+      if (ep == null) {
+        if (pending == null) {
+          pending = new CompletableFuture<>();
+          mine = true;
+        }
+        future = pending;
+      }
+    }
+    if (ep != null) {
+      return sameOrRefuse(ep);
+    }
+    if (mine) {
+      try {
+        NcclEp result = loadOnce();
+        NcclEp.publish(result);
+        synchronized (LOCK) {
+          loaded = result;
+          pending = null;
+        }
+        future.complete(result);
+      } catch (RuntimeException | Error e) {
+        synchronized (LOCK) {
+          pending = null;
+        }
+        future.completeExceptionally(e);
+      }
+    }
+    try {
+      ep = future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error cause) {
+        throw cause;
+      }
+      throw e;
+    }
+    return sameOrRefuse(ep);
+  }
+
+  /**
+   * Loads libtransformer_engine.so from the bundle. First sets {@code NCCL_EP_HOME} through libc's setenv with
+   * overwrite 0 (a user's own value wins) to the bundle folder whose {@code include/nccl_ep/} holds the shipped
+   * JIT headers (the manifest says which), as TE's provider does: without it NCCL EP's JIT would look for its
+   * headers at the build machine's path compiled into config.h. The result reports what was set.
+   *
+   * @throws LoadException carrying the availability report, when there is no TE library or dlopen fails
+   */
+  public TransformerEngine loadTransformerEngine() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    Resolver.Located located = Resolver.locate(config);
+    if (located.problem().isPresent() || located.bundle().isEmpty()) {
+      throw failure("libtransformer_engine.so cannot be loaded: "
+          + located.problem().orElse("no bundle found"));
+    }
+    Resolver.Bundle bundle = located.bundle().get();
+    Optional<Path> te = bundle.transformerEngineLibrary();
+    if (te.isEmpty() || !Files.isRegularFile(te.get())) {
+      throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
+          + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
+    }
+    Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
+        .filter(p -> !sameFile(p, te.get()));
+    if (other.isPresent()) {
+      throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
+          + "; loading " + te.get() + " beside it would give this process two copies");
+    }
+    Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
+    Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+    if (!opened.ok()) {
+      throw failure("dlopen(" + te.get() + ") failed: " + opened.error());
+    }
+    Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
+    return new TransformerEngine(te.get(), mapped, home, new Symbols(opened.handle(), te.get()));
+  }
+
+  private static EnvironmentSetting setNcclEpHome(Path folder) {
+    String name = Config.NCCL_EP_HOME_ENV;
+    String proposed = folder.toString();
+    String before = Libc.getenv(name);
+    try {
+      Libc.setenv(name, proposed, false);
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    if (before == null) {
+      Environment.recordSet(name, proposed);
+    }
+    String after = Objects.requireNonNullElse(Libc.getenv(name), proposed);
+    return new EnvironmentSetting(name, after, before == null || Environment.setByRuntime(name, before), proposed);
+  }
+
+  private NcclEp loadOnce() {
+    Availability availability = Resolver.resolve(config).availability();
+    if (!availability.available()) {
+      throw new LoadException("NCCL EP is not available: " + availability.reason(), availability);
+    }
+    NcclEpCandidate chosen = availability.chosen().orElseThrow();
+    Path nccl = availability.nccl().library().orElseThrow();
+    Libc.Opened preload = Libc.dlopen(nccl.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+    if (!preload.ok()) {
+      throw new LoadException("could not preload " + nccl + ": " + preload.error(), availability);
+    }
+    Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
+    if (!opened.ok()) {
+      throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);
+    }
+    boolean keep = false;
+    try {
+      Path mapped = Libc.mappedFile(opened.handle()).orElse(chosen.file());
+      if (!sameFile(mapped, chosen.file())) {
+        throw new LoadException(Resolver.alreadyLoaded(chosen, mapped), availability);
+      }
+      Symbols symbols = new Symbols(opened.handle(), chosen.file());
+      List<String> missing = NcclEp.FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList();
+      if (!missing.isEmpty()) {
+        throw new LoadException(chosen.file() + " does not export " + String.join(", ", missing)
+            + ", which te-runtime's NCCL EP API calls", availability);
+      }
+      NcclEpVersion version = version(symbols, chosen, availability);
+      int sonameMajor = NcclEpLibraryName.sonameMajor(chosen.soname().orElseThrow()).orElseThrow();
+      if (version.major() != sonameMajor) {
+        throw new LoadException(chosen.file() + " has SONAME " + chosen.soname().get() + " but ncclEpGetVersion"
+            + " reports " + version + "; te-runtime refuses a library whose version contradicts its SONAME",
+            availability);
+      }
+      keep = true;
+      return new NcclEp(config, chosen.file(), mapped, version, availability, symbols);
+    } finally {
+      if (!keep) {
+        Libc.dlclose(opened.handle());
+      }
+    }
+  }
+
+  private static NcclEpVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
+    MethodHandle getVersion = symbols.function("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS),
+        Linker.Option.critical(true));
+    int[] code = new int[1];
+    int status;
+    try {
+      status = (int) getVersion.invokeExact(MemorySegment.ofArray(code));
+    } catch (Throwable t) {
+      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " failed: " + t, availability, t);
+    }
+    if (status != 0 || code[0] < 0) {
+      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " returned status " + status, availability);
+    }
+    try {
+      return NcclEpVersion.fromCode(code[0]);
+    } catch (IllegalArgumentException e) {
+      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " reported " + code[0]
+          + ", which is no MAJOR*10000 + MINOR*100 + PATCH", availability, e);
+    }
+  }
+
+  /** The process's NCCL EP, unless this configuration selects another file. */
+  private NcclEp sameOrRefuse(NcclEp ep) {
+    if (ep.config().equals(config)) {
+      return ep;
+    }
+    Availability availability = Resolver.resolve(config).availability();
+    if (availability.chosenFile().filter(f -> sameFile(f, ep.file())).isPresent()) {
+      return ep;
+    }
+    throw new LoadException("NCCL EP is already loaded in this process from " + ep.file() + ", and one process"
+        + " holds one NCCL EP; this configuration " + availability.chosenFile().map(f -> "selects " + f)
+            .orElse("finds none (" + availability.reason() + ")"), availability);
+  }
+
+  private LoadException failure(String message) {
+    return new LoadException(message, Resolver.resolve(config).availability());
+  }
+
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Configuration; anything not given falls back to its system property, then to the default. */
+  public static final class Builder {
+    private Path wheelLib;
+    private Integer ncclEpMajor;
+    private Path ncclLibrary;
+    private NcclVersion minimumNcclVersion;
+    private Path cacheFolder;
+    private String resourceFolder;
+    private ClassLoader classLoader;
+    private Boolean verifyDigests;
+
+    private Builder() {}
+
+    /** The wheel_lib folder; first in the search, before {@code te.wheelLib} and {@code TE_WHEEL_LIB}. */
+    public Builder wheelLib(Path folder) {
+      this.wheelLib = Objects.requireNonNull(folder, "folder");
+      return this;
+    }
+
+    /**
+     * The NCCL EP major to accept when the bundle has no manifest saying (property {@code te.ncclEpMajor};
+     * default 0).
+     */
+    public Builder ncclEpMajor(int major) {
+      if (major < 0) {
+        throw new IllegalArgumentException("an NCCL EP major is >= 0, not " + major);
+      }
+      this.ncclEpMajor = major;
+      return this;
+    }
+
+    /** A libnccl.so.2 to preload with RTLD_GLOBAL (property {@code te.ncclLibrary}; default: the loader's search). */
+    public Builder ncclLibrary(Path file) {
+      this.ncclLibrary = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** The lowest NCCL accepted (property {@code te.minimumNcclVersion}; default 2.30.4). */
+    public Builder minimumNcclVersion(NcclVersion version) {
+      this.minimumNcclVersion = Objects.requireNonNull(version, "version");
+      return this;
+    }
+
+    /** Where class-path bundles are extracted (property {@code te.cacheDir}; default ~/.cache/te-wheel). */
+    public Builder cacheFolder(Path folder) {
+      this.cacheFolder = Objects.requireNonNull(folder, "folder");
+      return this;
+    }
+
+    /** The class-path resource folder of a packaged wheel_lib (default {@code META-INF/te-wheel/wheel_lib}). */
+    public Builder classpathBundle(String resourceFolder) {
+      this.resourceFolder = Objects.requireNonNull(resourceFolder, "resourceFolder");
+      return this;
+    }
+
+    /** The class loader to find a class-path bundle with (default: the thread's context class loader). */
+    public Builder classLoader(ClassLoader loader) {
+      this.classLoader = Objects.requireNonNull(loader, "loader");
+      return this;
+    }
+
+    /**
+     * Whether to check the SHA-256 of a wheel_lib folder's files against its manifest (property
+     * {@code te.verifyDigests}; default false: sizes only). Extracted class-path bundles are always hashed.
+     */
+    public Builder verifyDigests(boolean verify) {
+      this.verifyDigests = verify;
+      return this;
+    }
+
+    public TeRuntime build() {
+      return new TeRuntime(new Config(wheelLib, ncclEpMajor, ncclLibrary, minimumNcclVersion, cacheFolder,
+          resourceFolder, classLoader, verifyDigests));
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.tewheel.runtime.cli;
+
+import dev.tewheel.bundle.json.Json;
+import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.LoadException;
+import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.TeRuntime;
+import dev.tewheel.runtime.TransformerEngine;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The diagnostics CLI: prints the availability report; with {@code --load}, also loads libtransformer_engine.so and
+ * NCCL EP as an application would. Exit status: 0 available (and loaded), 2 not available (or a load failed),
+ * 1 usage error.
+ */
+public final class Main {
+  static final int AVAILABLE = 0;
+  static final int USAGE = 1;
+  static final int NOT_AVAILABLE = 2;
+
+  private static final String USAGE_TEXT = """
+      Usage: java -jar te-runtime-%s.jar [--wheel-lib DIR] [--ep-major N] [--nccl-library FILE] [--load] [--json]
+        --wheel-lib DIR       the wheel_lib folder (else -Dte.wheelLib, TE_WHEEL_LIB, NCCL_EP_HOME, the class path)
+        --ep-major N          the NCCL EP major to accept when the bundle has no manifest (default 0)
+        --nccl-library FILE   a libnccl.so.2 to preload (else the dynamic linker's search)
+        --load                also load libtransformer_engine.so and NCCL EP, and report how that went
+        --json                print JSON instead of text
+      Exit status: 0 available, 2 not available or a load failed, 1 usage error.
+      """;
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+    System.exit(run(args, out, err));
+  }
+
+  /** Runs the CLI; returns the exit status. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    TeRuntime.Builder builder = TeRuntime.builder();
+    boolean json = false;
+    boolean load = false;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--json" -> json = true;
+        case "--load" -> load = true;
+        case "-h", "--help" -> {
+          out.print(usage());
+          return AVAILABLE;
+        }
+        case "--wheel-lib", "--ep-major", "--nccl-library" -> {
+          if (i + 1 >= args.length) {
+            return usageError(err, arg + " needs a value");
+          }
+          String value = args[++i];
+          try {
+            switch (arg) {
+              case "--wheel-lib" -> builder.wheelLib(Path.of(value));
+              case "--nccl-library" -> builder.ncclLibrary(Path.of(value));
+              default -> builder.ncclEpMajor(parseMajor(value));
+            }
+          } catch (IllegalArgumentException e) {
+            return usageError(err, arg + " " + value + ": " + e.getMessage());
+          }
+        }
+        default -> {
+          return usageError(err, "unknown argument '" + arg + "'");
+        }
+      }
+    }
+    TeRuntime runtime = builder.build();
+    Availability availability;
+    try {
+      availability = runtime.availability();
+    } catch (IllegalCallerException | IllegalArgumentException e) {
+      err.println("te-runtime: " + e.getMessage());
+      return USAGE;
+    }
+    Map<String, Object> loads = load ? loadAll(runtime) : null;
+    boolean loadsOk = loads == null || Boolean.TRUE.equals(loads.get("ok"));
+    if (json) {
+      Map<String, Object> root = availability.toJsonObject();
+      if (loads != null) {
+        root.put("load", loads);
+      }
+      out.print(Json.write(root));
+    } else {
+      out.println("te-runtime " + version() + ": NCCL EP availability");
+      out.print(availability.toText());
+      if (loads != null) {
+        printLoads(out, loads);
+      }
+    }
+    return availability.available() && loadsOk ? AVAILABLE : NOT_AVAILABLE;
+  }
+
+  private static Map<String, Object> loadAll(TeRuntime runtime) {
+    Map<String, Object> result = new LinkedHashMap<>();
+    Map<String, Object> te = new LinkedHashMap<>();
+    try {
+      TransformerEngine library = runtime.loadTransformerEngine();
+      te.put("ok", true);
+      te.put("file", library.file().toString());
+      te.put("mappedFrom", library.mappedFrom().toString());
+      te.put("ncclEpHome", library.ncclEpHome().map(s -> {
+        Map<String, Object> setting = new LinkedHashMap<>();
+        setting.put("value", s.value());
+        setting.put("setByRuntime", s.setByRuntime());
+        setting.put("proposed", s.proposed());
+        return (Object) setting;
+      }).orElse(null));
+      te.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
+    } catch (LoadException e) {
+      te.put("ok", false);
+      te.put("error", e.getMessage());
+    }
+    Map<String, Object> ep = new LinkedHashMap<>();
+    try {
+      NcclEp library = runtime.load();
+      ep.put("ok", true);
+      ep.put("file", library.file().toString());
+      ep.put("mappedFrom", library.mappedFrom().toString());
+      ep.put("version", library.version().toString());
+      ep.put("versionCode", library.versionCode());
+    } catch (LoadException e) {
+      ep.put("ok", false);
+      ep.put("error", e.getMessage());
+    }
+    result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok")));
+    result.put("transformerEngine", te);
+    result.put("ncclEp", ep);
+    return result;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void printLoads(PrintStream out, Map<String, Object> loads) {
+    Map<String, Object> te = (Map<String, Object>) loads.get("transformerEngine");
+    if (Boolean.TRUE.equals(te.get("ok"))) {
+      out.println("Loaded libtransformer_engine.so: " + te.get("file"));
+      Object home = te.get("ncclEpHomeText");
+      out.println("  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
+    } else {
+      out.println("Could not load libtransformer_engine.so: " + te.get("error"));
+    }
+    Map<String, Object> ep = (Map<String, Object>) loads.get("ncclEp");
+    if (Boolean.TRUE.equals(ep.get("ok"))) {
+      out.println("Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
+          + ep.get("versionCode") + ")");
+    } else {
+      out.println("Could not load NCCL EP: " + ep.get("error"));
+    }
+  }
+
+  private static int parseMajor(String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number");
+    }
+  }
+
+  private static int usageError(PrintStream err, String message) {
+    err.println("te-runtime: " + message);
+    err.print(usage());
+    return USAGE;
+  }
+
+  private static String usage() {
+    return USAGE_TEXT.formatted(version());
+  }
+
+  static String version() {
+    String version = Main.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+}

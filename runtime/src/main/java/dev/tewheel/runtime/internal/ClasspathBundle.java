@@ -1,0 +1,297 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.FileKind;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.manifest.ManifestException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+/**
+ * A wheel_lib packaged on the class path under a resource folder (its {@code te-wheel-lib.json} lists every file),
+ * extracted once into a per-user cache so that dlopen can map it:
+ * <ul>
+ *   <li>the cache folder is created owner-only, and refused when it belongs to another user, is writable by
+ *       others, or sits on a {@code noexec} mount;</li>
+ *   <li>each bundle goes to a folder named by the SHA-256 of its manifest, which lists every file's SHA-256, so
+ *       different contents never share a folder;</li>
+ *   <li>each file is written to a temporary name in its final folder, synced, checked against the manifest and
+ *       published with link(2), which never replaces a finished file (rename(2) is the fallback where hard links
+ *       are not supported); the folder is synced after;</li>
+ *   <li>a file lock serialises JVMs, and an in-process lock taken first serialises threads (a file lock alone
+ *       throws OverlappingFileLockException between two threads of one JVM);</li>
+ *   <li>every file's size and SHA-256 are checked before use, on every first use in a process, so a tampered or
+ *       partial file is never loaded.</li>
+ * </ul>
+ */
+public final class ClasspathBundle {
+  /** The resource folder looked up when none is configured. */
+  public static final String DEFAULT_RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  /** The property that picks another cache folder. */
+  public static final String CACHE_PROPERTY = "te.cacheDir";
+
+  private static final int MAX_MANIFEST_BYTES = 16 << 20;
+  private static final String TEMP_SUFFIX = ".part";
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final Map<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
+
+  /**
+   * A class-path bundle ready to use.
+   *
+   * @param folder the extracted wheel_lib
+   * @param manifest its manifest
+   * @param extractedNow whether this call wrote any file
+   */
+  public record Extracted(Path folder, Manifest manifest, boolean extractedNow) {}
+
+  private ClasspathBundle() {}
+
+  /** The cache folder when none is configured: {@code $XDG_CACHE_HOME/te-wheel}, else {@code ~/.cache/te-wheel}. */
+  public static Path defaultCacheFolder() {
+    String xdg = Libc.getenv("XDG_CACHE_HOME");
+    Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+    return base.resolve("te-wheel");
+  }
+
+  /**
+   * Extracts the bundle under {@code resourceFolder}, or returns empty when the class path has no manifest there.
+   *
+   * @throws BundleProblem when the cache folder cannot be used, the class path's bundle is damaged, or an extracted
+   *     file differs from the manifest
+   */
+  public static Optional<Extracted> extract(ClassLoader loader, String resourceFolder, Path cacheRoot)
+      throws BundleProblem {
+    String folder = trimSlashes(resourceFolder);
+    String manifestName = folder + "/" + Layout.MANIFEST;
+    byte[] manifestBytes;
+    try (InputStream in = loader.getResourceAsStream(manifestName)) {
+      if (in == null) {
+        return Optional.empty();
+      }
+      manifestBytes = in.readNBytes(MAX_MANIFEST_BYTES + 1);
+    } catch (IOException e) {
+      throw new BundleProblem("could not read class path resource " + manifestName + ": " + e.getMessage(), e);
+    }
+    if (manifestBytes.length > MAX_MANIFEST_BYTES) {
+      throw new BundleProblem("class path resource " + manifestName + " is larger than " + MAX_MANIFEST_BYTES
+          + " bytes; it is not a te-wheel manifest");
+    }
+    Manifest manifest;
+    try {
+      manifest = Manifest.parse(new String(manifestBytes, StandardCharsets.UTF_8), "class path resource " + manifestName);
+    } catch (ManifestException e) {
+      throw new BundleProblem(e.getMessage(), e);
+    }
+    Path root = cacheRoot.toAbsolutePath().normalize();
+    try {
+      prepareCacheFolder(root);
+      Path target = root.resolve(Digests.sha256(manifestBytes).substring(0, 32));
+      boolean wrote = extractLocked(loader, folder, manifest, manifestBytes, root, target);
+      List<ManifestEntry> all = new ArrayList<>(manifest.files());
+      all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, Digests.sha256(manifestBytes)));
+      List<String> problems = Digests.check(target, all, true);
+      if (!problems.isEmpty()) {
+        throw new BundleProblem("the extracted bundle in " + target + " does not match its manifest, so te-runtime"
+            + " will not load it: " + String.join("; ", problems) + ". A file there was changed after extraction;"
+            + " delete " + target + " to extract it again");
+      }
+      return Optional.of(new Extracted(target, manifest, wrote));
+    } catch (IOException e) {
+      throw new BundleProblem("could not extract the class path bundle " + folder + " into " + root + ": " + e
+          + ". Pick another cache folder with -D" + CACHE_PROPERTY + "=<folder>", e);
+    }
+  }
+
+  /** Creates the cache folder owner-only if missing; refuses one of another user, writable by others, or noexec. */
+  static void prepareCacheFolder(Path root) throws IOException, BundleProblem {
+    if (!Files.isDirectory(root)) {
+      Files.createDirectories(root, OWNER_ONLY_FOLDER);
+    }
+    checkOwnedAndPrivate(root);
+    if ((Libc.mountFlags(root) & Libc.ST_NOEXEC) != 0) {
+      throw new BundleProblem("the cache folder " + root + " is on a file system mounted noexec, so libraries"
+          + " extracted there cannot be loaded (dlopen would fail with 'failed to map segment from shared object')."
+          + " Pick a folder on another file system with -D" + CACHE_PROPERTY + "=<folder> (or"
+          + " TeRuntime.Builder.cacheFolder)");
+    }
+  }
+
+  private static void checkOwnedAndPrivate(Path folder) throws IOException, BundleProblem {
+    int owner = (Integer) Files.getAttribute(folder, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    int me = Libc.getuid();
+    if (owner != me) {
+      throw new BundleProblem("the cache folder " + folder + " belongs to uid " + owner + ", not to this user (uid "
+          + me + "); te-runtime loads libraries only from a folder of its own user. Pick another with -D"
+          + CACHE_PROPERTY + "=<folder>");
+    }
+    Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(folder, LinkOption.NOFOLLOW_LINKS);
+    if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw new BundleProblem("the cache folder " + folder + " is writable by other users ("
+          + PosixFilePermissions.toString(permissions) + "), who could replace a library before it is loaded."
+          + " Run chmod go-w " + folder + ", or pick another folder with -D" + CACHE_PROPERTY + "=<folder>");
+    }
+  }
+
+  private static boolean extractLocked(ClassLoader loader, String folder, Manifest manifest, byte[] manifestBytes,
+      Path root, Path target) throws IOException, BundleProblem {
+    ReentrantLock inProcess = LOCKS.computeIfAbsent(target, t -> new ReentrantLock());
+    inProcess.lock();
+    try (FileChannel channel = FileChannel.open(root.resolve(target.getFileName() + ".lock"),
+        Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OWNER_ONLY_FILE)) {
+      channel.lock(); // held until the channel closes
+      if (Files.isRegularFile(target.resolve(Layout.MANIFEST), LinkOption.NOFOLLOW_LINKS)
+          && allPresent(target, manifest)) {
+        return false;
+      }
+      Files.createDirectories(target, OWNER_ONLY_FOLDER);
+      checkOwnedAndPrivate(target);
+      removeLeftovers(target);
+      boolean wrote = false;
+      for (ManifestEntry entry : manifest.files()) {
+        Path file = Digests.inside(target, entry.path());
+        if (file == null) {
+          throw new BundleProblem("the class path bundle's manifest lists '" + entry.path()
+              + "', which is outside the bundle");
+        }
+        wrote |= publish(file, entry.size(), entry.sha256(), entry.kind() != FileKind.HEADER,
+            () -> loader.getResourceAsStream(folder + "/" + entry.path()), folder + "/" + entry.path());
+      }
+      // The manifest last: its presence says every file before it was published.
+      wrote |= publish(target.resolve(Layout.MANIFEST), manifestBytes.length, Digests.sha256(manifestBytes), false,
+          () -> new ByteArrayInputStream(manifestBytes), folder + "/" + Layout.MANIFEST);
+      return wrote;
+    } finally {
+      inProcess.unlock();
+    }
+  }
+
+  private static boolean allPresent(Path target, Manifest manifest) {
+    for (ManifestEntry entry : manifest.files()) {
+      Path file = Digests.inside(target, entry.path());
+      if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Temporary files of a run that died mid-write; only called under both locks, so no one is writing them. */
+  private static void removeLeftovers(Path target) throws IOException {
+    try (Stream<Path> files = Files.walk(target)) {
+      for (Path file : files.filter(p -> {
+        String name = p.getFileName().toString();
+        return name.startsWith(".") && name.endsWith(TEMP_SUFFIX);
+      }).toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+
+  private interface Source {
+    InputStream open() throws IOException;
+  }
+
+  /** Writes one file beside its final name and publishes it, unless a finished copy is there; true if written. */
+  private static boolean publish(Path file, long size, String sha256, boolean executable, Source source,
+      String resource) throws IOException, BundleProblem {
+    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    Path parent = file.getParent();
+    Files.createDirectories(parent, OWNER_ONLY_FOLDER);
+    Path temp = Files.createTempFile(parent, "." + file.getFileName() + ".", TEMP_SUFFIX, OWNER_ONLY_FILE);
+    try {
+      MessageDigest digest = Digests.newSha256();
+      long written = 0;
+      try (InputStream in = source.open(); FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        if (in == null) {
+          throw new BundleProblem("the class path lacks " + resource + ", which the bundle's manifest lists");
+        }
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          written += n;
+          if (written > size) {
+            break;
+          }
+          digest.update(buffer, 0, n);
+          ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
+          while (chunk.hasRemaining()) {
+            out.write(chunk);
+          }
+        }
+        out.force(true);
+      }
+      String actual = HexFormat.of().formatHex(digest.digest());
+      if (written != size || !actual.equals(sha256)) {
+        throw new BundleProblem("class path resource " + resource + " does not match the bundle's manifest ("
+            + (written != size ? (written > size ? "more than " : "") + written + " bytes, expected " + size
+                : "sha256 " + actual + ", expected " + sha256)
+            + "): the jar that carries it is damaged; rebuild it");
+      }
+      Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString(executable ? "r-x------" : "r--------"));
+      try {
+        Files.createLink(file, temp);
+      } catch (FileAlreadyExistsException e) {
+        return false;
+      } catch (UnsupportedOperationException | IOException e) {
+        // No hard links here: rename, which is atomic; both locks are held, so no finished copy can appear meanwhile.
+        try {
+          Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException unsupported) {
+          throw new IOException("neither link(2) nor an atomic rename works in " + parent, unsupported);
+        }
+      }
+      syncFolder(parent);
+      return true;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static void syncFolder(Path folder) {
+    try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot open or sync a folder; the files themselves were synced.
+    }
+  }
+
+  private static String trimSlashes(String folder) {
+    String trimmed = folder.strip();
+    while (trimmed.startsWith("/")) {
+      trimmed = trimmed.substring(1);
+    }
+    while (trimmed.endsWith("/")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1);
+    }
+    return trimmed;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Checks a bundle's files against its manifest: size always, SHA-256 when asked. A file once hashed is not hashed
+ * again in this process while its size, inode and ctime (which no user can set) stay the same.
+ */
+public final class Digests {
+  private static final int BUFFER = 1 << 16;
+  private static final Map<Path, Stamp> VERIFIED = new ConcurrentHashMap<>();
+
+  private record Stamp(long size, Object inode, Object ctime) {}
+
+  private Digests() {}
+
+  /**
+   * Every problem of {@code folder} against {@code entries}, one sentence each; empty when all match.
+   *
+   * @param hashes whether to compare SHA-256 as well as sizes
+   */
+  public static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (ManifestEntry entry : entries) {
+      Path file = inside(folder, entry.path());
+      if (file == null) {
+        problems.add("the manifest lists '" + entry.path() + "', which is outside the bundle");
+        continue;
+      }
+      if (!Files.isRegularFile(file)) {
+        problems.add(file + " is missing");
+        continue;
+      }
+      Map<String, Object> attributes = Files.readAttributes(file, "unix:size,ino,ctime", LinkOption.NOFOLLOW_LINKS);
+      Stamp stamp = new Stamp((Long) attributes.get("size"), attributes.get("ino"), attributes.get("ctime"));
+      if (stamp.size() != entry.size()) {
+        problems.add(file + " is " + stamp.size() + " bytes, the manifest says " + entry.size());
+        continue;
+      }
+      if (!hashes || stamp.equals(VERIFIED.get(file))) {
+        continue;
+      }
+      String actual = sha256(file);
+      if (actual.equals(entry.sha256())) {
+        VERIFIED.put(file, stamp);
+      } else {
+        VERIFIED.remove(file);
+        problems.add(file + " has sha256 " + actual + ", the manifest says " + entry.sha256());
+      }
+    }
+    return problems;
+  }
+
+  /** The file {@code relative} names inside {@code folder}, or null when it would leave the folder. */
+  public static Path inside(Path folder, String relative) {
+    if (relative.isEmpty() || relative.startsWith("/") || relative.contains("\\")) {
+      return null;
+    }
+    Path file = folder.resolve(relative).normalize();
+    return file.startsWith(folder.normalize()) && !file.equals(folder.normalize()) ? file : null;
+  }
+
+  public static String sha256(Path file) throws IOException {
+    MessageDigest digest = newSha256();
+    byte[] buffer = new byte[BUFFER];
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        digest.update(buffer, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  public static String sha256(byte[] bytes) {
+    return HexFormat.of().formatHex(newSha256().digest(Objects.requireNonNull(bytes)));
+  }
+
+  static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256", e);
+    }
+  }
+}

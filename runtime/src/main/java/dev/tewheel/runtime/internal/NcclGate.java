@@ -1,0 +1,107 @@
+package dev.tewheel.runtime.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.runtime.NcclStatus;
+import dev.tewheel.runtime.NcclVersion;
+import java.io.IOException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The NCCL gate: loads {@code libnccl.so.2} (RTLD_LOCAL, closed again after) and asks {@code ncclGetVersion}.
+ * NCCL EP NEEDS {@code libnccl.so.2} and has no RUNPATH, so it binds to a copy already in the process if there is
+ * one (the dynamic linker matches DT_NEEDED against loaded SONAMEs), else to the configured file te-runtime
+ * preloads, else to what the loader's search finds. The gate checks that very copy.
+ */
+public final class NcclGate {
+  public static final String SONAME = "libnccl.so.2";
+
+  private NcclGate() {}
+
+  /** @param configured a libnccl.so.2 to preload, or null to use the dynamic linker's search */
+  public static NcclStatus probe(Path configured, NcclVersion minimum) {
+    Optional<Path> existing = Libc.loadedFile(SONAME);
+    String note = "";
+    String target;
+    if (existing.isPresent()) {
+      target = existing.get().toString();
+      if (configured != null && !sameFile(existing.get(), configured)) {
+        note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
+            + " that copy, not to the configured " + configured + "; ";
+      }
+    } else if (configured != null) {
+      if (!Files.isRegularFile(configured)) {
+        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+            "the configured " + SONAME + " " + configured + " does not exist");
+      }
+      Optional<String> soname;
+      try {
+        soname = ElfFile.read(configured).soname();
+      } catch (IOException e) {
+        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+            "the configured " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
+      }
+      if (!soname.equals(Optional.of(SONAME))) {
+        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false, "the configured " + configured
+            + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
+            + ", so the dynamic linker would not bind it");
+      }
+      target = configured.toString();
+    } else {
+      target = SONAME;
+    }
+    Libc.Opened opened = Libc.dlopen(target, Libc.RTLD_NOW | Libc.RTLD_LOCAL);
+    if (!opened.ok()) {
+      String hint = configured != null ? ""
+          : ". Give te-runtime one with -D" + Config.NCCL_LIBRARY_PROPERTY
+              + "=<file> (CLI --nccl-library), or add its folder to LD_LIBRARY_PATH";
+      return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+          note + SONAME + " does not load: " + opened.error() + hint);
+    }
+    try {
+      Path mapped = Libc.mappedFile(opened.handle()).orElse(Path.of(target));
+      Optional<MemorySegment> function = Libc.dlsym(opened.handle(), "ncclGetVersion");
+      if (function.isEmpty()) {
+        return new NcclStatus(Optional.of(mapped), Optional.empty(), minimum, false,
+            note + SONAME + " from " + mapped + " defines no ncclGetVersion");
+      }
+      int[] code = new int[1];
+      int status = (int) versionHandle(function.get()).invokeExact(MemorySegment.ofArray(code));
+      if (status != 0 || code[0] <= 0) {
+        return new NcclStatus(Optional.of(mapped), Optional.empty(), minimum, false,
+            note + "ncclGetVersion of " + mapped + " failed with status " + status);
+      }
+      NcclVersion version = NcclVersion.fromCode(code[0]);
+      boolean ok = version.compareTo(minimum) >= 0;
+      return new NcclStatus(Optional.of(mapped), Optional.of(version), minimum, ok, note + SONAME + " from " + mapped
+          + " reports " + version + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
+    } catch (Throwable t) {
+      throw Libc.unexpected(t);
+    } finally {
+      Libc.dlclose(opened.handle());
+    }
+  }
+
+  /** ncclGetVersion(int *): a trivial getter, so a critical downcall that may write to a heap array. */
+  @SuppressWarnings("restricted") // native access was checked by TeRuntime
+  private static MethodHandle versionHandle(MemorySegment function) {
+    return Linker.nativeLinker().downcallHandle(function, FunctionDescriptor.of(JAVA_INT, ADDRESS),
+        Linker.Option.critical(true));
+  }
+
+  static boolean sameFile(Path a, Path b) {
+    try {
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

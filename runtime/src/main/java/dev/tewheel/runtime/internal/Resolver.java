@@ -1,0 +1,274 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.bundle.ncclep.NcclEpCandidate;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpSelection;
+import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.NcclStatus;
+import dev.tewheel.runtime.SearchStep;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Finds the bundle and applies the selection rule; {@code availability()} and {@code load()} both start here, so
+ * they cannot disagree. The search, in order: the API's path, system property {@code te.wheelLib}, environment
+ * {@code TE_WHEEL_LIB}, environment {@code NCCL_EP_HOME} (its {@code lib/}, for the EP library only), then a
+ * bundle on the class path. The first of the first three that is set decides, even when it is no folder (a value
+ * someone set is never silently passed over); NCCL_EP_HOME is used when its {@code lib/} holds a candidate.
+ */
+public final class Resolver {
+  /** Where a bundle came from. */
+  public enum Kind { WHEEL_LIB, NCCL_EP_HOME, CLASS_PATH }
+
+  /**
+   * A bundle the search settled on.
+   *
+   * @param folder the wheel_lib (or NCCL_EP_HOME) folder
+   * @param kind where it came from
+   * @param manifest its te-wheel-lib.json, when it has one
+   */
+  public record Bundle(Path folder, Kind kind, Optional<Manifest> manifest) {
+    /** libtransformer_engine.so as the manifest (else the default layout) places it; none in NCCL_EP_HOME. */
+    public Optional<Path> transformerEngineLibrary() {
+      if (kind == Kind.NCCL_EP_HOME) {
+        return Optional.empty();
+      }
+      String path = manifest.flatMap(Manifest::transformerEngineLibrary).map(ManifestEntry::path)
+          .orElse(Layout.DEFAULT.transformerEngineLibrary());
+      return Optional.ofNullable(Digests.inside(folder, path));
+    }
+
+    /** The folder NCCL_EP_HOME must name for NCCL EP's JIT to find the shipped headers, if the bundle ships them. */
+    public Optional<Path> ncclEpHome() {
+      if (kind == Kind.NCCL_EP_HOME) {
+        return Optional.of(folder);
+      }
+      if (manifest.isPresent()) {
+        String home = manifest.get().ncclEpHome();
+        return home == null ? Optional.empty() : Optional.of(home.isEmpty() ? folder : folder.resolve(home));
+      }
+      Path home = folder.resolve(Layout.DEFAULT.ncclEpHome());
+      return Files.isDirectory(home.resolve("include/nccl_ep")) ? Optional.of(home) : Optional.empty();
+    }
+  }
+
+  /**
+   * The search's outcome.
+   *
+   * @param steps every step, in order
+   * @param bundle the bundle, if one was found
+   * @param problem why the bundle (or its absence) stops loading, if it does
+   */
+  public record Located(List<SearchStep> steps, Optional<Bundle> bundle, Optional<String> problem) {}
+
+  /** The full answer: the report, and the bundle behind it. */
+  public record Resolution(Availability availability, Optional<Bundle> bundle) {}
+
+  private Resolver() {}
+
+  /** The search alone, with the bundle's integrity checked; loading the TE library needs no more. */
+  public static Located locate(Config config) {
+    List<SearchStep> steps = new ArrayList<>();
+    String[][] explicit = {
+        {"API TeRuntime.Builder.wheelLib", config.wheelLib() == null ? null : config.wheelLib().toString()},
+        {"system property " + Config.WHEEL_LIB_PROPERTY, Config.property(Config.WHEEL_LIB_PROPERTY)},
+        {"environment " + Config.WHEEL_LIB_ENV, blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV))}};
+    for (int i = 0; i < explicit.length; i++) {
+      String source = explicit[i][0];
+      String value = explicit[i][1];
+      if (value == null) {
+        steps.add(new SearchStep(source, null, "not set"));
+        continue;
+      }
+      Path folder = Path.of(value).toAbsolutePath().normalize();
+      if (!Files.isDirectory(folder)) {
+        steps.add(new SearchStep(source, value, "not a folder; the search stops at a value someone set"));
+        notTried(steps, i + 1);
+        return new Located(steps, Optional.empty(), Optional.of(source + " names " + value + ", which is not a folder"));
+      }
+      steps.add(new SearchStep(source, value, "used"));
+      notTried(steps, i + 1);
+      return wheelLib(steps, folder, config.effectiveVerifyDigests());
+    }
+    String home = blankToNull(Libc.getenv(Config.NCCL_EP_HOME_ENV));
+    String homeSource = "environment " + Config.NCCL_EP_HOME_ENV;
+    if (home == null) {
+      steps.add(new SearchStep(homeSource, null, "not set"));
+    } else if (Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, home)) {
+      steps.add(new SearchStep(homeSource, home, "set by te-runtime for the JIT headers, not a user's choice; passed"));
+    } else {
+      Path folder = Path.of(home).toAbsolutePath().normalize();
+      List<Path> found = candidates(folder.resolve("lib"));
+      if (found.isEmpty()) {
+        steps.add(new SearchStep(homeSource, home, "no libnccl_ep.so* in " + folder.resolve("lib") + "; passed"));
+      } else {
+        steps.add(new SearchStep(homeSource, home, "used: " + folder.resolve("lib")));
+        notTried(steps, 4);
+        return new Located(steps, Optional.of(new Bundle(folder, Kind.NCCL_EP_HOME, Optional.empty())),
+            Optional.empty());
+      }
+    }
+    String resources = config.effectiveResourceFolder();
+    String classPathSource = "class path resource " + resources;
+    Path cache = config.effectiveCacheFolder();
+    try {
+      Optional<ClasspathBundle.Extracted> extracted =
+          ClasspathBundle.extract(config.effectiveClassLoader(), resources, cache);
+      if (extracted.isEmpty()) {
+        steps.add(new SearchStep(classPathSource, null, "no " + Layout.MANIFEST + " there"));
+        return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
+            + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
+            + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
+            + resources));
+      }
+      ClasspathBundle.Extracted bundle = extracted.get();
+      steps.add(new SearchStep(classPathSource, bundle.folder().toString(),
+          bundle.extractedNow() ? "used: extracted now" : "used: extracted before, verified"));
+      return new Located(steps,
+          Optional.of(new Bundle(bundle.folder(), Kind.CLASS_PATH, Optional.of(bundle.manifest()))), Optional.empty());
+    } catch (BundleProblem e) {
+      steps.add(new SearchStep(classPathSource, cache.toString(), "refused"));
+      return new Located(steps, Optional.empty(), Optional.of(e.getMessage()));
+    }
+  }
+
+  /** The search, the selection rule, the check for a copy loaded elsewhere and the NCCL gate. */
+  public static Resolution resolve(Config config) {
+    Located located = locate(config);
+    Optional<Bundle> bundle = located.bundle();
+    Optional<Manifest> manifest = bundle.flatMap(Bundle::manifest);
+    Optional<ManifestEntry> entry = manifest.flatMap(Manifest::ncclEpLibrary);
+
+    Integer configured = config.effectiveNcclEpMajor();
+    int major;
+    String majorSource;
+    if (entry.isPresent() && entry.get().major() != null) {
+      major = entry.get().major();
+      majorSource = "the manifest" + (configured != null && configured != major
+          ? "; the configured " + configured + " does not apply to a bundle built for " + major : "");
+    } else if (configured != null) {
+      major = configured;
+      majorSource = config.ncclEpMajorSource();
+    } else {
+      major = NcclEpSelection.DEFAULT_MAJOR;
+      majorSource = "the default of this te-runtime release";
+    }
+
+    List<Path> files = new ArrayList<>();
+    Path preferred = null;
+    if (bundle.isPresent()) {
+      Path folder = bundle.get().folder();
+      if (entry.isPresent()) {
+        preferred = Digests.inside(folder, entry.get().path());
+        if (preferred != null) {
+          files.add(preferred);
+        }
+      } else if (bundle.get().kind() == Kind.NCCL_EP_HOME) {
+        files.addAll(candidates(folder.resolve("lib")));
+      } else {
+        Set<Path> unique = new LinkedHashSet<>(candidates(folder));
+        unique.addAll(candidates(folder.resolve(parentOf(Layout.EP_HOME.ncclEpLibrary()))));
+        files.addAll(unique);
+      }
+    }
+    NcclEpSelection selection =
+        NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEp.FUNCTIONS));
+
+    Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
+    NcclStatus nccl = NcclGate.probe(config.effectiveNcclLibrary(), config.effectiveMinimumNcclVersion());
+
+    String reason;
+    if (located.problem().isPresent()) {
+      reason = located.problem().get();
+    } else if (selection.candidates().isEmpty()) {
+      reason = "no NCCL EP library in the bundle " + bundle.map(b -> b.folder().toString()).orElse("")
+          + " (looked for " + NcclEpLibraryName.BASE + ", " + NcclEpLibraryName.BASE + ".<N> and "
+          + NcclEpLibraryName.BASE + ".<N>.<m>.<p>)";
+    } else if (selection.chosen().isEmpty()) {
+      reason = "no acceptable NCCL EP library: " + selection.candidates().stream()
+          .map(c -> c.file().getFileName() + ": " + c.reason()).collect(Collectors.joining("; "));
+    } else if (elsewhere.isPresent()) {
+      reason = alreadyLoaded(selection.chosen().get(), elsewhere.get());
+    } else if (!nccl.ok()) {
+      reason = nccl.detail();
+    } else {
+      reason = "available";
+    }
+    boolean available = reason.equals("available");
+    return new Resolution(new Availability(available, reason, located.steps(),
+        bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere, nccl),
+        bundle);
+  }
+
+  /** The sentence for a library with the chosen SONAME that another component loaded from another file. */
+  public static String alreadyLoaded(NcclEpCandidate chosen, Path other) {
+    return chosen.soname().orElse("NCCL EP") + " is already loaded by another component from " + other
+        + "; loading " + chosen.file() + " beside it would give this process two copies of NCCL EP."
+        + " Point te-runtime at that copy's bundle, or load te-runtime's NCCL EP before that component";
+  }
+
+  private static Optional<Path> loadedElsewhere(NcclEpCandidate chosen) {
+    if (chosen.soname().isEmpty()) {
+      return Optional.empty();
+    }
+    return Libc.loadedFile(chosen.soname().get()).filter(loaded -> !NcclGate.sameFile(loaded, chosen.file()));
+  }
+
+  private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
+    Path manifestFile = folder.resolve(Layout.MANIFEST);
+    if (!Files.isRegularFile(manifestFile)) {
+      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())), Optional.empty());
+    }
+    try {
+      Manifest manifest = Manifest.read(manifestFile);
+      Bundle bundle = new Bundle(folder, Kind.WHEEL_LIB, Optional.of(manifest));
+      List<String> problems = Digests.check(folder, manifest.files(), hashes);
+      return new Located(steps, Optional.of(bundle), problems.isEmpty() ? Optional.empty()
+          : Optional.of("the bundle in " + folder + " does not match its manifest: " + String.join("; ", problems)
+              + ". Rebuild it with te:assemble-wheel-lib, or check it with te:verify-wheel-lib"));
+    } catch (ManifestException e) {
+      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
+          Optional.of(e.getMessage()));
+    } catch (IOException e) {
+      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
+          Optional.of("could not read " + manifestFile + ": " + e));
+    }
+  }
+
+  private static List<Path> candidates(Path folder) {
+    try {
+      return NcclEpSelection.candidatesIn(folder);
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private static String parentOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash);
+  }
+
+  private static void notTried(List<SearchStep> steps, int from) {
+    String[] later = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
+        "environment " + Config.WHEEL_LIB_ENV, "environment " + Config.NCCL_EP_HOME_ENV, "class path"};
+    for (int i = from; i < later.length; i++) {
+      steps.add(new SearchStep(later[i], null, "not tried"));
+    }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.tewheel.runtime;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a class of this test class path in a fresh JVM: dlopen is process-wide, so a test that needs a process that
+ * has loaded nothing (or a real second process) gets one. The child's environment drops the variables te-runtime
+ * reads, so only what a test sets counts.
+ */
+final class ChildJvm {
+  record Result(int exit, String out, String err) {
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+  private ChildJvm() {}
+
+  /** The java command for {@code mainClass} with this test class path (plus {@code extraClassPath}). */
+  static List<String> command(List<String> jvmArgs, String extraClassPath, Class<?> mainClass, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(JAVA);
+    command.addAll(jvmArgs);
+    command.add("-Dte.standIns=" + System.getProperty("te.standIns", ""));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path") + (extraClassPath == null ? "" : File.pathSeparator
+        + extraClassPath));
+    command.add(mainClass.getName());
+    command.addAll(args);
+    return command;
+  }
+
+  static Process start(List<String> command, Map<String, String> env, Path logs) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command);
+    for (String name : List.of("NCCL_EP_HOME", "TE_WHEEL_LIB", "TE_STANDIN_MARKER", "LD_LIBRARY_PATH",
+        "LD_PRELOAD", "XDG_CACHE_HOME")) {
+      builder.environment().remove(name);
+    }
+    builder.environment().putAll(env);
+    Files.createDirectories(logs);
+    builder.redirectOutput(logs.resolve("stdout").toFile());
+    builder.redirectError(logs.resolve("stderr").toFile());
+    return builder.start();
+  }
+
+  static Result finish(Process process, Path logs) throws IOException, InterruptedException {
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("the child JVM did not finish in 120 s: " + read(logs));
+    }
+    return new Result(process.exitValue(), Files.readString(logs.resolve("stdout"), StandardCharsets.UTF_8),
+        Files.readString(logs.resolve("stderr"), StandardCharsets.UTF_8));
+  }
+
+  static Result run(List<String> command, Map<String, String> env, Path logs) throws IOException, InterruptedException {
+    return finish(start(command, env, logs), logs);
+  }
+
+  private static String read(Path logs) throws IOException {
+    return Files.readString(logs.resolve("stdout")) + Files.readString(logs.resolve("stderr"));
+  }
+}

@@ -1,0 +1,108 @@
+package dev.tewheel.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.bundle.json.Json;
+import dev.tewheel.runtime.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The diagnostics CLI: usage errors exit 1; the report in text and JSON (exit 0 and 2 are in the matrix test). */
+class CliTest {
+  @TempDir Path temp;
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void usageErrorsExitOneAndShowTheUsage() {
+    for (List<String> args : List.of(List.of("--bogus"), List.of("--wheel-lib"), List.of("--ep-major", "x"),
+        List.of("--ep-major", "-1"), List.of("--json", "extra"))) {
+      Run run = run(args.toArray(String[]::new));
+      assertEquals(1, run.exit(), args.toString());
+      assertTrue(run.err().contains("Usage: java -jar te-runtime-"), run.err());
+      assertEquals("", run.out());
+    }
+    assertTrue(run("--bogus").err().startsWith("te-runtime: unknown argument '--bogus'\n"));
+    assertTrue(run("--wheel-lib").err().startsWith("te-runtime: --wheel-lib needs a value\n"));
+    assertTrue(run("--ep-major", "x").err().startsWith("te-runtime: --ep-major x: not a number\n"));
+    assertTrue(run("--ep-major", "-1").err().startsWith("te-runtime: --ep-major -1: an NCCL EP major is >= 0, not -1\n"));
+  }
+
+  @Test
+  void helpExitsZero() {
+    Run run = run("--help");
+    assertEquals(0, run.exit());
+    assertTrue(run.out().startsWith("Usage: java -jar te-runtime-"), run.out());
+  }
+
+  @Test
+  void theJsonReportHasItsKeys() throws Exception {
+    FreshJvm.run(getClass(), "jsonKeys", temp);
+  }
+
+  @Test
+  void theTextReportShowsTheSearchTheCandidatesAndTheVerdict() throws Exception {
+    FreshJvm.run(getClass(), "textReport", temp);
+  }
+
+  @SuppressWarnings("unchecked")
+  static void jsonKeys(Path temp) throws Exception {
+    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
+    Run run = run("--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.NCCL.toString(), "--json");
+    assertEquals(0, run.exit(), run.toString());
+    Map<String, Object> report = (Map<String, Object>) Json.parse(run.out());
+    assertEquals(List.of("available", "reason", "chosen", "candidates", "ncclVersion", "requiredMajor", "searched",
+        "bundle", "requiredMajorSource", "loadedElsewhere", "nccl"), List.copyOf(report.keySet()));
+    assertEquals(true, report.get("available"));
+    assertEquals(wheelLib.resolve("libnccl_ep.so").toString(), report.get("chosen"));
+    Map<String, Object> candidate = ((List<Map<String, Object>>) report.get("candidates")).get(0);
+    assertEquals(wheelLib.resolve("libnccl_ep.so").toString(), candidate.get("path"));
+    assertEquals(true, candidate.get("accepted"));
+    assertEquals("SONAME libnccl_ep.so.0 matches major 0", candidate.get("reason"));
+    assertEquals("2.30.4", report.get("ncclVersion"));
+    assertEquals(0L, report.get("requiredMajor"));
+    List<Map<String, Object>> searched = (List<Map<String, Object>>) report.get("searched");
+    assertEquals(5, searched.size());
+    assertEquals(Map.of("source", "API TeRuntime.Builder.wheelLib", "value", wheelLib.toString(), "outcome", "used"),
+        searched.get(0));
+    assertInstanceOf(Map.class, report.get("nccl"));
+  }
+
+  static void textReport(Path temp) throws Exception {
+    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
+    Run run = run("--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.OLD_NCCL.toString());
+    assertEquals(2, run.exit(), run.toString());
+    String expected = """
+        Searched, in order:
+          1. API TeRuntime.Builder.wheelLib  %1$s: used
+          2. system property te.wheelLib     not tried
+          3. environment TE_WHEEL_LIB        not tried
+          4. environment NCCL_EP_HOME        not tried
+          5. class path                      not tried
+        Bundle: %1$s
+        Required NCCL EP major: 0 (the default of this te-runtime release)
+        Candidates:
+          accepted  %1$s/libnccl_ep.so: SONAME libnccl_ep.so.0 matches major 0
+        NCCL: libnccl.so.2 from %2$s reports 2.27.3, older than the 2.30.4 NCCL EP needs
+        Chosen: %1$s/libnccl_ep.so
+        Available: no, libnccl.so.2 from %2$s reports 2.27.3, older than the 2.30.4 NCCL EP needs
+        """.formatted(wheelLib, Bundles.OLD_NCCL);
+    assertEquals("te-runtime dev: NCCL EP availability\n" + expected, run.out());
+  }
+}
