@@ -16,3 +16,8 @@ assert names[-3..-1] == ['transformer_engine_cu12-2.9.0.dist-info/METADATA', 'tr
 assert zip.getInputStream(zip.getEntry('transformer_engine_cu12-2.9.0.dist-info/METADATA')).text.contains('Name: transformer_engine_cu12\n')
 assert !names.any { it.contains('te-wheel-state') } : 'assemble state never ships'
 zip.close()
+
+// attach=true: install published the wheel beside the POM, type whl.
+def installed = new File(localRepositoryPath, 'dev/tewheel/it/pack-wheel/2.9.0/pack-wheel-2.9.0.whl')
+assert installed.isFile() : "not installed: $installed"
+assert installed.length() == Files.size(whl)

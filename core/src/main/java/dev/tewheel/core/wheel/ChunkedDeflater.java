@@ -18,6 +18,11 @@ final class ChunkedDeflater {
   static final int CHUNK = 4 << 20;
   private static final int WINDOW = 32 << 10;
 
+  /** One deflater, input and output buffer per thread: a 1 GB file is 256 slices, and zlib state costs 256 KiB. */
+  private static final ThreadLocal<Worker> WORKERS = new ThreadLocal<>();
+
+  private record Worker(int level, Deflater deflater, ByteBuffer input, byte[] output) {}
+
   private ChunkedDeflater() {}
 
   /** The number of slices of a file of {@code size} bytes (at least one, so an empty file still gets FINISH). */
@@ -30,7 +35,8 @@ final class ChunkedDeflater {
     long start = index * CHUNK;
     int length = (int) Math.min(CHUNK, size - start);
     int dictionary = (int) Math.min(WINDOW, start);
-    ByteBuffer bytes = ByteBuffer.allocate(dictionary + length);
+    Worker worker = worker(level);
+    ByteBuffer bytes = worker.input().clear().limit(dictionary + length);
     try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
       while (bytes.hasRemaining()) {
         if (in.read(bytes, start - dictionary + bytes.position()) < 0) {
@@ -39,29 +45,38 @@ final class ChunkedDeflater {
       }
     }
     byte[] input = bytes.array();
-    Deflater deflater = new Deflater(level, true);
-    try {
-      if (dictionary > 0) {
-        deflater.setDictionary(input, 0, dictionary);
-      }
-      deflater.setInput(input, dictionary, length);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
-      byte[] buffer = new byte[64 << 10];
-      if (index == chunks(size) - 1) {
-        deflater.finish();
-        while (!deflater.finished()) {
-          out.write(buffer, 0, deflater.deflate(buffer));
-        }
-      } else {
-        int n;
-        do {
-          n = deflater.deflate(buffer, 0, buffer.length, Deflater.SYNC_FLUSH);
-          out.write(buffer, 0, n);
-        } while (n == buffer.length || !deflater.needsInput());
-      }
-      return out.toByteArray();
-    } finally {
-      deflater.end();
+    Deflater deflater = worker.deflater();
+    deflater.reset();
+    if (dictionary > 0) {
+      deflater.setDictionary(input, 0, dictionary);
     }
+    deflater.setInput(input, dictionary, length);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
+    byte[] buffer = worker.output();
+    if (index == chunks(size) - 1) {
+      deflater.finish();
+      while (!deflater.finished()) {
+        out.write(buffer, 0, deflater.deflate(buffer));
+      }
+    } else {
+      int n;
+      do {
+        n = deflater.deflate(buffer, 0, buffer.length, Deflater.SYNC_FLUSH);
+        out.write(buffer, 0, n);
+      } while (n == buffer.length || !deflater.needsInput());
+    }
+    return out.toByteArray();
+  }
+
+  private static Worker worker(int level) {
+    Worker worker = WORKERS.get();
+    if (worker == null || worker.level() != level) {
+      if (worker != null) {
+        worker.deflater().end();
+      }
+      worker = new Worker(level, new Deflater(level, true), ByteBuffer.allocate(WINDOW + CHUNK), new byte[256 << 10]);
+      WORKERS.set(worker);
+    }
+    return worker;
   }
 }
