@@ -6,12 +6,8 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.assemble.BuildTimestamp;
-import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.headers.IncludeSearchPath;
 import java.io.File;
-import java.util.HashSet;
 import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -24,7 +20,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * {@code te-wheel-lib.json}. Atomic, incremental and reproducible; see docs/goals/assemble-wheel-lib.md.
  */
 @Mojo(name = "assemble-wheel-lib", defaultPhase = LifecyclePhase.PREPARE_PACKAGE, threadSafe = true)
-public class AssembleWheelLibMojo extends AbstractMojo {
+public class AssembleWheelLibMojo extends CheckingMojo {
   /** The libtransformer_engine.so that TE's CMake build produced. */
   @Parameter(property = "te.transformerEngineLibrary", required = true)
   File transformerEngineLibrary;
@@ -32,10 +28,6 @@ public class AssembleWheelLibMojo extends AbstractMojo {
   /** NCCL EP's build prefix (lib/libnccl_ep.so*, include/); unset ships no NCCL EP (NVTE_WITH_NCCL_EP=OFF). */
   @Parameter(property = "te.ncclEpHome")
   File ncclEpHome;
-
-  /** The NCCL EP major TE was built against; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. */
-  @Parameter(property = "te.ncclEpMajor")
-  Integer ncclEpMajor;
 
   /** Patterns over include/ of the headers to ship. */
   @Parameter(property = "te.headerIncludes", defaultValue = "**/*.h,**/*.hpp,**/*.cuh")
@@ -62,21 +54,6 @@ public class AssembleWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.includeRoot")
   String includeRoot;
 
-  /** Glob patterns of DT_NEEDED names the TE library must not have. */
-  @Parameter(property = "te.forbiddenNeeded", defaultValue = "libnccl_ep*,libcuda.so*")
-  List<String> forbiddenNeeded;
-
-  /**
-   * The folders, relative to the include root ("" for the root itself), where a quoted include is looked for after
-   * the including file's own folder; default: NCCL EP's JIT order nccl_ep, nccl_ep/device, "".
-   */
-  @Parameter(property = "te.includeSearchPath")
-  List<String> includeSearchPath;
-
-  /** More headers (names or relative paths) that come from outside the wheel, beside NCCL's and CUDA's. */
-  @Parameter(property = "te.externalHeaders")
-  List<String> externalHeaders;
-
   /** The mtime of every written file, for reproducible trees. */
   @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
   String outputTimestamp;
@@ -85,14 +62,9 @@ public class AssembleWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.stateFile", defaultValue = "${project.build.directory}/te-wheel/assemble-state.json")
   File stateFile;
 
-  /** Skips the goal. */
-  @Parameter(property = "te.skip", defaultValue = "false")
-  boolean skip;
-
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("te:assemble-wheel-lib skipped (te.skip)");
+    if (skipped("te:assemble-wheel-lib")) {
       return;
     }
     AssembleRequest request;
@@ -104,11 +76,9 @@ public class AssembleWheelLibMojo extends AbstractMojo {
       if (includeRoot != null && !includeRoot.isBlank()) {
         chosen = chosen.withIncludeRoot(includeRoot.trim());
       }
-      IncludeSearchPath search = IncludeSearchPath.ncclEpJit().withFolders(includeSearchPath)
-          .withExternalHeaders(new HashSet<>(externalHeaders == null ? List.of() : externalHeaders));
       request = new AssembleRequest(transformerEngineLibrary.toPath(),
           ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
-          chosen, new CheckSettings(ncclEpMajor, forbiddenNeeded, search), null,
+          chosen, checkSettings(), severityOverrides(),
           BuildTimestamp.parse(outputTimestamp).orElse(null), stateFile == null ? null : stateFile.toPath());
     } catch (IllegalArgumentException e) {
       throw new MojoExecutionException("te:assemble-wheel-lib is misconfigured: " + e.getMessage(), e);

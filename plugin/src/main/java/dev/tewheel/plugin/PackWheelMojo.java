@@ -15,10 +15,10 @@ import java.io.File;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;
+import javax.inject.Inject;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -115,8 +115,12 @@ public class PackWheelMojo extends AbstractMojo {
   @Parameter(defaultValue = "${project}", readonly = true, required = true)
   MavenProject project;
 
-  @Component
-  MavenProjectHelper projectHelper;
+  private final MavenProjectHelper projectHelper;
+
+  @Inject
+  public PackWheelMojo(MavenProjectHelper projectHelper) {
+    this.projectHelper = projectHelper;
+  }
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {

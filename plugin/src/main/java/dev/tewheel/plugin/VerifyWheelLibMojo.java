@@ -3,7 +3,6 @@ package dev.tewheel.plugin;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Severity;
-import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.core.verify.ReportWriter;
 import dev.tewheel.core.verify.Suppression;
 import dev.tewheel.core.verify.Verifier;
@@ -11,9 +10,7 @@ import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -26,7 +23,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * above {@code failOn}. See docs/goals/verify-wheel-lib.md.
  */
 @Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
-public class VerifyWheelLibMojo extends AbstractMojo {
+public class VerifyWheelLibMojo extends CheckingMojo {
   /** A wheel_lib folder to verify (default: what te:assemble-wheel-lib writes), unless {@code wheel} is set. */
   @Parameter(property = "te.wheelLib", defaultValue = "${project.build.directory}/wheel/transformer_engine/wheel_lib")
   File wheelLib;
@@ -51,60 +48,25 @@ public class VerifyWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.failOn", defaultValue = "error")
   String failOn;
 
-  /** Severity overrides, each ID=error|warning|info. */
-  @Parameter(property = "te.severities")
-  List<String> severities;
-
   /** Accepted findings, each "ID[@file]: reason"; the reason is required and printed. */
   @Parameter(property = "te.suppressions")
   List<String> suppressions;
-
-  /** The NCCL EP major TE was built against; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. */
-  @Parameter(property = "te.ncclEpMajor")
-  Integer ncclEpMajor;
-
-  /** Glob patterns of DT_NEEDED names the TE library must not have. */
-  @Parameter(property = "te.forbiddenNeeded", defaultValue = "libnccl_ep*,libcuda.so*")
-  List<String> forbiddenNeeded;
-
-  /**
-   * The folders, relative to the include root ("" for the root itself), where a quoted include is looked for after
-   * the including file's own folder; default: NCCL EP's JIT order nccl_ep, nccl_ep/device, "".
-   */
-  @Parameter(property = "te.includeSearchPath")
-  List<String> includeSearchPath;
-
-  /** More headers (names or relative paths) that come from outside the wheel, beside NCCL's and CUDA's. */
-  @Parameter(property = "te.externalHeaders")
-  List<String> externalHeaders;
-
-  /** More DT_NEEDED glob patterns that may stay unshipped (provided by the system or a wheel dependency). */
-  @Parameter(property = "te.allowedNeeded")
-  List<String> allowedNeeded;
 
   /** Where report.json and TEST-te-verify-wheel-lib.xml go. */
   @Parameter(property = "te.reportDirectory", defaultValue = "${project.build.directory}/te-verify")
   File reportDirectory;
 
-  /** Skips the goal. */
-  @Parameter(property = "te.skip", defaultValue = "false")
-  boolean skip;
-
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("te:verify-wheel-lib skipped (te.skip)");
+    if (skipped("te:verify-wheel-lib")) {
       return;
     }
     VerifyRequest request;
     try {
-      CheckSettings settings = new CheckSettings(ncclEpMajor, forbiddenNeeded,
-          IncludeSearchPath.ncclEpJit().withFolders(includeSearchPath)
-              .withExternalHeaders(new HashSet<>(orEmpty(externalHeaders))), null,
-          orEmpty(allowedNeeded));
+      CheckSettings settings = checkSettings();
       request = new VerifyRequest(wheel == null ? wheelLib.toPath() : null, wheel == null ? null : wheel.toPath(),
           wheelLibPath, Layout.named(layout), platformTag, settings, Severity.parse(failOn),
-          Severity.overrides(severities), orEmpty(suppressions).stream().map(Suppression::parse).toList(),
+          severityOverrides(), orEmpty(suppressions).stream().map(Suppression::parse).toList(),
           reportDirectory.toPath());
     } catch (IllegalArgumentException e) {
       throw new MojoExecutionException("te:verify-wheel-lib is misconfigured: " + e.getMessage(), e);

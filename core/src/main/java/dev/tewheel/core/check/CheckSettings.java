@@ -26,6 +26,21 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     this(ncclEpMajor, forbiddenNeeded, includeSearchPath, null, List.of());
   }
 
+  /**
+   * Settings from goal parameters; null or empty lists keep the defaults.
+   *
+   * @param searchFolders the JIT's include search folders after the including file's own
+   * @param externalHeaders headers that come from outside the wheel, beside NCCL's and CUDA's
+   */
+  public static CheckSettings of(Integer ncclEpMajor, List<String> forbiddenNeeded, List<String> searchFolders,
+      List<String> externalHeaders, List<String> allowedNeeded) {
+    IncludeSearchPath search = IncludeSearchPath.ncclEpJit().withFolders(searchFolders)
+        .withExternalHeaders(new java.util.HashSet<>(externalHeaders == null ? List.of() : externalHeaders));
+    return new CheckSettings(ncclEpMajor,
+        forbiddenNeeded == null || forbiddenNeeded.isEmpty() ? DEFAULT_FORBIDDEN_NEEDED : forbiddenNeeded, search, null,
+        allowedNeeded);
+  }
+
   public static CheckSettings defaults() {
     return new CheckSettings(null, DEFAULT_FORBIDDEN_NEEDED, IncludeSearchPath.ncclEpJit());
   }
