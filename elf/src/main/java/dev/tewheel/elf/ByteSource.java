@@ -40,6 +40,14 @@ public interface ByteSource extends Closeable {
     return FileByteSource.open(path);
   }
 
+  /**
+   * A region of a regular file, e.g. a stored (uncompressed) entry of a zip read in place: positions count from
+   * {@code offset}; {@code name} names it in messages. Close it when done.
+   */
+  static ByteSource open(Path path, long offset, long size, String name) throws IOException {
+    return FileByteSource.region(path, offset, size, name);
+  }
+
   /** A source over bytes in memory. The array is not copied: do not change it while the source is in use. */
   static ByteSource of(byte[] bytes, String name) {
     return new BufferByteSource(ByteBuffer.wrap(bytes), name);

@@ -8,15 +8,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** Positional reads from a file; FileChannel's positional read is safe to call from several threads at once. */
+/**
+ * Positional reads from a file, or from a region of one (a stored entry of a zip); FileChannel's positional read is
+ * safe to call from several threads at once.
+ */
 final class FileByteSource implements ByteSource {
   private final FileChannel channel;
   private final String name;
+  private final long offset;
   private final long size;
 
-  private FileByteSource(FileChannel channel, String name, long size) {
+  private FileByteSource(FileChannel channel, String name, long offset, long size) {
     this.channel = channel;
     this.name = name;
+    this.offset = offset;
     this.size = size;
   }
 
@@ -27,7 +32,22 @@ final class FileByteSource implements ByteSource {
     }
     FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
     try {
-      return new FileByteSource(channel, path.toString(), channel.size());
+      return new FileByteSource(channel, path.toString(), 0, channel.size());
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+  }
+
+  static FileByteSource region(Path path, long offset, long size, String name) throws IOException {
+    FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+    try {
+      long fileSize = channel.size();
+      if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset) {
+        throw new IOException(name + ": " + size + " bytes at byte " + offset + " do not fit in " + path + "'s "
+            + fileSize + " bytes (a truncated or corrupt file)");
+      }
+      return new FileByteSource(channel, name, offset, size);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -51,10 +71,10 @@ final class FileByteSource implements ByteSource {
     }
     ByteBuffer buffer = ByteBuffer.allocate(length);
     while (buffer.hasRemaining()) {
-      int n = channel.read(buffer, position + buffer.position());
+      int n = channel.read(buffer, offset + position + buffer.position());
       if (n < 0) {
         // The file shrank after it was opened.
-        throw new EOFException(name + ": file ended at byte " + (position + buffer.position())
+        throw new EOFException(name + ": file ended at byte " + (offset + position + buffer.position())
             + " while reading " + length + " bytes at byte " + position);
       }
     }

@@ -207,7 +207,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
         offset = entry.getDataOffset();
       }
       if (offset >= 0) {
-        return StoredEntrySource.open(whl, offset, entry.getSize(), origin);
+        return ByteSource.open(whl, offset, entry.getSize(), origin);
       }
     }
     refuseBombs(entry, origin);

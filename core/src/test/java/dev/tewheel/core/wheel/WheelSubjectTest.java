@@ -91,7 +91,7 @@ class WheelSubjectTest {
     try (WheelSubject wheel = open(whl)) {
       SubjectFile te = wheel.subject().transformerEngineLibrary().orElseThrow();
       try (ByteSource source = te.open()) {
-        assertInstanceOf(StoredEntrySource.class, source);
+        assertFalse(source instanceof InflatingEntrySource, "a stored entry is read in place, by position");
         assertEquals(ElfFacts.of(ElfFile.read(StandIns.transformerEngine())), ElfFacts.of(ElfFile.read(source)));
         assertEquals(te.origin(), source.name());
       }
