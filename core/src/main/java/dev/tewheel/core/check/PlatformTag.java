@@ -41,7 +41,7 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
     if (m.matches()) {
       return checked(t, m.group(1), Optional.empty());
     }
-    throw new IllegalArgumentException("platform tag '" + tag + "' is not a Linux tag: expected manylinux_2_X_<arch>"
+    throw new IllegalArgumentException("platform tag '" + tag + "' is not a glibc Linux tag: expected manylinux_2_X_<arch>"
         + " (e.g. manylinux_2_28_x86_64), manylinux2014_<arch> or linux_<arch>");
   }
 
@@ -82,7 +82,7 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
   }
 
   /**
-   * The highest version allowed for a version-name prefix (GLIBC, GLIBCXX, CXXABI), e.g. "3.4.25" for GLIBCXX under
+   * The highest version allowed for a version-name prefix (GLIBC, GLIBCXX, CXXABI), e.g. "3.4.24" for GLIBCXX under
    * manylinux_2_28; empty when the tag sets no ceiling for it.
    */
   public Optional<String> ceiling(String prefix) {
