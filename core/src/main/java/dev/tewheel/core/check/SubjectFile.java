@@ -3,7 +3,6 @@ package dev.tewheel.core.check;
 import dev.tewheel.elf.ByteSource;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 
@@ -62,36 +61,6 @@ public interface SubjectFile {
 
   /** A file on disk, shipped at {@code path}. */
   static SubjectFile onDisk(String path, Path file) {
-    return new SubjectFile() {
-      @Override
-      public String path() {
-        return path;
-      }
-
-      @Override
-      public String origin() {
-        return file.toString();
-      }
-
-      @Override
-      public long size() throws IOException {
-        return Files.size(file);
-      }
-
-      @Override
-      public ByteSource open() throws IOException {
-        return ByteSource.open(file);
-      }
-
-      @Override
-      public InputStream stream() throws IOException {
-        return Files.newInputStream(file);
-      }
-
-      @Override
-      public String toString() {
-        return path + " <- " + file;
-      }
-    };
+    return new DiskFile(path, file);
   }
 }

@@ -4,11 +4,10 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.DiskFile;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
-import dev.tewheel.elf.ByteSource;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,25 +58,18 @@ public final class FolderSubject {
     return manifest == null ? subject : subject.withManifest(manifest);
   }
 
-  private record Entry(String path, Path file, PosixFileAttributes attributes) implements SubjectFile {
-    @Override
-    public String origin() {
-      return file.toString();
+  /** An entry of the folder: a file on disk that also knows its type and mode, symlinks not followed. */
+  private static final class Entry extends DiskFile {
+    private final PosixFileAttributes attributes;
+
+    Entry(String path, Path file, PosixFileAttributes attributes) {
+      super(path, file);
+      this.attributes = attributes;
     }
 
     @Override
     public long size() {
       return attributes.size();
-    }
-
-    @Override
-    public ByteSource open() throws IOException {
-      return ByteSource.open(file);
-    }
-
-    @Override
-    public InputStream stream() throws IOException {
-      return Files.newInputStream(file);
     }
 
     @Override
