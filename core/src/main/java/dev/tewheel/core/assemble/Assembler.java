@@ -23,6 +23,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -187,19 +188,26 @@ public final class Assembler {
     List<String> copied = new ArrayList<>();
     long bytes = 0;
     try {
+      Map<Path, Path> copies = new LinkedHashMap<>();
       for (PlannedFile file : plan) {
         Path target = staging.resolve(file.target());
-        BasicFileAttributes source = TreeWriter.attributes(file.source());
-        FileTime mtime = request.timestamp() != null ? request.timestamp() : source.lastModifiedTime();
         if (unchanged.contains(file.target())) {
           TreeWriter.link(out.resolve(file.target()), target);
         } else {
-          String sha256 = writer.copy(file.source(), target);
+          copies.put(target, file.source());
+        }
+      }
+      Map<Path, String> digests = writer.copyAll(copies);
+      for (PlannedFile file : plan) {
+        Path target = staging.resolve(file.target());
+        BasicFileAttributes source = TreeWriter.attributes(file.source());
+        if (digests.containsKey(target)) {
           next.put(file.target(), new AssembleState.Entry(file.source().toString(), source.size(),
-              source.lastModifiedTime().toMillis(), sha256));
+              source.lastModifiedTime().toMillis(), digests.get(target)));
           copied.add(file.target());
           bytes += source.size();
         }
+        FileTime mtime = request.timestamp() != null ? request.timestamp() : source.lastModifiedTime();
         TreeWriter.normalize(target, file.executable(), mtime);
       }
       Manifest manifest = manifest(request, plan, subject, next);

@@ -18,8 +18,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
@@ -31,7 +36,6 @@ import java.util.stream.Stream;
  */
 final class TreeWriter {
   static final long PROGRESS_THRESHOLD = 100L << 20;
-  private static final long PARALLEL_HASH_THRESHOLD = 8L << 20;
   private static final long CHUNK = 8L << 20;
   private static final int BUFFER = 1 << 20;
 
@@ -96,30 +100,63 @@ final class TreeWriter {
   }
 
   /**
-   * Copies through the kernel (FileChannel.transferTo: copy_file_range or sendfile, no bytes through the heap) while
-   * another thread hashes the source from the page cache, so a large file costs about the longer of the two rather
-   * than their sum. Memory stays flat whatever the size. Returns the sha256 in hex.
+   * Copies files into the tree and returns each target's sha256 in hex. Every file is one copy task (through the
+   * kernel: FileChannel.transferTo, no bytes through the heap) and one hash task (from the page cache), run on all
+   * cores, largest first. SHA-256 cannot be split within a file, so the largest file's hash is the critical path;
+   * taking tasks largest first gives it a core of its own while the copies and the smaller hashes share the others.
+   * Memory stays flat whatever the sizes.
    */
-  String copy(Path source, Path target) throws IOException {
-    Files.createDirectories(target.getParent());
-    long size = Files.size(source);
-    if (size < PARALLEL_HASH_THRESHOLD) {
-      transfer(source, target, size);
-      return sha256Of(source);
+  Map<Path, String> copyAll(Map<Path, Path> sourceByTarget) throws IOException {
+    record Task(Path target, Path source, long size, boolean hash) {}
+    List<Task> tasks = new ArrayList<>();
+    for (Map.Entry<Path, Path> copy : sourceByTarget.entrySet()) {
+      Files.createDirectories(copy.getKey().getParent());
+      long size = Files.size(copy.getValue());
+      tasks.add(new Task(copy.getKey(), copy.getValue(), size, true));
+      tasks.add(new Task(copy.getKey(), copy.getValue(), size, false));
     }
-    FutureTask<String> hash = new FutureTask<>(() -> sha256Of(source));
-    Thread hasher = new Thread(hash, "te-wheel sha256 " + source.getFileName());
-    hasher.setDaemon(true);
-    hasher.start();
+    tasks.sort(Comparator.comparingLong(Task::size).reversed().thenComparing(task -> !task.hash()));
+    int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), tasks.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread thread = new Thread(runnable, "te-wheel copy");
+      thread.setDaemon(true);
+      return thread;
+    });
     try {
-      transfer(source, target, size);
-      return hash.get();
+      Map<Path, Future<String>> hashes = new LinkedHashMap<>();
+      List<Future<String>> copies = new ArrayList<>();
+      for (Task task : tasks) {
+        if (task.hash()) {
+          hashes.put(task.target(), pool.submit(() -> sha256Of(task.source())));
+        } else {
+          copies.add(pool.submit(() -> {
+            transfer(task.source(), task.target(), task.size());
+            return null;
+          }));
+        }
+      }
+      for (Future<String> copy : copies) {
+        await(copy, "copying");
+      }
+      Map<Path, String> digests = new HashMap<>();
+      for (Map.Entry<Path, Future<String>> hash : hashes.entrySet()) {
+        digests.put(hash.getKey(), await(hash.getValue(), "hashing the source of " + hash.getKey()));
+      }
+      return digests;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static <T> T await(Future<T> future, String what) throws IOException {
+    try {
+      return future.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      hash.cancel(true);
-      throw new InterruptedIOException("interrupted while copying " + source);
+      future.cancel(true);
+      throw new InterruptedIOException("interrupted while " + what);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException("hashing " + source + " failed", e.getCause());
+      throw e.getCause() instanceof IOException io ? io : new IOException(what + " failed", e.getCause());
     }
   }
 
@@ -145,7 +182,8 @@ final class TreeWriter {
 
   static String sha256Of(Path file) throws IOException {
     MessageDigest sha256 = sha256();
-    ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+    // Direct: the file's bytes go from the page cache straight to the digest, one copy fewer than a heap array.
+    ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
       while (in.read(buffer) > 0) {
         buffer.flip();

@@ -1,13 +1,21 @@
 package dev.tewheel.core.assemble;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +32,8 @@ class TreeWriterTest {
     }
     List<String> log = new ArrayList<>();
     TreeWriter writer = new TreeWriter(temp.resolve("out"), log::add);
-    String sha256 = writer.copy(source, temp.resolve("copy/big.so"));
+    Path target = temp.resolve("copy/big.so");
+    String sha256 = writer.copyAll(Map.of(target, source)).get(target);
     assertEquals(TreeWriter.sha256Of(source), sha256);
     assertEquals(Files.mismatch(source, temp.resolve("copy/big.so")), -1L);
     assertTrue(log.size() >= 5, log.toString());
@@ -41,7 +50,42 @@ class TreeWriterTest {
   void smallFilesAreCopiedSilently() throws Exception {
     Path source = Files.writeString(temp.resolve("a.h"), "#pragma once\n");
     List<String> log = new ArrayList<>();
-    new TreeWriter(temp.resolve("out"), log::add).copy(source, temp.resolve("x/a.h"));
+    new TreeWriter(temp.resolve("out"), log::add).copyAll(Map.of(temp.resolve("x/a.h"), source));
     assertEquals(List.of(), log);
+  }
+
+  @Test
+  void copiesSeveralFilesAtOnceEachWithItsOwnDigest() throws Exception {
+    Map<Path, Path> copies = new HashMap<>();
+    Map<Path, byte[]> contents = new HashMap<>();
+    Random random = new Random(7);
+    Files.createDirectories(temp.resolve("in"));
+    for (int i = 0; i < 12; i++) {
+      byte[] bytes = new byte[random.nextInt(3 << 20)];
+      random.nextBytes(bytes);
+      Path source = Files.write(temp.resolve("in/f" + i), bytes, java.nio.file.StandardOpenOption.CREATE_NEW,
+          java.nio.file.StandardOpenOption.WRITE);
+      Path target = temp.resolve("out/sub" + (i % 3) + "/f" + i);
+      copies.put(target, source);
+      contents.put(target, bytes);
+    }
+    Map<Path, String> digests = new TreeWriter(temp.resolve("out"), line -> {}).copyAll(copies);
+    assertEquals(copies.keySet(), digests.keySet());
+    for (Path target : copies.keySet()) {
+      assertArrayEquals(contents.get(target), Files.readAllBytes(target), target.toString());
+      assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(contents.get(target))),
+          digests.get(target), target.toString());
+    }
+  }
+
+  @Test
+  void aTargetThatExistsFailsTheCopyAndNamesIt() throws Exception {
+    Path source = Files.writeString(temp.resolve("a.h"), "#pragma once\n");
+    Path target = Files.createDirectories(temp.resolve("out")).resolve("a.h");
+    Files.writeString(target, "old");
+    IOException e = assertThrows(IOException.class,
+        () -> new TreeWriter(temp.resolve("out"), line -> {}).copyAll(Map.of(target, source)));
+    assertTrue(e.getMessage().contains(target.toString()), e.getMessage());
+    assertEquals("old", Files.readString(target));
   }
 }
