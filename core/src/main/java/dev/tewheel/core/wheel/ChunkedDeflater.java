@@ -6,13 +6,15 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
  * Deflates one slice of a file so that slices compressed on different threads concatenate into one valid raw
  * deflate stream, as pigz does: each slice is primed with the 32 KiB before it as the dictionary (so matches reach
  * back across the boundary as in a single stream) and ends on a byte boundary (SYNC_FLUSH), the last one with the
- * final block (FINISH). The result depends only on the bytes, the level and the slice size, never on timing.
+ * final block (FINISH). The result depends only on the bytes, the level and the slice size, never on timing. Each
+ * slice also carries the CRC-32 of its bytes, taken while they are in memory; {@link Crc32Combine} joins them.
  */
 final class ChunkedDeflater {
   static final int CHUNK = 4 << 20;
@@ -26,6 +28,9 @@ final class ChunkedDeflater {
 
   private record Worker(int level, Deflater deflater, ByteBuffer input, ByteBuffer output, byte[] copy) {}
 
+  /** One deflated slice: its raw deflate data, and the CRC-32 and length of the bytes it holds. */
+  record Slice(byte[] data, long crc, int length) {}
+
   private ChunkedDeflater() {}
 
   /** The number of slices of a file of {@code size} bytes (at least one, so an empty file still gets FINISH). */
@@ -33,8 +38,8 @@ final class ChunkedDeflater {
     return Math.max(1, (size + CHUNK - 1) / CHUNK);
   }
 
-  /** Raw deflate data of slice {@code index} of the file. */
-  static byte[] deflate(Path file, long size, long index, int level) throws IOException {
+  /** Slice {@code index} of the file, deflated. */
+  static Slice deflate(Path file, long size, long index, int level) throws IOException {
     long start = index * CHUNK;
     int length = (int) Math.min(CHUNK, size - start);
     int dictionary = (int) Math.min(WINDOW, start);
@@ -52,6 +57,8 @@ final class ChunkedDeflater {
     if (dictionary > 0) {
       deflater.setDictionary(bytes.duplicate().position(0).limit(dictionary));
     }
+    CRC32 crc = new CRC32();
+    crc.update(bytes.duplicate().position(dictionary).limit(dictionary + length));
     deflater.setInput(bytes.duplicate().position(dictionary).limit(dictionary + length));
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
     ByteBuffer buffer = worker.output();
@@ -70,7 +77,7 @@ final class ChunkedDeflater {
         drain(buffer, out, worker.copy());
       } while (n == buffer.capacity() || !deflater.needsInput());
     }
-    return out.toByteArray();
+    return new Slice(out.toByteArray(), crc.getValue(), length);
   }
 
   private static void drain(ByteBuffer buffer, ByteArrayOutputStream out, byte[] copy) {

@@ -87,34 +87,37 @@ public final class WheelPacker {
       try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(temp)) {
         zip.setUseZip64(Zip64Mode.AsNeeded);
         zip.setLevel(request.compressionLevel());
-        SlicePipeline slices = new SlicePipeline(pool, files, request.compressionLevel(), threads * 4);
+        // Level 0 stores every file as it is: nothing to deflate.
+        SlicePipeline slices = new SlicePipeline(pool, request.compressionLevel() == 0 ? new TreeMap<>() : files,
+            request.compressionLevel(), threads * 4);
         for (var file : files.entrySet()) {
           long size = Files.size(file.getValue());
           Future<byte[]> sha256 = pool.submit(() -> sha256(file.getValue()));
           ZipArchiveEntry entry = entry(file.getKey(), request, executable(file.getKey(), file.getValue()));
           entry.setSize(size);
-          entry.setCrc(crc32(file.getValue()));
           if (request.compressionLevel() == 0) {
             entry.setMethod(ZipEntry.STORED);
+            entry.setCrc(crc32(file.getValue()));
             entry.setCompressedSize(size);
             try (InputStream in = Files.newInputStream(file.getValue())) {
               zip.addRawArchiveEntry(entry, in);
             }
           } else {
-            // Commons Compress copies raw data only when the compressed size is known up front: a one-slice file
-            // is held in memory, a larger one spills its slices to a file beside the wheel, read back once.
+            // Commons Compress copies raw data only when the CRC and compressed size are known up front: a one-slice
+            // file is held in memory, a larger one spills its slices to a file beside the wheel, read back once.
             entry.setMethod(ZipEntry.DEFLATED);
             if (ChunkedDeflater.chunks(size) == 1) {
-              byte[] data = slices.streamOf(file.getKey()).readAllBytes();
-              entry.setCompressedSize(data.length);
-              zip.addRawArchiveEntry(entry, new ByteArrayInputStream(data));
+              ChunkedDeflater.Slice slice = slices.next(file.getKey());
+              entry.setCrc(slice.crc());
+              entry.setCompressedSize(slice.data().length);
+              zip.addRawArchiveEntry(entry, new ByteArrayInputStream(slice.data()));
             } else {
               Path spill = Files.createTempFile(request.outputDirectory(), "." + name.fileName(), ".deflate");
               try {
-                try (InputStream in = slices.streamOf(file.getKey())) {
-                  Files.copy(in, spill, StandardCopyOption.REPLACE_EXISTING);
+                try (FileChannel out = FileChannel.open(spill, StandardOpenOption.WRITE)) {
+                  entry.setCrc(slices.writeTo(file.getKey(), size, out));
+                  entry.setCompressedSize(out.size());
                 }
-                entry.setCompressedSize(Files.size(spill));
                 try (InputStream in = Files.newInputStream(spill)) {
                   zip.addRawArchiveEntry(entry, in);
                 }
@@ -298,7 +301,7 @@ public final class WheelPacker {
 
     private record Slice(String name, Path file, long size, long index) {}
 
-    private record Pending(Slice slice, Future<byte[]> data) {}
+    private record Pending(Slice slice, Future<ChunkedDeflater.Slice> data) {}
 
     SlicePipeline(ExecutorService pool, TreeMap<String, Path> files, int level, int window) throws IOException {
       this.pool = pool;
@@ -323,37 +326,30 @@ public final class WheelPacker {
       }
     }
 
-    /** The raw deflate stream of one file: its slices, in order, as they complete. */
-    InputStream streamOf(String name) {
-      return new InputStream() {
-        private ByteArrayInputStream current = new ByteArrayInputStream(new byte[0]);
-        private boolean done;
+    /** The next slice, which must belong to {@code name}. */
+    ChunkedDeflater.Slice next(String name) throws IOException {
+      Pending next = inFlight.poll();
+      if (next == null || !next.slice().name().equals(name)) {
+        throw new IllegalStateException("slices out of step: expected one of " + name + ", found "
+            + (next == null ? "none" : next.slice().name()));
+      }
+      ChunkedDeflater.Slice slice = get(next.data());
+      fill();
+      return slice;
+    }
 
-        @Override
-        public int read() throws IOException {
-          byte[] one = new byte[1];
-          return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    /** Writes every slice of {@code name}, in order, as they complete; returns the CRC-32 of the whole file. */
+    long writeTo(String name, long size, FileChannel out) throws IOException {
+      long crc = 0;
+      for (long i = 0; i < ChunkedDeflater.chunks(size); i++) {
+        ChunkedDeflater.Slice slice = next(name);
+        ByteBuffer data = ByteBuffer.wrap(slice.data());
+        while (data.hasRemaining()) {
+          out.write(data);
         }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-          while (current.available() == 0) {
-            if (done || inFlight.isEmpty() || !inFlight.peek().slice().name().equals(name)) {
-              done = true;
-              return -1;
-            }
-            Pending next = inFlight.poll();
-            current = new ByteArrayInputStream(get(next.data()));
-            fill();
-            if (next.slice().index() == ChunkedDeflater.chunks(next.slice().size()) - 1) {
-              done = true;
-              int n = current.read(buffer, offset, length);
-              return n < 0 ? -1 : n;
-            }
-          }
-          return current.read(buffer, offset, length);
-        }
-      };
+        crc = Crc32Combine.combine(crc, slice.crc(), slice.length());
+      }
+      return crc;
     }
   }
 }

@@ -134,24 +134,44 @@ class WheelPackerTest {
 
   @Test
   void largeFilesAreDeflatedInSlicesThatPythonInflatesAsOneStream() throws Exception {
-    Path staging = Files.createDirectories(temp.resolve("big/transformer_engine/wheel_lib"));
+    Path blob = blob(temp.resolve("big"));
+    Path whl = new WheelPacker().pack(PackRequest.of(temp.resolve("big"), "blob", "1.0", "linux_x86_64",
+        temp.resolve("dist"))).wheel();
+    assertEquals("ok 8", python(readsBlobBack(), whl.toString(), blob.toString()));
+  }
+
+  @Test
+  void levelZeroStoresEveryEntryAsItIs() throws Exception {
+    Path blob = blob(temp.resolve("big"));
+    Path whl = new WheelPacker().pack(PackRequest.of(temp.resolve("big"), "blob", "1.0", "linux_x86_64",
+        temp.resolve("dist")).withCompressionLevel(0)).wheel();
+    assertEquals("ok 0", python(readsBlobBack(), whl.toString(), blob.toString()));
+  }
+
+  /** 11 MiB and a bit, compressible with repeats across slices: three slices at level 1 to 9. */
+  private static Path blob(Path root) throws IOException {
+    Path staging = Files.createDirectories(root.resolve("transformer_engine/wheel_lib"));
     byte[] block = new byte[1 << 20];
     SplittableRandom random = new SplittableRandom(3);
     try (var out = Files.newOutputStream(staging.resolve("blob.bin"))) {
       for (int i = 0; i < 11; i++) {
         for (int j = 0; j < block.length; j++) {
-          block[j] = (byte) (j % 251 < 200 ? j % 17 : random.nextInt()); // compressible, with repeats across slices
+          block[j] = (byte) (j % 251 < 200 ? j % 17 : random.nextInt());
         }
         out.write(block);
       }
       out.write(new byte[123]);
     }
-    Path whl = new WheelPacker().pack(PackRequest.of(temp.resolve("big"), "blob", "1.0", "linux_x86_64",
-        temp.resolve("dist"))).wheel();
-    assertEquals("ok", python("import sys, zipfile, hashlib; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None;"
-        + " data = z.read('transformer_engine/wheel_lib/blob.bin');"
-        + " assert hashlib.sha256(data).hexdigest() == hashlib.sha256(open(sys.argv[2], 'rb').read()).hexdigest(); print('ok')",
-        whl.toString(), staging.resolve("blob.bin").toString()));
+    return staging.resolve("blob.bin");
+  }
+
+  /** Python checks every CRC, compares the blob with the original and prints the blob's compression method. */
+  private static String readsBlobBack() {
+    return "import sys, zipfile, hashlib; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None;"
+        + " name = 'transformer_engine/wheel_lib/blob.bin'; data = z.read(name);"
+        + " assert hashlib.sha256(data).hexdigest() == hashlib.sha256(open(sys.argv[2], 'rb').read()).hexdigest();"
+        + " methods = {i.compress_type for i in z.infolist()}; assert len(methods) == 1, methods;"
+        + " print('ok', z.getinfo(name).compress_type)";
   }
 
   @Test
