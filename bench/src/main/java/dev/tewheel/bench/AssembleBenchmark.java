@@ -27,13 +27,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * te:assemble-wheel-lib on a large tree, side by side with {@code cp -rL} of the same files in one run: the first
- * run (everything copied and hashed) against cp, and an unchanged re-run against the first run.
+ * te:assemble-wheel-lib on a large tree, side by side with {@code cp -rL} in one run: the first run (everything
+ * copied and hashed) against cp, and an unchanged re-run against the first run.
  *
  * <p>The inputs: an NCCL EP build prefix whose library is the stand-in with an incompressible random tail (so it
- * stays a valid ELF file that passes every check) of {@code sizeMb} × 3/4, the stand-in TE library grown the same
- * way to the remaining quarter, and the stand-in headers. cp gets exactly what assemble ships — the TE library, the
- * real NCCL EP file (not its three names) and include/ — so both move the same bytes.
+ * stays a valid ELF file that passes every check) of {@code sizeMb} × 3/4, under its three names (the real file and
+ * two symlinks), the stand-in TE library grown the same way to the remaining quarter, and the stand-in headers.
+ *
+ * <p>Two cp runs: {@code cpRLInputs} is {@code cp -rL} of the same inputs (the TE library and the NCCL EP prefix),
+ * the plain copy assemble replaces, which writes the NCCL EP library once per name; {@code cpRL} copies exactly
+ * what assemble ships (the TE library, the real NCCL EP file once, include/), so both move the same bytes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -91,6 +94,12 @@ public class AssembleBenchmark {
     Files.createDirectories(cpOut);
     return run("cp", "-rL", te.toString(), epHome.resolve("lib/libnccl_ep.so").toString(),
         epHome.resolve("include").toString(), cpOut.toString());
+  }
+
+  @Benchmark
+  public int cpRLInputs() throws Exception {
+    Files.createDirectories(cpOut);
+    return run("cp", "-rL", te.toString(), epHome.toString(), cpOut.toString());
   }
 
   @Benchmark

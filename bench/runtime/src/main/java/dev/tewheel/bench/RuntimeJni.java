@@ -1,6 +1,6 @@
 package dev.tewheel.bench;
 
-/** The JNI side of the comparison: bench/src/main/c/runtime_jni.c, compiled at setup time. */
+/** The JNI side of the comparison: bench/runtime/src/main/c/runtime_jni.c, compiled at setup time. */
 final class RuntimeJni {
   private RuntimeJni() {}
 
