@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
@@ -144,7 +145,14 @@ final class TreeWriter {
       }
       return digests;
     } finally {
+      // On a failure the other tasks are interrupted (FileChannel stops at once); wait for them, so none still
+      // writes into the staging folder while the caller deletes it.
       pool.shutdownNow();
+      try {
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
