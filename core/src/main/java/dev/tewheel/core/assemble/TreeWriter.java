@@ -21,7 +21,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -124,24 +126,26 @@ final class TreeWriter {
       return thread;
     });
     try {
-      Map<Path, Future<String>> hashes = new LinkedHashMap<>();
-      List<Future<String>> copies = new ArrayList<>();
+      // Results in the order they finish, so the first failure stops the run at once.
+      CompletionService<String> done = new ExecutorCompletionService<>(pool);
+      Map<Future<String>, Task> running = new HashMap<>();
       for (Task task : tasks) {
-        if (task.hash()) {
-          hashes.put(task.target(), pool.submit(() -> sha256Of(task.source())));
-        } else {
-          copies.add(pool.submit(() -> {
-            transfer(task.source(), task.target(), task.size());
-            return null;
-          }));
-        }
-      }
-      for (Future<String> copy : copies) {
-        await(copy, "copying");
+        running.put(done.submit(() -> {
+          if (task.hash()) {
+            return sha256Of(task.source());
+          }
+          transfer(task.source(), task.target(), task.size());
+          return null;
+        }), task);
       }
       Map<Path, String> digests = new HashMap<>();
-      for (Map.Entry<Path, Future<String>> hash : hashes.entrySet()) {
-        digests.put(hash.getKey(), await(hash.getValue(), "hashing the source of " + hash.getKey()));
+      for (int i = 0; i < tasks.size(); i++) {
+        Future<String> finished = take(done);
+        Task task = running.get(finished);
+        String result = await(finished, (task.hash() ? "hashing " : "copying ") + task.source());
+        if (task.hash()) {
+          digests.put(task.target(), result);
+        }
       }
       return digests;
     } finally {
@@ -153,6 +157,15 @@ final class TreeWriter {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  private static <T> Future<T> take(CompletionService<T> done) throws IOException {
+    try {
+      return done.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while copying");
     }
   }
 

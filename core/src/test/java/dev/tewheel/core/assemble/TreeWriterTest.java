@@ -79,13 +79,29 @@ class TreeWriterTest {
   }
 
   @Test
-  void aTargetThatExistsFailsTheCopyAndNamesIt() throws Exception {
-    Path source = Files.writeString(temp.resolve("a.h"), "#pragma once\n");
-    Path target = Files.createDirectories(temp.resolve("out")).resolve("a.h");
-    Files.writeString(target, "old");
-    IOException e = assertThrows(IOException.class,
-        () -> new TreeWriter(temp.resolve("out"), line -> {}).copyAll(Map.of(target, source)));
-    assertTrue(e.getMessage().contains(target.toString()), e.getMessage());
-    assertEquals("old", Files.readString(target));
+  void theFirstFailureStopsTheOtherCopiesAndNamesTheFile() throws Exception {
+    // The largest file's copy fails at once (its target exists); its hash and the other file's tasks must stop,
+    // and no task may outlive copyAll (the caller deletes the staging folder next).
+    Path failing = sparse(temp.resolve("in/big.so"), 4L << 30);
+    Path other = sparse(temp.resolve("in/other.so"), 2L << 30);
+    Path failingTarget = Files.createDirectories(temp.resolve("out")).resolve("big.so");
+    Files.writeString(failingTarget, "old");
+    Path otherTarget = temp.resolve("out/other.so");
+    IOException e = assertThrows(IOException.class, () -> new TreeWriter(temp.resolve("out"), line -> {})
+        .copyAll(Map.of(failingTarget, failing, otherTarget, other)));
+    assertTrue(e.getMessage().contains(failingTarget.toString()), e.getMessage());
+    assertEquals("old", Files.readString(failingTarget));
+    long copied = Files.exists(otherTarget) ? Files.size(otherTarget) : 0;
+    assertTrue(copied < (2L << 30), "the other copy was stopped, not finished: " + copied);
+    Thread.sleep(200);
+    assertEquals(copied, Files.exists(otherTarget) ? Files.size(otherTarget) : 0, "nothing runs after copyAll");
+  }
+
+  private static Path sparse(Path file, long size) throws IOException {
+    Files.createDirectories(file.getParent());
+    try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+      out.setLength(size);
+    }
+    return file;
   }
 }
