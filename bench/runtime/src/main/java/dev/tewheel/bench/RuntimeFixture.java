@@ -3,8 +3,10 @@ package dev.tewheel.bench;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -18,7 +20,7 @@ final class RuntimeFixture {
 
   /** A fresh wheel_lib: libtransformer_engine.so, libnccl_ep.so and nccl_ep/include/. */
   static Path wheelLib() throws IOException {
-    Path folder = Files.createTempDirectory("te-runtime-bench").resolve("wheel_lib");
+    Path folder = tempFolder("te-runtime-bench").resolve("wheel_lib");
     Files.createDirectories(folder);
     Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
     Files.copy(StandIns.ncclEpLibrary(), folder.resolve("libnccl_ep.so"));
@@ -36,6 +38,24 @@ final class RuntimeFixture {
     return folder;
   }
 
+  /**
+   * A temporary folder removed when the JVM exits: every fork makes its own, and the libraries loaded from it stay
+   * mapped after their files are unlinked.
+   */
+  private static Path tempFolder(String prefix) throws IOException {
+    Path folder = Files.createTempDirectory(prefix);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> walk = Files.walk(folder)) {
+        for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(path);
+        }
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + folder + ": " + e);
+      }
+    }, "remove " + folder));
+    return folder;
+  }
+
   /** The stand-in libnccl.so.2 (2.30.4). */
   static Path nccl() {
     return StandIns.ncclLibDir().resolve("libnccl.so.2");
@@ -46,7 +66,7 @@ final class RuntimeFixture {
    * -I$JAVA_HOME/include/linux}.
    */
   static Path compileJniStub() throws IOException, InterruptedException {
-    Path folder = Files.createTempDirectory("te-runtime-jni");
+    Path folder = tempFolder("te-runtime-jni");
     Path source = folder.resolve("runtime_jni.c");
     try (InputStream in = RuntimeFixture.class.getResourceAsStream("runtime_jni.c")) {
       if (in == null) {
