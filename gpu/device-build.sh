@@ -6,8 +6,8 @@
 #   3. records the machine facts and what was built: nvidia-smi, compute capability, nvcc, pip's NCCL
 #      (path and version, read from the library), readelf -d and exported symbols of libnccl.so and
 #      libnccl_ep.so, the BUILDDIR tree, sizes,
-#   4. packs NCCL EP's BUILDDIR (lib/ + include/) and NCCL's lib/libnccl.so* + include/ into $OUT,
-#      when each is at most 16 MiB, so that they come back and later runs need not rebuild,
+#   4. packs NCCL EP's BUILDDIR (lib/ + include/) and NCCL's lib/libnccl.so* + include/ into $OUT
+#      (one over 16 MiB in 15 MiB parts), so that they come back and later runs need not rebuild,
 #   5. builds gpu/probe/ep_probe.cu against them and runs it: the ABI table, then a one-rank
 #      Low-Latency and High-Throughput dispatch+combine, each twice (empty JIT cache, then warm),
 #      then Low-Latency once more with NCCL_EP_JIT_SOURCE_DIR naming an empty folder,
@@ -116,9 +116,13 @@ EOF
   section "pack for return"
   tar -C "$EP" -cf - lib include | xz -T0 -6 >"$OUT/nccl_ep-builddir.tar.xz"
   tar -C "$N" -cf - include $(cd "$N" && ls lib/libnccl.so*) | xz -T0 -6 >"$OUT/nccl-lib.tar.xz"
+  # the device tool returns files of at most 16 MiB: a larger tarball comes back in 15 MiB parts
+  # (join them with: cat NAME.tar.xz.part-* > NAME.tar.xz)
   for f in "$OUT"/*.tar.xz; do
     local sz; sz=$(stat -c %s "$f")
-    if (( sz > 16 * 1024 * 1024 )); then echo "$(basename "$f") is $sz bytes, over 16 MiB: dropped"; rm -f "$f"
+    if (( sz > 16 * 1024 * 1024 )); then
+      split -b 15M -a 2 "$f" "$f.part-" && rm -f "$f"
+      echo "$(basename "$f") $sz bytes, over 16 MiB: split into $(ls "$f".part-* | wc -l) parts"
     else echo "$(basename "$f") $sz bytes"; fi
   done
 
