@@ -1,4 +1,4 @@
-// Stand-in JIT header (te-wheel test fixture): shims across CUDA versions.
+// te-wheel stand-in JIT header (device/cuda_compat_shims.cuh of NCCL EP; not NVIDIA code): shims across CUDA 12.x
+// releases.
 #pragma once
-#include "macros.cuh"
-#include <cuda_runtime.h>
+#include <cuda/ptx>

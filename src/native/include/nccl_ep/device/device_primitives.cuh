@@ -1,7 +1,7 @@
-// Stand-in JIT header (te-wheel test fixture): warp-level primitives.
+// te-wheel stand-in JIT header (device/device_primitives.cuh of NCCL EP; not NVIDIA code): warp-level primitives.
 #pragma once
-#include "macros.cuh"
-#include "cuda_compat_shims.cuh"
-#include "nccl_device.h"
+#include "common.hpp"
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 
-EP_DEVICE int ep_lane_id() { return threadIdx.x % 32; }
+EP_DEVICE_INLINE int ep_lane_id() { return threadIdx.x % 32; }

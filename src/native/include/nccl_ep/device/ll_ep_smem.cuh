@@ -1,3 +1,5 @@
-// Stand-in JIT header (te-wheel test fixture): shared-memory layout of low-latency kernels.
+// te-wheel stand-in JIT header (device/ll_ep_smem.cuh of NCCL EP; not NVIDIA code): shared-memory layout of the
+// low-latency kernels.
 #pragma once
-#include "macros.cuh"
+#include <cuda_runtime.h>
+#include <cstdint>

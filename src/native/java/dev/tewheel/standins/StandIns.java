@@ -17,9 +17,14 @@ public final class StandIns {
   /** The version of NCCL EP that the stand-in header declares, "0.1.0". */
   public static final String NCCL_EP_VERSION = "0.1.0";
   public static final int NCCL_EP_MAJOR = 0;
-  /** ncclGetVersion of the good libnccl.so.2 (2.30.4) and of the one too old for NCCL EP (2.27.3). */
+  /** What the stand-in ncclEpGetVersion reports: MAJOR*10000 + MINOR*100 + PATCH. */
+  public static final int NCCL_EP_VERSION_CODE = 100;
+  /** ncclGetVersion (NCCL_VERSION_CODE) of the good NCCL, 2.30.4, and of one too old for NCCL EP, 2.28.9. */
   public static final int NCCL_VERSION = 23004;
-  public static final int OLD_NCCL_VERSION = 22703;
+  public static final int OLD_NCCL_VERSION = 22809;
+  /** The releases those codes stand for, as NCCL names its library files (libnccl.so.2.30.4). */
+  public static final String NCCL_RELEASE = "2.30.4";
+  public static final String OLD_NCCL_RELEASE = "2.28.9";
   /** The variable naming the file that {@link Defect#NCCL_EP_MAJOR_1_CONSTRUCTOR_MARKER}'s constructor appends to. */
   public static final String CONSTRUCTOR_MARKER_ENV = "TE_STANDIN_MARKER";
 
@@ -31,32 +36,48 @@ public final class StandIns {
     return ROOT;
   }
 
-  /** A good libtransformer_engine.so: -z now, no DT_NEEDED on NCCL EP, dlopens it on use. */
+  /**
+   * A good libtransformer_engine.so: -z now, DT_NEEDED libnccl.so.2 but neither NCCL EP nor libcuda.so.1; it dlopens
+   * NCCL EP in nvte_ep_initialize.
+   */
   public static Path transformerEngine() {
     return existing("te/libtransformer_engine.so");
   }
 
-  /** An NCCL EP build prefix: lib/ with the real file and two symlinks, include/ with the JIT headers. */
+  /**
+   * An NCCL EP build prefix as its Makefile writes it: lib/ with the real file, two symlinks and libnccl_ep.a,
+   * include/ with nccl_ep.h and the JIT headers under include/nccl_ep/.
+   */
   public static Path ncclEpHome() {
     return existing("nccl_ep");
   }
 
-  /** The real file in {@link #ncclEpHome()}'s lib/, libnccl_ep.so.0.1.0. */
+  /** The real file in {@link #ncclEpHome()}'s lib/, libnccl_ep.so.0.1.0 (NEEDS libnccl.so.2 and libcuda.so.1). */
   public static Path ncclEpLibrary() {
     return existing("nccl_ep/lib/libnccl_ep.so." + NCCL_EP_VERSION);
   }
 
-  /** The folder holding a libnccl.so.2 that reports 2.30.4. */
-  public static Path ncclLibDir() {
+  /** An NCCL 2.30.4 install prefix: lib/ (libnccl.so.2.30.4, libnccl.so.2, libnccl.so) and include/ (nccl.h). */
+  public static Path ncclHome() {
     return existing("nccl");
   }
 
-  /** The folder holding a libnccl.so.2 that reports 2.27.3, too old for NCCL EP. */
-  public static Path oldNcclLibDir() {
+  /** The same for NCCL 2.28.9, too old for NCCL EP. */
+  public static Path oldNcclHome() {
     return existing("nccl-old");
   }
 
-  /** The folder holding a libcuda.so.1 stand-in. */
+  /** The folder holding a libnccl.so.2 that reports 2.30.4: {@link #ncclHome()}'s lib/. */
+  public static Path ncclLibDir() {
+    return existing("nccl/lib");
+  }
+
+  /** The folder holding a libnccl.so.2 that reports 2.28.9, too old for NCCL EP. */
+  public static Path oldNcclLibDir() {
+    return existing("nccl-old/lib");
+  }
+
+  /** The folder holding the libcuda.so.1 stand-in, which libnccl_ep.so needs at load time. */
   public static Path cudaLibDir() {
     return existing("cuda");
   }
@@ -75,11 +96,14 @@ public final class StandIns {
   public enum Defect {
     /** libtransformer_engine.so linked without -z now. */
     TE_LAZY_BINDING("defects/te-lazy/libtransformer_engine.so"),
-    /** libtransformer_engine.so with DT_NEEDED libnccl_ep.so.0. */
+    /** libtransformer_engine.so with DT_NEEDED libnccl_ep.so.0 (before its libnccl.so.2). */
     TE_NEEDS_NCCL_EP("defects/te-needs-ep/libtransformer_engine.so"),
-    /** libtransformer_engine.so with an undefined ncclEpGetVersion. */
+    /**
+     * libtransformer_engine.so whose EP backend calls NCCL EP directly: undefined ncclEpGetVersion and the eight
+     * functions the provider would resolve with dlsym, so under -z now it cannot load without NCCL EP.
+     */
     TE_UNDEFINED_NCCL_EP_SYMBOL("defects/te-undefined-ep/libtransformer_engine.so"),
-    /** libtransformer_engine.so with DT_NEEDED libcuda.so.1. */
+    /** libtransformer_engine.so calling cuDriverGetVersion, hence DT_NEEDED libcuda.so.1. */
     TE_NEEDS_CUDA("defects/te-needs-cuda/libtransformer_engine.so"),
     /** libtransformer_engine.so with RUNPATH /opt/te/build/lib, a folder of the build machine. */
     TE_ABSOLUTE_RUNPATH("defects/te-runpath/libtransformer_engine.so"),

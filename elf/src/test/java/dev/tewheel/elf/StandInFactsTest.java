@@ -9,19 +9,39 @@ import dev.tewheel.standins.StandIns.Defect;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Every fact the reader reports, on the stand-in libraries gcc built and on the committed aarch64 builds. */
 class StandInFactsTest {
-  private static final Set<String> NCCL_EP_API = Set.of("ncclEpGetVersion", "ncclEpCommInit", "ncclEpCommDestroy",
-      "ncclEpDispatch", "ncclEpCombine", "ncclEpGetErrorString");
-  private static final Set<String> TE_API = Set.of("nvte_get_version", "nvte_nccl_ep_last_error",
-      "nvte_nccl_ep_required_major", "nvte_nccl_ep_version", "nvte_set_nccl_ep_home");
+  /** The 18 functions of NCCL EP's nccl_ep.h. */
+  private static final Set<String> NCCL_EP_API = Set.of("ncclEpGetVersion", "ncclEpTensorAlloc",
+      "ncclEpTensorDestroy", "ncclEpCreateGroup", "ncclEpGroupDestroy", "ncclEpHandleMemSize", "ncclEpInitHandle",
+      "ncclEpUpdateHandle", "ncclEpCreateHandle", "ncclEpHandleDestroy", "ncclEpDispatch", "ncclEpCombine",
+      "ncclEpComplete", "ncclEpMaskQuery", "ncclEpMaskUpdate", "ncclEpMaskClean", "ncclEpGetAsyncError",
+      "ncclEpErrorClear");
+  /** TE's ep.h functions and the tensor functions of transformer_engine.h that the stand-in exports. */
+  private static final Set<String> TE_API = Set.of("nvte_ep_initialize", "nvte_ep_shutdown",
+      "nvte_ep_handle_mem_size", "nvte_ep_prepare", "nvte_ep_dispatch", "nvte_ep_combine", "nvte_ep_dispatch_bwd",
+      "nvte_ep_combine_bwd", "nvte_create_tensor", "nvte_destroy_tensor", "nvte_set_tensor_param", "nvte_tensor_data",
+      "nvte_tensor_shape", "nvte_tensor_type");
+  /** What the NCCL stand-in defines: the functions NCCL EP and TE import, and those a caller needs for a comm. */
+  private static final Set<String> NCCL_API = Set.of("ncclGetVersion", "ncclGetErrorString", "ncclGetLastError",
+      "ncclGetUniqueId", "ncclCommInitRank", "ncclCommInitRankConfig", "ncclCommFinalize", "ncclCommDestroy",
+      "ncclCommAbort", "ncclCommGetAsyncError", "ncclCommCount", "ncclCommCuDevice", "ncclCommUserRank",
+      "ncclMemAlloc", "ncclMemFree", "ncclCommWindowRegister", "ncclCommWindowDeregister", "ncclWinGetUserPtr",
+      "ncclAllReduce", "ncclBroadcast", "ncclAllGather", "ncclGroupStart", "ncclGroupEnd", "ncclCommQueryProperties",
+      "ncclDevCommCreate", "ncclDevCommDestroy", "ncclGetPeerDevicePointer", "ncclTeamWorld", "ncclTeamLsa",
+      "ncclTeamRail", "ncclTeamRankToWorld");
+  /** TE's DT_NEEDED, in file order: NCCL (TE calls ncclGetVersion itself), then the C++ and C runtimes. */
+  private static final List<String> TE_NEEDED = List.of("libnccl.so.2", "libstdc++.so.6", "libgcc_s.so.1",
+      "libc.so.6");
 
   @Test
   void transformerEngine() throws IOException {
@@ -36,7 +56,7 @@ class StandInFactsTest {
     assertEquals(OsAbi.SYSV, h.osAbi());
     assertTrue(elf.isDynamic());
     assertEquals(Optional.of("libtransformer_engine.so"), elf.soname());
-    assertEquals(List.of("libc.so.6"), elf.needed());
+    assertEquals(TE_NEEDED, elf.needed());
     assertEquals(List.of(), elf.rpath());
     assertEquals(List.of(), elf.runpath());
     assertEquals(Optional.empty(), elf.interpreter());
@@ -47,11 +67,17 @@ class StandInFactsTest {
     assertTrue(elf.relro());
     assertTrue(elf.fullRelro());
     assertEquals(TE_API, elf.definedSymbolNames());
-    assertTrue(elf.undefinedSymbolNames().containsAll(Set.of("dlopen", "dlsym", "getenv", "__cxa_finalize")),
-        elf.undefinedSymbolNames().toString());
+    assertTrue(elf.undefinedSymbolNames().containsAll(Set.of("dlopen", "dlsym", "dladdr", "getenv", "setenv",
+        "__cxa_finalize", "ncclGetVersion", "ncclCommCount", "ncclGetErrorString")), elf.undefinedSymbolNames().toString());
     assertFalse(elf.undefinedSymbolNames().stream().anyMatch(s -> s.startsWith("ncclEp")));
-    // The dynamic loader API moved into libc in glibc 2.34; getenv is as old as x86_64 glibc.
-    assertEquals(Map.of("libc.so.6", List.of("GLIBC_2.2.5", "GLIBC_2.34")), needsByFile(elf));
+    // The dynamic loader API moved into libc in glibc 2.34; getenv is as old as x86_64 glibc, memcpy@GLIBC_2.14 is
+    // the x86_64 memcpy that may not overlap. libnccl.so.2 defines no versions, so it has no entry.
+    Map<String, List<String>> needs = needsByFile(elf);
+    assertEquals(Set.of("libc.so.6", "libstdc++.so.6", "libgcc_s.so.1"), needs.keySet());
+    assertEquals(List.of("GLIBC_2.14", "GLIBC_2.2.5", "GLIBC_2.34"), needs.get("libc.so.6"));
+    assertEquals(List.of("GCC_3.0"), needs.get("libgcc_s.so.1"));
+    assertTrue(needs.get("libstdc++.so.6").containsAll(List.of("CXXABI_1.3", "GLIBCXX_3.4", "GLIBCXX_3.4.21")),
+        needs.toString());
   }
 
   @Test
@@ -69,10 +95,14 @@ class StandInFactsTest {
     DynamicSymbol gmon = symbol(elf, "__gmon_start__");
     assertEquals(SymbolBinding.WEAK, gmon.binding());
     assertEquals(Optional.empty(), gmon.version());
-    DynamicSymbol exported = symbol(elf, "nvte_get_version");
+    DynamicSymbol exported = symbol(elf, "nvte_ep_initialize");
     assertTrue(exported.defined());
     assertEquals(Optional.empty(), exported.version());
-    assertEquals("nvte_get_version", exported.nameWithVersion());
+    assertEquals("nvte_ep_initialize", exported.nameWithVersion());
+    // Imported from a library without symbol versions.
+    DynamicSymbol nccl = symbol(elf, "ncclGetVersion");
+    assertFalse(nccl.defined());
+    assertEquals(Optional.empty(), nccl.version());
     // Entry 0 is the null symbol.
     assertEquals("", elf.dynamicSymbols().get(0).name());
     assertEquals(SymbolBinding.LOCAL, elf.dynamicSymbols().get(0).binding());
@@ -92,21 +122,29 @@ class StandInFactsTest {
   @Test
   void neededNcclEpComesFirstInFileOrder() throws IOException {
     ElfFile elf = ElfFile.read(StandIns.defect(Defect.TE_NEEDS_NCCL_EP));
-    assertEquals(List.of("libnccl_ep.so.0", "libc.so.6"), elf.needed());
+    List<String> needed = new ArrayList<>(List.of("libnccl_ep.so.0"));
+    needed.addAll(TE_NEEDED);
+    assertEquals(needed, elf.needed());
     assertTrue(elf.bindNow());
   }
 
   @Test
   void neededCuda() throws IOException {
     ElfFile elf = ElfFile.read(StandIns.defect(Defect.TE_NEEDS_CUDA));
-    assertEquals(List.of("libcuda.so.1", "libc.so.6"), elf.needed());
-    assertTrue(elf.definedSymbolNames().contains("nvte_cuda_init"));
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1", "libstdc++.so.6", "libgcc_s.so.1", "libc.so.6"),
+        elf.needed());
+    assertEquals(TE_API, elf.definedSymbolNames(), "the call into the driver adds no export");
+    assertTrue(elf.undefinedSymbolNames().contains("cuDriverGetVersion"));
   }
 
   @Test
   void undefinedNcclEpSymbolHasNoVersion() throws IOException {
     ElfFile elf = ElfFile.read(StandIns.defect(Defect.TE_UNDEFINED_NCCL_EP_SYMBOL));
-    assertTrue(elf.undefinedSymbolNames().contains("ncclEpGetVersion"), elf.undefinedSymbolNames().toString());
+    // The backend's nine NCCL EP functions, bound at link time instead of through dlsym.
+    assertEquals(Set.of("ncclEpGetVersion", "ncclEpCreateGroup", "ncclEpGroupDestroy", "ncclEpHandleMemSize",
+            "ncclEpInitHandle", "ncclEpUpdateHandle", "ncclEpDispatch", "ncclEpCombine", "ncclEpHandleDestroy"),
+        elf.undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).collect(Collectors.toSet()));
+    assertEquals(TE_API, elf.definedSymbolNames(), "no extra export");
     DynamicSymbol s = symbol(elf, "ncclEpGetVersion");
     assertFalse(s.defined());
     assertEquals(DynamicSymbol.SHN_UNDEF, s.sectionIndex());
@@ -119,14 +157,33 @@ class StandInFactsTest {
   void ncclEpLibrary() throws IOException {
     ElfFile elf = ElfFile.read(StandIns.ncclEpLibrary());
     assertEquals(Optional.of("libnccl_ep.so.0"), elf.soname());
-    assertEquals(List.of("libnccl.so.2", "libc.so.6"), elf.needed());
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1", "libc.so.6"), elf.needed());
     assertEquals(List.of(), elf.runpath());
     assertEquals(List.of(), elf.rpath());
     assertTrue(elf.bindNow());
     assertTrue(elf.fullRelro());
     assertEquals(NCCL_EP_API, elf.definedSymbolNames());
-    assertTrue(elf.undefinedSymbolNames().contains("ncclGetVersion"));
-    assertEquals(Optional.empty(), symbol(elf, "ncclGetVersion").version(), "libnccl.so.2 defines no versions");
+    // What NCCL EP imports from NCCL and from the CUDA driver.
+    assertTrue(elf.undefinedSymbolNames().containsAll(Set.of("ncclCommCount", "ncclCommUserRank", "ncclCommCuDevice",
+        "ncclMemAlloc", "ncclMemFree", "ncclCommWindowRegister", "ncclCommWindowDeregister", "ncclDevCommCreate",
+        "ncclDevCommDestroy", "ncclAllGather", "ncclAllReduce", "ncclGetErrorString", "cuInit", "cuDeviceGet",
+        "cuDeviceGetAttribute")), elf.undefinedSymbolNames().toString());
+    assertEquals(Optional.empty(), symbol(elf, "ncclCommCount").version(), "libnccl.so.2 defines no versions");
+    assertEquals(Map.of("libc.so.6", List.of("GLIBC_2.14", "GLIBC_2.2.5")), needsByFile(elf));
+  }
+
+  @Test
+  void ncclLibrariesOfBothVersions() throws IOException {
+    for (Path lib : List.of(StandIns.ncclLibDir().resolve("libnccl.so." + StandIns.NCCL_RELEASE),
+        StandIns.oldNcclLibDir().resolve("libnccl.so." + StandIns.OLD_NCCL_RELEASE))) {
+      ElfFile nccl = ElfFile.read(lib);
+      assertEquals(Optional.of("libnccl.so.2"), nccl.soname(), lib.toString());
+      assertEquals(List.of("libc.so.6"), nccl.needed());
+      assertEquals(NCCL_API, nccl.definedSymbolNames());
+      assertEquals(Optional.empty(), symbol(nccl, "ncclGetVersion").version(), "the stand-in defines no versions");
+    }
+    // The link a loader opens by SONAME reads as the real file.
+    assertEquals(Optional.of("libnccl.so.2"), ElfFile.read(StandIns.ncclLibDir().resolve("libnccl.so.2")).soname());
   }
 
   @Test
@@ -162,7 +219,7 @@ class StandInFactsTest {
     assertEquals(ElfData.LSB, elf.header().data());
     assertEquals(ElfType.DYN, elf.header().type());
     assertEquals(Optional.of("libtransformer_engine.so"), elf.soname());
-    assertEquals(List.of("libc.so.6"), elf.needed());
+    assertEquals(TE_NEEDED, elf.needed());
     assertTrue(elf.bindNow());
     assertTrue(elf.relro());
     assertEquals(TE_API, elf.definedSymbolNames());
@@ -176,25 +233,28 @@ class StandInFactsTest {
     ElfFile ep = ElfFile.read(StandIns.aarch64("libnccl_ep.so.0.1.0"));
     assertEquals(ElfMachine.AARCH64, ep.header().machine());
     assertEquals(Optional.of("libnccl_ep.so.0"), ep.soname());
-    assertEquals(List.of("libnccl.so.2", "libc.so.6"), ep.needed());
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1", "libc.so.6"), ep.needed());
     assertEquals(NCCL_EP_API, ep.definedSymbolNames());
     assertEquals(Map.of("libc.so.6", List.of("GLIBC_2.17")), needsByFile(ep));
 
     ElfFile nccl = ElfFile.read(StandIns.aarch64("libnccl.so.2"));
     assertEquals(Optional.of("libnccl.so.2"), nccl.soname());
-    assertEquals(List.of(), nccl.needed());
-    assertEquals(Set.of("ncclGetVersion"), nccl.definedSymbolNames());
+    assertEquals(List.of("libc.so.6"), nccl.needed());
+    assertEquals(NCCL_API, nccl.definedSymbolNames());
     assertTrue(nccl.bindNow());
   }
 
   @Test
   void everyStandInAgreesWithReadelf() throws Exception {
     List<Path> files = List.of(StandIns.transformerEngine(), StandIns.ncclEpLibrary(),
-        StandIns.ncclLibDir().resolve("libnccl.so.2"), StandIns.cudaLibDir().resolve("libcuda.so.1"),
+        StandIns.ncclLibDir().resolve("libnccl.so.2"), StandIns.oldNcclLibDir().resolve("libnccl.so.2"),
+        StandIns.cudaLibDir().resolve("libcuda.so.1"), StandIns.defect(Defect.TE_ABSOLUTE_RUNPATH),
         StandIns.defect(Defect.TE_LAZY_BINDING), StandIns.defect(Defect.TE_NEEDS_NCCL_EP),
         StandIns.defect(Defect.TE_UNDEFINED_NCCL_EP_SYMBOL), StandIns.defect(Defect.TE_NEEDS_CUDA),
         StandIns.defect(Defect.NCCL_EP_ABSOLUTE_RUNPATH),
         StandIns.defect(Defect.NCCL_EP_MAJOR_1_HOME).resolve("lib/libnccl_ep.so.1.0.0"),
+        StandIns.defect(Defect.NCCL_EP_MAJOR_1_CONSTRUCTOR_MARKER), StandIns.defect(Defect.NCCL_EP_WITHOUT_COMBINE),
+        StandIns.defect(Defect.NCCL_EP_WITHOUT_SONAME),
         StandIns.aarch64("libtransformer_engine.so"), StandIns.aarch64("libnccl_ep.so.0.1.0"),
         StandIns.aarch64("libnccl.so.2"));
     for (Path file : files) {

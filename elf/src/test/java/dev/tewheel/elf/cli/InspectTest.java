@@ -45,22 +45,28 @@ class InspectTest {
     assertEquals("x86_64", first.get("machine"));
     assertEquals("DYN", first.get("type"));
     assertEquals("libtransformer_engine.so", first.get("soname"));
-    assertEquals(List.of("libc.so.6"), first.get("needed"));
+    assertEquals(List.of("libnccl.so.2", "libstdc++.so.6", "libgcc_s.so.1", "libc.so.6"), first.get("needed"));
     assertEquals(List.of(), first.get("rpath"));
     assertEquals(List.of(), first.get("runpath"));
     assertEquals(true, first.get("bindNow"));
     assertEquals(true, first.get("relro"));
-    assertEquals(List.of("nvte_get_version", "nvte_nccl_ep_last_error", "nvte_nccl_ep_required_major",
-        "nvte_nccl_ep_version", "nvte_set_nccl_ep_home"), first.get("definedSymbols"));
+    assertEquals(List.of("nvte_create_tensor", "nvte_destroy_tensor", "nvte_ep_combine", "nvte_ep_combine_bwd",
+        "nvte_ep_dispatch", "nvte_ep_dispatch_bwd", "nvte_ep_handle_mem_size", "nvte_ep_initialize", "nvte_ep_prepare",
+        "nvte_ep_shutdown", "nvte_set_tensor_param", "nvte_tensor_data", "nvte_tensor_shape", "nvte_tensor_type"),
+        first.get("definedSymbols"));
     List<?> undefined = (List<?>) first.get("undefinedSymbols");
-    assertTrue(undefined.contains("dlopen") && undefined.contains("getenv"), undefined.toString());
+    assertTrue(undefined.contains("dlopen") && undefined.contains("getenv") && undefined.contains("ncclGetVersion"),
+        undefined.toString());
     assertTrue(undefined.stream().noneMatch(s -> ((String) s).contains("@")), "names without versions");
     assertEquals(undefined.stream().sorted().toList(), undefined, "sorted");
-    assertEquals(Map.of("libc.so.6", List.of("GLIBC_2.2.5", "GLIBC_2.34")), first.get("versionNeeds"));
+    Map<?, ?> needs = (Map<?, ?>) first.get("versionNeeds");
+    assertEquals(List.of("libc.so.6", "libgcc_s.so.1", "libstdc++.so.6"), List.copyOf(needs.keySet()), "sorted");
+    assertEquals(List.of("GLIBC_2.14", "GLIBC_2.2.5", "GLIBC_2.34"), needs.get("libc.so.6"));
+    assertEquals(List.of("GCC_3.0"), needs.get("libgcc_s.so.1"));
 
     Map<?, ?> second = (Map<?, ?>) files.get(1);
     assertEquals(List.of("/opt/nccl/lib"), second.get("runpath"));
-    assertEquals(List.of("libnccl.so.2", "libc.so.6"), second.get("needed"));
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1", "libc.so.6"), second.get("needed"));
     Map<?, ?> third = (Map<?, ?>) files.get(2);
     assertEquals("aarch64", third.get("machine"));
     assertEquals("libnccl_ep.so.0", third.get("soname"));
@@ -112,7 +118,9 @@ class InspectTest {
     assertTrue(out.contains("  bind now:       yes\n"), out);
     assertTrue(out.contains("  bind now:       no (lazy binding)\n"), out);
     assertTrue(out.contains("  relro:          full (PT_GNU_RELRO and bind now)\n"), out);
-    assertTrue(out.contains("    libc.so.6: GLIBC_2.2.5 GLIBC_2.34\n"), out);
+    assertTrue(out.contains("    libc.so.6: GLIBC_2.14 GLIBC_2.2.5 GLIBC_2.34\n"), out);
+    assertTrue(out.contains("    libgcc_s.so.1: GCC_3.0\n"), out);
+    assertTrue(out.contains("  needed:         libnccl.so.2 libstdc++.so.6 libgcc_s.so.1 libc.so.6\n"), out);
     assertTrue(out.contains("    getenv@GLIBC_2.2.5\n"), out);
     assertTrue(out.contains("\n\n" + StandIns.defect(Defect.TE_LAZY_BINDING) + "\n"), "a blank line between files");
   }
