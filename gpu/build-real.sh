@@ -17,6 +17,8 @@
 #   NVCC_GENCODE  full nvcc -gencode flags; overrides GPU_ARCH for both builds
 #   JOBS          make's parallelism (default: nproc)
 #   SKIP_NCCL=1   build only NCCL EP, against an OUT/nccl built earlier
+#   SKIP_NCCL_EP=1  build only NCCL (the smoke run: its NCCL EP comes built, inside the carried wheel_lib); then
+#                 NCCL_EXT_SRC is only checked, and OUT/nccl_ep is neither made nor touched
 set -euo pipefail
 
 die() { echo "build-real: error: $*" >&2; exit 1; }
@@ -106,6 +108,13 @@ else
 fi
 [[ -f "$out/nccl/include/nccl.h" && -e "$out/nccl/lib/libnccl.so" ]] \
   || die "no NCCL build in $out/nccl (include/nccl.h, lib/libnccl.so)"
+
+if [[ "${SKIP_NCCL_EP:-0}" == 1 ]]; then
+  log "SKIP_NCCL_EP=1: NCCL EP not built"
+  log "built: $(ls "$out"/nccl/lib/libnccl.so.*.*.* | head -n1)"
+  log "timings: NCCL ${nccl_s} s, total $((SECONDS - t_all)) s"
+  exit 0
+fi
 
 # --- NCCL EP (as TE's setup.py does: NVCC_GENCODE and NCCL_HOME in the environment, make lib) ------
 # libnccl_ep.so links -lcuda. nvcc searches $CUDA_HOME/.../lib/stubs itself, but a trimmed toolkit

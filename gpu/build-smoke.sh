@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the GPU smoke program (gpu/smoke, dev.tewheel.gpu.GpuSmoke) and copies it with its class path into
+# gpu/work/smoke/ (gpu-smoke.jar + lib/), the one folder a device run carries for it.
+#
+# Usage: gpu/build-smoke.sh
+# Environment:
+#   INSTALL=1   first run `./mvnw -B -q install -DskipTests -Dinvoker.skip`, so that te-runtime (and what it needs)
+#               is in the local repository; needed once per change of te-runtime
+# Run it here with a JDK 22+ (java -jar gpu/work/smoke/gpu-smoke.jar --help), or on the GPU host with the image
+# gpu/jlink.sh makes.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+cd "$root"
+if [[ "${INSTALL:-0}" == 1 ]]; then
+  echo "build-smoke: ./mvnw -B -q install -DskipTests -Dinvoker.skip"
+  ./mvnw -B -q install -DskipTests -Dinvoker.skip
+fi
+echo "build-smoke: ./mvnw -B -q -f gpu/smoke/pom.xml package"
+./mvnw -B -q -f gpu/smoke/pom.xml package
+rm -rf "$here/work/smoke"
+mkdir -p "$here/work/smoke"
+cp "$here/smoke/target/gpu-smoke.jar" "$here/work/smoke/"
+cp -r "$here/smoke/target/lib" "$here/work/smoke/"
+echo "build-smoke: $(cd "$here/work/smoke" && find . -type f | sort | paste -sd' ') ($(du -sh "$here/work/smoke" | cut -f1))"
