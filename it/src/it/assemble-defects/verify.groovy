@@ -6,11 +6,11 @@ def expected = [
   '[ERROR TE-BIND-NOW] ' + standIns + '/defects/te-lazy/libtransformer_engine.so: found lazy binding',
   'link libtransformer_engine.so with -Wl,-z,now',
   '[ERROR TE-FORBIDDEN-NEEDED] ' + standIns + '/defects/te-needs-ep/libtransformer_engine.so: found DT_NEEDED libnccl_ep.so.0',
-  '[ERROR TE-UNDEFINED-NCCL-EP] ' + standIns + '/defects/te-undefined-ep/libtransformer_engine.so: found undefined symbols ncclEpGetVersion',
+  '[ERROR TE-UNDEFINED-NCCL-EP] ' + standIns + '/defects/te-undefined-ep/libtransformer_engine.so: found undefined symbols ncclEpCombine, ncclEpCreateGroup, ncclEpDispatch, ncclEpGetVersion, ncclEpGroupDestroy, ncclEpHandleDestroy, ncclEpHandleMemSize, ncclEpInitHandle, ncclEpUpdateHandle',
   '[ERROR TE-FORBIDDEN-NEEDED] ' + standIns + '/defects/te-needs-cuda/libtransformer_engine.so: found DT_NEEDED libcuda.so.1',
   '[ERROR EP-SONAME] ' + standIns + '/defects/ep-major1/lib/libnccl_ep.so.1.0.0: found SONAME libnccl_ep.so.1; expected SONAME libnccl_ep.so.0',
   '[ERROR EP-NO-RUNPATH] ' + standIns + '/defects/ep-runpath/lib/libnccl_ep.so.0.1.0: found RUNPATH /opt/nccl/lib',
-  '[ERROR HEADERS-SELF-CONTAINED] ' + standIns + '/defects/include-missing/include/nccl_ep/device/ll_ep.cuh:5: found #include "ll_ep_smem.cuh" that resolves nowhere',
+  '[ERROR HEADERS-SELF-CONTAINED] ' + standIns + '/defects/include-missing/include/nccl_ep/device/ll_ep.cuh:9: found #include "ll_ep_smem.cuh" that resolves nowhere',
   '[ERROR ELF-ONE-MACHINE] ' + standIns + '/nccl_ep/lib/libnccl_ep.so.0.1.0: found x86_64',
 ]
 expected.each { assert log.contains(it) : "build.log lacks: $it" }

@@ -1,27 +1,13 @@
 package dev.tewheel.runtime;
 
 /**
- * An {@code ncclEp*} function returned a status other than {@code ncclEpSuccess}; the message carries the function,
- * the status and {@code ncclEpGetErrorString}'s text.
+ * An {@code ncclEp*} function returned an {@code ncclResult_t} other than {@code ncclSuccess}. NCCL EP has no error
+ * string function of its own: the text is NCCL's {@code ncclGetErrorString}, as NCCL EP's callers use.
  */
-public final class NcclEpException extends RuntimeException {
+public final class NcclEpException extends NcclException {
   private static final long serialVersionUID = 1L;
 
-  private final String function;
-  private final int status;
-
-  public NcclEpException(String function, int status, String text) {
-    super(function + " failed with status " + status + ": " + text);
-    this.function = function;
-    this.status = status;
-  }
-
-  public String function() {
-    return function;
-  }
-
-  /** The ncclEpResult_t value. */
-  public int status() {
-    return status;
+  public NcclEpException(String function, int result, String text) {
+    super(function, result, text);
   }
 }

@@ -10,15 +10,39 @@ import java.util.Optional;
  * already loaded one if the process has one, else the one te-runtime preloads.
  *
  * @param library the file that was (or would be) bound, as the dynamic linker mapped it; empty when none loads
+ * @param source which copy the gate read: the one already mapped in this process, the configured file, or the one
+ *     dlopen's own search finds
  * @param version what it reports; empty when it does not load or lacks ncclGetVersion
  * @param minimum the version required
  * @param ok whether the gate passes
  * @param detail one sentence for people, e.g. {@code libnccl.so.2 from /x reports 2.27.3, older than 2.30.4}
  */
-public record NcclStatus(Optional<Path> library, Optional<NcclVersion> version, NcclVersion minimum, boolean ok,
-    String detail) {
+public record NcclStatus(Optional<Path> library, Source source, Optional<NcclVersion> version, NcclVersion minimum,
+    boolean ok, String detail) {
+  /** Which libnccl.so.2 the gate read. */
+  public enum Source {
+    /** A copy already mapped in this process: the dynamic linker binds NCCL EP to it whatever else is configured. */
+    ALREADY_MAPPED("already mapped in this process"),
+    /** The file configured with te.ncclLibrary (or the builder), which te-runtime preloads. */
+    CONFIGURED("configured"),
+    /** The copy dlopen("libnccl.so.2") finds: LD_LIBRARY_PATH, /etc/ld.so.cache, the default folders. */
+    LOADER_SEARCH("found by dlopen's search");
+
+    private final String text;
+
+    Source(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
   public NcclStatus {
     Objects.requireNonNull(library, "library");
+    Objects.requireNonNull(source, "source");
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(minimum, "minimum");
     Objects.requireNonNull(detail, "detail");

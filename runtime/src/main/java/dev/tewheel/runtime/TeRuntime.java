@@ -9,6 +9,7 @@ import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Environment;
 import dev.tewheel.runtime.internal.Libc;
+import dev.tewheel.runtime.internal.NcclGate;
 import dev.tewheel.runtime.internal.NativeAccess;
 import dev.tewheel.runtime.internal.Resolver;
 import dev.tewheel.runtime.internal.Symbols;
@@ -31,18 +32,21 @@ import java.util.concurrent.CompletionException;
  * <pre>{@code
  * TeRuntime runtime = TeRuntime.builder().wheelLib(Path.of(".../transformer_engine/wheel_lib")).build();
  * Availability report = runtime.availability();     // never loads NCCL EP
- * TransformerEngine te = runtime.loadTransformerEngine();
- * NcclEp ep = runtime.load();                        // once per process; throws LoadException with the report
+ * TransformerEngine te = runtime.loadTransformerEngine(); // NCCL first, then TE, as TE's Python loads them
+ * NcclEp ep = runtime.loadNcclEp();                  // once per process; throws LoadException with the report
  * }</pre>
  *
- * <p>{@link #availability()} and {@link #load()} apply one rule (bundle {@code NcclEpSelection}, read from the
- * ELF files, never by dlopen), so availability says yes exactly when load succeeds. Every method first checks that
+ * <p>{@link #availability()} and {@link #loadNcclEp()} apply one rule (bundle {@code NcclEpSelection} with
+ * {@code NcclEpFunctions.REQUIRED}, read from the ELF files, never by dlopen), so availability says yes exactly when
+ * the load succeeds, and when TE's own provider would load the same file. Every method first checks that
  * native access is enabled for this module and otherwise throws IllegalCallerException naming the flag.
  */
 public final class TeRuntime {
   private static final Object LOCK = new Object();
   private static NcclEp loaded;
   private static CompletableFuture<NcclEp> pending;
+  private static Nccl nccl;
+  private static TransformerEngine transformerEngine;
 
   private final Config config;
 
@@ -75,15 +79,15 @@ public final class TeRuntime {
    * Loads NCCL EP once per process; concurrent callers share one attempt and its result, later callers get the
    * same instance. A failed attempt is not remembered: the next call tries again.
    *
-   * <p>Steps: the availability rule; a preload of the libnccl.so.2 the NCCL gate checked (RTLD_GLOBAL, as nccl4py
-   * does), so NCCL EP's DT_NEEDED resolves to it; dlopen of the chosen file, whose failure carries dlerror's text;
-   * a check of the file the dynamic linker really mapped (dlinfo); dlsym of every function in
-   * {@link NcclEp#FUNCTIONS}; {@code ncclEpGetVersion}, whose major must be the SONAME's.
+   * <p>Steps: the availability rule; {@link #loadNccl()} (the libnccl.so.2 the NCCL gate checked, RTLD_GLOBAL, as
+   * nccl4py does), so NCCL EP's DT_NEEDED resolves to it; dlopen of the chosen file, whose failure carries dlerror's
+   * text; a check of the file the dynamic linker really mapped (dlinfo); dlsym of every function in
+   * {@link NcclEp#REQUIRED_FUNCTIONS}; {@code ncclEpGetVersion}, whose major must be the SONAME's.
    *
    * @throws LoadException carrying the availability report, when any step fails, or when NCCL EP was already
    *     loaded in this process from a file this configuration does not select
    */
-  public NcclEp load() {
+  public NcclEp loadNcclEp() {
     NativeAccess.check(TeRuntime.class.getModule());
     NcclEp ep;
     CompletableFuture<NcclEp> future = null;
@@ -132,12 +136,42 @@ public final class TeRuntime {
   }
 
   /**
-   * Loads libtransformer_engine.so from the bundle. First sets {@code NCCL_EP_HOME} through libc's setenv with
-   * overwrite 0 (a user's own value wins) to the bundle folder whose {@code include/nccl_ep/} holds the shipped
-   * JIT headers (the manifest says which), as TE's provider does: without it NCCL EP's JIT would look for its
-   * headers at the build machine's path compiled into config.h. The result reports what was set.
+   * Loads {@code libnccl.so.2} once per process: the copy the NCCL gate read (one already mapped, the configured
+   * file, or the one dlopen's search finds), with RTLD_NOW | RTLD_GLOBAL, as TE's Python and nccl4py load it. Its
+   * version is not gated here: TE itself runs with any NCCL; only NCCL EP needs the minimum.
    *
-   * @throws LoadException carrying the availability report, when there is no TE library or dlopen fails
+   * @throws LoadException carrying the availability report, when no libnccl.so.2 loads
+   */
+  public Nccl loadNccl() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    synchronized (LOCK) {
+      if (nccl != null) {
+        return nccl;
+      }
+      NcclStatus gate = NcclGate.probe(config.effectiveNcclLibrary(), config.effectiveMinimumNcclVersion());
+      if (gate.library().isEmpty() || gate.version().isEmpty()) {
+        throw failure("libnccl.so.2 cannot be loaded: " + gate.detail());
+      }
+      Path file = gate.library().get();
+      Libc.Opened opened = Libc.dlopen(file.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+      if (!opened.ok()) {
+        throw failure("dlopen(" + file + ") failed: " + opened.error());
+      }
+      Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
+      nccl = new Nccl(mapped, gate.version().get(), new Symbols(opened.handle(), mapped));
+      return nccl;
+    }
+  }
+
+  /**
+   * Loads libtransformer_engine.so from the bundle, once per process, as TE's Python does: NCCL first
+   * ({@link #loadNccl()}; TE NEEDS libnccl.so.2), then TE with RTLD_LAZY | RTLD_GLOBAL (BIND_NOW comes from the
+   * library's own flag). Before that it sets {@code NCCL_EP_HOME} through libc's setenv with overwrite 0 (a user's
+   * own value wins) to the bundle folder whose {@code include/nccl_ep/} holds the shipped JIT headers (the manifest
+   * says which), as TE's provider does: without it NCCL EP's JIT would look for its headers at the build machine's
+   * path compiled into config.h. The result reports what was set.
+   *
+   * @throws LoadException carrying the availability report, when there is no TE library, no NCCL, or dlopen fails
    */
   public TransformerEngine loadTransformerEngine() {
     NativeAccess.check(TeRuntime.class.getModule());
@@ -152,19 +186,31 @@ public final class TeRuntime {
       throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
           + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
     }
-    Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
-        .filter(p -> !sameFile(p, te.get()));
-    if (other.isPresent()) {
-      throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
-          + "; loading " + te.get() + " beside it would give this process two copies");
+    synchronized (LOCK) {
+      if (transformerEngine != null) {
+        if (!sameFile(transformerEngine.file(), te.get())) {
+          throw failure("libtransformer_engine.so is already loaded in this process from "
+              + transformerEngine.file() + "; this configuration selects " + te.get());
+        }
+        return transformerEngine;
+      }
+      Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
+          .filter(p -> !sameFile(p, te.get()));
+      if (other.isPresent()) {
+        throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
+            + "; loading " + te.get() + " beside it would give this process two copies");
+      }
+      Nccl boundNccl = loadNccl();
+      Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
+      Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
+      if (!opened.ok()) {
+        throw failure("dlopen(" + te.get() + ") failed: " + opened.error());
+      }
+      Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
+      transformerEngine = new TransformerEngine(te.get(), mapped, home, boundNccl,
+          new Symbols(opened.handle(), te.get()), this::availability);
+      return transformerEngine;
     }
-    Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
-    Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
-    if (!opened.ok()) {
-      throw failure("dlopen(" + te.get() + ") failed: " + opened.error());
-    }
-    Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-    return new TransformerEngine(te.get(), mapped, home, new Symbols(opened.handle(), te.get()));
   }
 
   private static EnvironmentSetting setNcclEpHome(Path folder) {
@@ -189,10 +235,11 @@ public final class TeRuntime {
       throw new LoadException("NCCL EP is not available: " + availability.reason(), availability);
     }
     NcclEpCandidate chosen = availability.chosen().orElseThrow();
-    Path nccl = availability.nccl().library().orElseThrow();
-    Libc.Opened preload = Libc.dlopen(nccl.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
-    if (!preload.ok()) {
-      throw new LoadException("could not preload " + nccl + ": " + preload.error(), availability);
+    Nccl boundNccl;
+    try {
+      boundNccl = loadNccl();
+    } catch (LoadException e) {
+      throw new LoadException(e.getMessage(), availability);
     }
     Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
     if (!opened.ok()) {
@@ -205,10 +252,10 @@ public final class TeRuntime {
         throw new LoadException(Resolver.alreadyLoaded(chosen, mapped), availability);
       }
       Symbols symbols = new Symbols(opened.handle(), chosen.file());
-      List<String> missing = NcclEp.FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList();
+      List<String> missing = NcclEp.REQUIRED_FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList();
       if (!missing.isEmpty()) {
         throw new LoadException(chosen.file() + " does not export " + String.join(", ", missing)
-            + ", which te-runtime's NCCL EP API calls", availability);
+            + ", which TE's provider resolves", availability);
       }
       NcclEpVersion version = version(symbols, chosen, availability);
       int sonameMajor = NcclEpLibraryName.sonameMajor(chosen.soname().orElseThrow()).orElseThrow();
@@ -218,7 +265,7 @@ public final class TeRuntime {
             availability);
       }
       keep = true;
-      return new NcclEp(config, chosen.file(), mapped, version, availability, symbols);
+      return new NcclEp(config, chosen.file(), mapped, version, availability, boundNccl, symbols);
     } finally {
       if (!keep) {
         Libc.dlclose(opened.handle());

@@ -69,7 +69,7 @@ class AvailabilityMatrixTest {
         new Row("a dangling link", f -> Files.createSymbolicLink(f.resolve("libnccl_ep.so"),
             Path.of("libnccl_ep.so.0.1.0")), false, null, "libnccl_ep.so: dangling symlink", Bundles.NCCL),
         new Row("NCCL too old", f -> copy(GOOD, f, "libnccl_ep.so.0.1.0"), false, "libnccl_ep.so.0.1.0",
-            "reports 2.27.3, older than the 2.30.4 NCCL EP needs", Bundles.OLD_NCCL),
+            "reports 2.28.9, older than the 2.30.4 NCCL EP needs", Bundles.OLD_NCCL),
         new Row("libnccl.so.2 missing", f -> copy(GOOD, f, "libnccl_ep.so.0.1.0"), false, "libnccl_ep.so.0.1.0",
             "libnccl.so.2 does not load: libnccl.so.2: cannot open shared object file", null),
         new Row("a function missing", f -> copy(StandIns.defect(Defect.NCCL_EP_WITHOUT_COMBINE), f,
@@ -138,13 +138,39 @@ class AvailabilityMatrixTest {
         Main.class, List.of("--wheel-lib", folder.toString(), "--json", "--nccl-library", Bundles.OLD_NCCL.toString(),
             "--ep-major", "0")), Map.of(), temp.resolve("logs"));
     Map<String, Object> report = (Map<String, Object>) Json.parse(result.out());
-    assertEquals("2.27.3", report.get("ncclVersion"));
+    assertEquals("2.28.9", report.get("ncclVersion"));
     assertNull(report.get("load"));
     List<Map<String, Object>> searched = (List<Map<String, Object>>) report.get("searched");
     assertEquals("API TeRuntime.Builder.wheelLib", searched.get(0).get("source"));
     assertEquals("used", searched.get(0).get("outcome"));
     assertEquals(List.of("not tried", "not tried", "not tried", "not tried"),
         searched.subList(1, 5).stream().map(s -> s.get("outcome")).toList());
+  }
+
+  /** A machine without the CUDA driver: dlopen would fail, and the report names the library, not a symbol. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aMissingNeededLibraryIsNamed() throws Exception {
+    Path folder = Files.createDirectories(temp.resolve("wheel_lib"));
+    Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
+    copy(GOOD, folder, "libnccl_ep.so.0.1.0");
+    ChildJvm.Result result = ChildJvm.run(ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED"), null,
+        Main.class, List.of("--wheel-lib", folder.toString(), "--json", "--load", "--nccl-library",
+            Bundles.NCCL.toString())), Map.of("LD_LIBRARY_PATH", ""), temp.resolve("logs"));
+    assertEquals(2, result.exit(), result.toString());
+    Map<String, Object> report = (Map<String, Object>) Json.parse(result.out());
+    assertEquals(false, report.get("available"));
+    String reason = (String) report.get("reason");
+    assertTrue(reason.startsWith("libcuda.so.1 not found (needed by libnccl_ep.so.0): dlopen would fail"), reason);
+    assertFalse(result.out().contains("does not define"), result.toString());
+    Map<String, Object> ep = (Map<String, Object>) ((Map<String, Object>) report.get("load")).get("ncclEp");
+    assertEquals(false, ep.get("ok"));
+    assertTrue(((String) ep.get("error")).contains(reason), result.toString());
+    List<Map<String, Object>> needed = (List<Map<String, Object>>) report.get("dependencies");
+    Map<String, Object> cuda = needed.stream().filter(d -> d.get("name").equals("libcuda.so.1")).findFirst()
+        .orElseThrow();
+    assertEquals("not found", cuda.get("foundBy"));
+    assertNull(cuda.get("file"));
   }
 
   /** The control: loading the wrong-major stand-in does write the marker, so its absence above means something. */

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime;
 
+import dev.tewheel.standins.StandIns;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,13 @@ final class ChildJvm {
         "LD_PRELOAD", "XDG_CACHE_HOME")) {
       builder.environment().remove(name);
     }
+    // A machine with a CUDA driver: NCCL EP NEEDS libcuda.so.1, found here as the driver's would be. A test that
+    // wants a machine without one passes LD_LIBRARY_PATH "".
+    builder.environment().put("LD_LIBRARY_PATH", StandIns.cudaLibDir().toString());
     builder.environment().putAll(env);
+    if (builder.environment().getOrDefault("LD_LIBRARY_PATH", "").isEmpty()) {
+      builder.environment().remove("LD_LIBRARY_PATH");
+    }
     Files.createDirectories(logs);
     builder.redirectOutput(logs.resolve("stdout").toFile());
     builder.redirectError(logs.resolve("stderr").toFile());

@@ -206,7 +206,7 @@ class ClasspathBundleTest {
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
       TeRuntime runtime = TeRuntime.builder().classLoader(loader).cacheFolder(cache).ncclLibrary(Bundles.NCCL).build();
       Availability first = runtime.availability();
-      assertTrue(first.available(), first.toText());
+      assertTrue(first.available(), first.toString());
       assertEquals("used: extracted now", first.searched().get(4).outcome());
       Path library = first.chosenFile().orElseThrow();
       assertTrue(library.startsWith(cache), library.toString());
@@ -224,7 +224,7 @@ class ClasspathBundleTest {
           + " manifest, so te-runtime will not load it: " + library + " has sha256 "), second.reason());
       assertTrue(second.reason().endsWith("delete " + library.getParent() + " to extract it again"));
       assertEquals("refused", second.searched().get(4).outcome());
-      LoadException refused = assertThrows(LoadException.class, runtime::load);
+      LoadException refused = assertThrows(LoadException.class, runtime::loadNcclEp);
       assertEquals("NCCL EP is not available: " + second.reason(), refused.getMessage());
       assertFalse(Files.readString(Path.of("/proc/self/maps")).contains(library.toString()),
           "the tampered library was never mapped");

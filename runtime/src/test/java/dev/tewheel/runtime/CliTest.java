@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.json.Json;
 import dev.tewheel.runtime.cli.Main;
+import dev.tewheel.standins.StandIns;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,14 @@ class CliTest {
     assertEquals(0, run.exit(), run.toString());
     Map<String, Object> report = (Map<String, Object>) Json.parse(run.out());
     assertEquals(List.of("available", "reason", "chosen", "candidates", "ncclVersion", "requiredMajor", "searched",
-        "bundle", "requiredMajorSource", "loadedElsewhere", "nccl"), List.copyOf(report.keySet()));
+        "bundle", "requiredMajorSource", "loadedElsewhere", "dependencies", "nccl"), List.copyOf(report.keySet()));
+    List<Map<String, Object>> needed = (List<Map<String, Object>>) report.get("dependencies");
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1"), needed.stream().map(d -> d.get("name"))
+        .filter(n -> !n.equals("libc.so.6")).toList());
+    assertEquals(Map.of("name", "libcuda.so.1", "neededBy", "libnccl_ep.so.0", "file",
+        StandIns.cudaLibDir().resolve("libcuda.so.1").toString(), "foundBy", "LD_LIBRARY_PATH"), needed.get(1));
+    assertEquals("preloaded by te-runtime", needed.get(0).get("foundBy"));
+    assertEquals("CONFIGURED", ((Map<String, Object>) report.get("nccl")).get("source"));
     assertEquals(true, report.get("available"));
     assertEquals(wheelLib.resolve("libnccl_ep.so").toString(), report.get("chosen"));
     Map<String, Object> candidate = ((List<Map<String, Object>>) report.get("candidates")).get(0);
@@ -88,6 +96,12 @@ class CliTest {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
     Run run = run("--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.OLD_NCCL.toString());
     assertEquals(2, run.exit(), run.toString());
+    StringBuilder needed = new StringBuilder("Needed by the chosen library:\n");
+    for (Dependency d : TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.OLD_NCCL).build().availability()
+        .dependencies()) {
+      needed.append("  ").append(d.name()).append(": ").append(d.file().orElseThrow()).append(" (")
+          .append(d.foundBy()).append(")\n");
+    }
     String expected = """
         Searched, in order:
           1. API TeRuntime.Builder.wheelLib  %1$s: used
@@ -99,10 +113,12 @@ class CliTest {
         Required NCCL EP major: 0 (the default of this te-runtime release)
         Candidates:
           accepted  %1$s/libnccl_ep.so: SONAME libnccl_ep.so.0 matches major 0
-        NCCL: libnccl.so.2 from %2$s reports 2.27.3, older than the 2.30.4 NCCL EP needs
+        %3$sNCCL: libnccl.so.2 configured (%2$s) reports 2.28.9, older than the 2.30.4 NCCL EP needs
         Chosen: %1$s/libnccl_ep.so
-        Available: no, libnccl.so.2 from %2$s reports 2.27.3, older than the 2.30.4 NCCL EP needs
-        """.formatted(wheelLib, Bundles.OLD_NCCL);
+        Available: no, libnccl.so.2 configured (%2$s) reports 2.28.9, older than the 2.30.4 NCCL EP needs
+        """.formatted(wheelLib, Bundles.OLD_NCCL, needed);
+    assertTrue(needed.toString().contains("  libcuda.so.1: " + StandIns.cudaLibDir().resolve("libcuda.so.1")
+        + " (LD_LIBRARY_PATH)\n"), needed.toString());
     assertEquals("te-runtime dev: NCCL EP availability\n" + expected, run.out());
   }
 }

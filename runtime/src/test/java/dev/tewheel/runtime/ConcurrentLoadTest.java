@@ -1,8 +1,9 @@
 package dev.tewheel.runtime;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +60,7 @@ class ConcurrentLoadTest {
           : TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build();
       results.add(pool.submit(() -> {
         start.await();
-        return runtime.load();
+        return runtime.loadNcclEp();
       }));
     }
     Set<NcclEp> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -69,8 +71,8 @@ class ConcurrentLoadTest {
     assertEquals(1, distinct.size(), "64 concurrent load() calls must share one NcclEp");
     NcclEp ep = distinct.iterator().next();
     assertEquals(wheelLib.resolve("libnccl_ep.so"), ep.file());
-    assertEquals(100, ep.versionCode());
-    assertSame(ep, shared.load());
+    assertEquals(100, ep.getVersion());
+    assertSame(ep, shared.loadNcclEp());
     // One mapping of the library in the process: the dynamic linker opened the file once.
     long mappings = Files.readAllLines(Path.of("/proc/self/maps")).stream()
         .filter(line -> line.endsWith(wheelLib.resolve("libnccl_ep.so").toString()))
@@ -80,30 +82,91 @@ class ConcurrentLoadTest {
 
   static void callEveryFunction(Path temp) throws Throwable {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
-    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().load();
+    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
     assertEquals("0.1.0", ep.version().toString());
-    assertEquals(100, ep.versionCode());
-    assertEquals("invalid argument", ep.errorString(1));
+    assertEquals(100, ep.getVersion());
+    Nccl nccl = ep.nccl();
+    assertEquals("invalid argument (run with NCCL_DEBUG=WARN for details)", nccl.errorString(4));
 
-    byte[] data = "dispatched through NCCL EP".getBytes();
-    NcclEpComm comm = ep.commInit(0, 1);
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment input = arena.allocate(data.length);
-      input.copyFrom(MemorySegment.ofArray(data));
-      MemorySegment dispatched = arena.allocate(data.length);
-      MemorySegment combined = arena.allocate(data.length);
-      comm.dispatch(input, dispatched, data.length);
-      comm.combine(dispatched, combined, data.length);
-      assertEquals("dispatched through NCCL EP", new String(combined.toArray(JAVA_BYTE)));
-      assertThrows(IndexOutOfBoundsException.class, () -> comm.dispatch(input, dispatched, data.length + 1));
-      comm.close();
-      assertThrows(IllegalStateException.class, () -> comm.dispatch(input, dispatched, 1));
-      comm.close(); // a second close does nothing
+    int tokens = 2;
+    int hidden = 4;
+    try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
+      MemorySegment config = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
+      assertEquals(112, config.get(JAVA_INT, 0));
+      assertEquals(NcclEpStructs.MAGIC, config.get(JAVA_INT, 4));
+      assertEquals(NcclEpStructs.API_VERSION, config.get(JAVA_INT, 8));
+      // num_experts 0: NCCL EP would assert (ending the process), so te-runtime refuses first.
+      IllegalArgumentException asserted = assertThrows(IllegalArgumentException.class,
+          () -> ep.createGroup(comm, config));
+      assertEquals("ncclEpCreateGroup refused before the native call, which would assert: num_experts must be"
+          + " greater than 0", asserted.getMessage());
+      IllegalArgumentException badMagic = assertThrows(IllegalArgumentException.class,
+          () -> ep.createGroup(comm, arena.allocate(NcclEpStructs.GROUP_CONFIG)));
+      assertTrue(badMagic.getMessage().startsWith("ncclEpCreateGroup: config has size 0 and magic 0x00000000"),
+          badMagic.getMessage());
+      // High throughput with rows of 12 bytes: NCCL EP returns ncclInvalidArgument, and the text is NCCL's.
+      set(config, NcclEpStructs.GROUP_CONFIG, "algorithm", NcclEpStructs.ALGO_HIGH_THROUGHPUT);
+      set(config, NcclEpStructs.GROUP_CONFIG, "num_experts", 2);
+      set(config, NcclEpStructs.GROUP_CONFIG, "max_dispatch_tokens_per_rank", tokens);
+      set(config, NcclEpStructs.GROUP_CONFIG, "max_token_bytes", 12);
+      NcclEpException refused = assertThrows(NcclEpException.class, () -> ep.createGroup(comm, config));
+      assertEquals("ncclEpCreateGroup failed with 4 (invalid argument (run with NCCL_DEBUG=WARN for details))",
+          refused.getMessage());
+      assertEquals(4, refused.result());
+
+      set(config, NcclEpStructs.GROUP_CONFIG, "algorithm", NcclEpStructs.ALGO_HIGH_THROUGHPUT);
+      set(config, NcclEpStructs.GROUP_CONFIG, "num_experts", 4); // HT wants a multiple of 4 per rank
+      set(config, NcclEpStructs.GROUP_CONFIG, "max_dispatch_tokens_per_rank", tokens);
+      set(config, NcclEpStructs.GROUP_CONFIG, "max_recv_tokens_per_rank", tokens);
+      set(config, NcclEpStructs.GROUP_CONFIG, "max_token_bytes", hidden * 4);
+      set(config, NcclEpStructs.GROUP_CONFIG, "num_topk", 1);
+      set(config, NcclEpStructs.GROUP_CONFIG, "enable_mask", 1); // the async error functions need it
+      MemorySegment group = ep.createGroup(comm, config);
+      assertEquals(0, ep.getAsyncError(group));
+      ep.errorClear(group);
+
+      long memSize = ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, 1);
+      MemorySegment memory = arena.allocate(memSize, 256);
+      MemorySegment handleMem = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_UINT8, memory, memSize);
+      MemorySegment handle = ep.initHandle(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, 1,
+          handleMem);
+      // Token 0 to expert 1, token 1 to expert 0.
+      MemorySegment routes = arena.allocateFrom(JAVA_LONG, 1, 0);
+      ep.updateHandle(handle, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT64, routes, tokens, 1),
+          MemorySegment.NULL, MemorySegment.NULL);
+
+      MemorySegment input = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1, 2, 3, 4, 5, 6, 7, 8);
+      MemorySegment received = arena.allocate(ValueLayout.JAVA_FLOAT, (long) tokens * hidden);
+      MemorySegment inputs = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_INPUTS);
+      inputs.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, input, tokens, hidden));
+      MemorySegment weights = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0.5f, 0.75f);
+      inputs.set(ADDRESS, 16, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, weights, tokens, 1));
+      MemorySegment outputs = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_OUTPUTS);
+      outputs.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, received, tokens, hidden));
+      MemorySegment receivedWeights = arena.allocate(ValueLayout.JAVA_FLOAT, tokens);
+      outputs.set(ADDRESS, 16, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, receivedWeights, tokens));
+      ep.dispatch(handle, inputs, outputs, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+      // Expert-major: expert 0 holds token 1, expert 1 holds token 0.
+      assertArrayEquals(new float[] {5, 6, 7, 8, 1, 2, 3, 4}, received.toArray(ValueLayout.JAVA_FLOAT));
+      assertArrayEquals(new float[] {0.75f, 0.5f}, receivedWeights.toArray(ValueLayout.JAVA_FLOAT));
+
+      MemorySegment combined = arena.allocate(ValueLayout.JAVA_FLOAT, (long) tokens * hidden);
+      MemorySegment combineIn = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_INPUTS);
+      combineIn.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, received, tokens, hidden));
+      MemorySegment combineOut = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_OUTPUTS);
+      combineOut.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, combined, tokens, hidden));
+      ep.combine(handle, combineIn, combineOut, MemorySegment.NULL, MemorySegment.NULL);
+      assertArrayEquals(input.toArray(ValueLayout.JAVA_FLOAT), combined.toArray(ValueLayout.JAVA_FLOAT));
+
+      ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
+      ep.handleDestroy(handle);
+      MemorySegment allocated = ep.tensorAlloc(NcclEpStructs.NCCL_FLOAT32, new long[] {tokens, hidden},
+          MemorySegment.NULL);
+      assertEquals(2, allocated.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.TENSOR, "ndim")));
+      ep.tensorDestroy(allocated);
+      ep.groupDestroy(group);
+      assertThrows(IllegalArgumentException.class, () -> ep.groupDestroy(MemorySegment.NULL));
     }
-
-    NcclEpException refused = assertThrows(NcclEpException.class, () -> ep.commInit(3, 2));
-    assertEquals("ncclEpCommInit failed with status 1: invalid argument", refused.getMessage());
-    assertEquals(1, refused.status());
 
     MethodHandle getVersion = ep.function("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     assertSame(getVersion, ep.function("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS)));
@@ -117,14 +180,18 @@ class ConcurrentLoadTest {
     assertTrue(missing.getMessage().startsWith("Unresolved symbol: ncclEpNoSuchFunction in "), missing.getMessage());
   }
 
+  private static void set(MemorySegment struct, java.lang.foreign.StructLayout layout, String field, int value) {
+    struct.set(JAVA_INT, NcclEpStructs.offset(layout, field), value);
+  }
+
   static void secondBundle(Path temp) throws Exception {
     Path first = Bundles.defaultLayout(temp.resolve("first"));
     Path second = Bundles.defaultLayout(temp.resolve("second"));
-    NcclEp ep = TeRuntime.builder().wheelLib(first).ncclLibrary(Bundles.NCCL).build().load();
+    NcclEp ep = TeRuntime.builder().wheelLib(first).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
     // Another configuration selecting the same file gets the same NCCL EP.
-    assertSame(ep, TeRuntime.builder().wheelLib(first).ncclLibrary(Bundles.NCCL).ncclEpMajor(0).build().load());
+    assertSame(ep, TeRuntime.builder().wheelLib(first).ncclLibrary(Bundles.NCCL).ncclEpMajor(0).build().loadNcclEp());
     LoadException refused = assertThrows(LoadException.class,
-        () -> TeRuntime.builder().wheelLib(second).ncclLibrary(Bundles.NCCL).build().load());
+        () -> TeRuntime.builder().wheelLib(second).ncclLibrary(Bundles.NCCL).build().loadNcclEp());
     assertTrue(refused.getMessage().startsWith("NCCL EP is already loaded in this process from "
         + first.resolve("libnccl_ep.so")), refused.getMessage());
     assertEquals(java.util.Optional.of(first.resolve("libnccl_ep.so")), refused.availability().loadedElsewhere());

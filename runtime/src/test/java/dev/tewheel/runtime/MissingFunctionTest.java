@@ -38,7 +38,7 @@ class MissingFunctionTest {
     assertFalse(availability.available());
     assertEquals("SONAME libnccl_ep.so.0 matches major 0, but it does not define ncclEpCombine",
         availability.candidates().get(0).reason());
-    LoadException refused = assertThrows(LoadException.class, runtime::load);
+    LoadException refused = assertThrows(LoadException.class, runtime::loadNcclEp);
     assertTrue(refused.getMessage().contains("does not define ncclEpCombine"), refused.getMessage());
   }
 
@@ -49,7 +49,7 @@ class MissingFunctionTest {
     Libc.Opened opened = Libc.dlopen(library.toString(), Libc.RTLD_NOW);
     assertTrue(opened.ok(), opened.error());
     Symbols symbols = new Symbols(opened.handle(), library);
-    assertEquals(List.of("ncclEpCombine"), NcclEp.FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList());
+    assertEquals(List.of("ncclEpCombine"), NcclEp.REQUIRED_FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList());
     UnresolvedSymbolException missing = assertThrows(UnresolvedSymbolException.class,
         () -> symbols.function("ncclEpCombine", FunctionDescriptor.ofVoid()));
     assertEquals("Unresolved symbol: ncclEpCombine in " + library, missing.getMessage());

@@ -38,7 +38,7 @@ class RequiredMajorTest {
     assertEquals(0, availability.requiredMajor());
     assertEquals("the manifest; the configured 1 does not apply to a bundle built for 0",
         availability.requiredMajorSource());
-    assertTrue(availability.available(), availability.toText());
+    assertTrue(availability.available(), availability.toString());
   }
 
   static void configuredMajor(Path temp) throws Exception {
@@ -51,9 +51,9 @@ class RequiredMajorTest {
     assertEquals(1, availability.requiredMajor());
     assertEquals("configured: TeRuntime.Builder.ncclEpMajor", availability.requiredMajorSource());
     assertEquals(wheelLib.resolve("libnccl_ep.so.1.0.0"), availability.chosenFile().orElseThrow());
-    NcclEp ep = runtime.load();
+    NcclEp ep = runtime.loadNcclEp();
     assertEquals("1.0.0", ep.version().toString());
-    assertEquals(10000, ep.versionCode());
+    assertEquals(10000, ep.getVersion());
   }
 
   static void propertyMajor(Path temp) throws Exception {

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.invoke.MethodHandle;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -56,11 +57,23 @@ class TransformerEngineLoadTest {
     assertEquals(wheelLib.resolve("libtransformer_engine.so"), te.file());
     assertEquals("NCCL_EP_HOME=" + expected + " (set by te-runtime)", home.toString());
 
-    // te-runtime loads the manifest's NCCL EP; TE's provider then finds the same file through $NCCL_EP_HOME/lib.
-    NcclEp ep = runtime.load();
-    assertEquals(wheelLib.resolve("nccl_ep/lib/libnccl_ep.so.0"), ep.file());
-    MethodHandle teEpVersion = te.function("nvte_nccl_ep_version", FunctionDescriptor.of(JAVA_INT));
-    assertEquals(100, (int) teEpVersion.invokeExact());
+    // TE's provider, on nvte_ep_initialize, finds NCCL EP through $NCCL_EP_HOME/lib; te-runtime's own load of the
+    // manifest's file then shares that one mapping.
+    Nccl nccl = te.nccl();
+    try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
+      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
+      for (String[] field : new String[][] {{"ep_size", "1"}, {"num_experts", "2"}, {"max_tokens_per_rank", "4"},
+          {"hidden_dim", "8"}, {"max_token_dtype", "4"}, {"num_topk", "1"}}) {
+        group.set(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, field[0]), Integer.parseInt(field[1]));
+      }
+      te.epInitialize(comm, group);
+      assertEquals(java.util.List.of(wheelLib.resolve("nccl_ep/lib/libnccl_ep.so.0").toString()),
+          TeEpSequenceTest.mapped("libnccl_ep"));
+      NcclEp ep = runtime.loadNcclEp();
+      assertEquals(wheelLib.resolve("nccl_ep/lib/libnccl_ep.so.0"), ep.file());
+      assertEquals(100, ep.getVersion());
+      te.epShutdown();
+    }
     assertThrows(UnresolvedSymbolException.class, () -> te.function("nvte_no_such", FunctionDescriptor.ofVoid()));
 
     // Loading again keeps the value te-runtime set, and still says te-runtime set it.
@@ -74,7 +87,8 @@ class TransformerEngineLoadTest {
   static void usersNcclEpHome(Path temp) throws Throwable {
     Bundles.setenv("NCCL_EP_HOME", "/users/choice");
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
-    TransformerEngine te = TeRuntime.builder().wheelLib(wheelLib).build().loadTransformerEngine();
+    TransformerEngine te = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build()
+        .loadTransformerEngine();
     EnvironmentSetting home = te.ncclEpHome().orElseThrow();
     assertFalse(home.setByRuntime());
     assertEquals("/users/choice", home.value());
@@ -93,6 +107,6 @@ class TransformerEngineLoadTest {
         .build().loadTransformerEngine());
     assertTrue(refused.getMessage().contains("has no libtransformer_engine.so"), refused.getMessage());
     // The same search still finds NCCL EP there.
-    assertTrue(refused.availability().available(), refused.availability().toText());
+    assertTrue(refused.availability().available(), refused.availability().toString());
   }
 }

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-call overhead of a trivial downcall, side by side: {@code ncclEpGetVersion(int *)} of the stand-in NCCL EP
- * through te-runtime's cached handle ({@link NcclEp#versionCode()}: a critical downcall writing to a heap array),
+ * through te-runtime's cached handle ({@link NcclEp#getVersion()}: a critical downcall writing to a heap array),
  * through a JNI stub, and through JNA (interface mapping and direct mapping). All four call the same function in the
  * same mapping of the library, and all check its status. Targets: at most 1.2x JNI, at least 10x faster than JNA.
  */
@@ -34,7 +34,7 @@ public class RuntimeBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    ep = TeRuntime.builder().wheelLib(RuntimeFixture.wheelLib()).ncclLibrary(RuntimeFixture.nccl()).build().load();
+    ep = TeRuntime.builder().wheelLib(RuntimeFixture.wheelLib()).ncclLibrary(RuntimeFixture.nccl()).build().loadNcclEp();
     System.load(RuntimeFixture.compileJniStub().toString());
     String library = ep.file().toString();
     if (!RuntimeJni.bind(library)) {
@@ -49,7 +49,7 @@ public class RuntimeBenchmark {
 
   @Benchmark
   public int ffm() {
-    return ep.versionCode();
+    return ep.getVersion();
   }
 
   @Benchmark

@@ -52,9 +52,9 @@ public class RuntimeFirstCallBenchmark {
     TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(nccl).build();
     Availability availability = runtime.availability();
     if (!availability.available()) {
-      throw new IllegalStateException(availability.toText());
+      throw new IllegalStateException(availability.reason());
     }
-    return runtime.load().versionCode();
+    return runtime.loadNcclEp().getVersion();
   }
 
   @Benchmark

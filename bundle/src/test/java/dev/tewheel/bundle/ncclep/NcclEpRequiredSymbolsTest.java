@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The rule can also require the functions a caller will call, read from the dynamic symbol table. */
 class NcclEpRequiredSymbolsTest {
-  private static final Set<String> API = Set.of("ncclEpGetVersion", "ncclEpCommInit", "ncclEpCommDestroy",
-      "ncclEpDispatch", "ncclEpCombine", "ncclEpGetErrorString");
+  private static final Set<String> API = Set.copyOf(NcclEpFunctions.REQUIRED);
 
   @TempDir Path temp;
 

@@ -1,12 +1,16 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
-/** NCCL EP's library exports ncclEpGetVersion, which the provider and the runtime call to check the major. */
+/**
+ * NCCL EP's library defines every function of {@link NcclEpFunctions#REQUIRED}: ncclEpGetVersion and the eight that
+ * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
+ * is one te-runtime and TE's loader both accept.
+ */
 final class NcclEpExportsCheck implements Check {
-  static final String GET_VERSION = "ncclEpGetVersion";
-
   @Override
   public String id() {
     return "EP-EXPORTS";
@@ -14,7 +18,7 @@ final class NcclEpExportsCheck implements Check {
 
   @Override
   public String title() {
-    return "libnccl_ep.so exports ncclEpGetVersion";
+    return "libnccl_ep.so exports the functions TE's provider resolves";
   }
 
   @Override
@@ -25,16 +29,22 @@ final class NcclEpExportsCheck implements Check {
   @Override
   public List<Finding> run(Subject subject) {
     return subject.ncclEpLibrary().map(ep -> {
+      Set<String> defined;
       try {
-        if (subject.elf(ep).definedSymbolNames().contains(GET_VERSION)) {
-          return List.<Finding>of();
-        }
+        defined = subject.elf(ep).definedSymbolNames();
       } catch (IOException e) {
+        return List.of(finding(ep.origin(), "a file that cannot be read as ELF (" + e.getMessage() + ")",
+            "an ELF shared object exporting " + String.join(", ", NcclEpFunctions.REQUIRED),
+            "ship the NCCL EP library that NCCL EP's build wrote to lib/"));
+      }
+      List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
+      if (missing.isEmpty()) {
         return List.<Finding>of();
       }
-      return List.of(finding(ep.origin(), "no defined dynamic symbol " + GET_VERSION, GET_VERSION + " exported",
+      return List.of(finding(ep.origin(), "no defined dynamic symbol " + String.join(", ", missing),
+          String.join(", ", NcclEpFunctions.REQUIRED) + " exported (TE's provider resolves them with dlsym)",
           "ship the NCCL EP library itself (not a static archive or a stripped stub) built with default visibility"
-              + " for its API"));
+              + " for its API, from an nccl-extensions release that has them"));
     }).orElse(List.of());
   }
 }

@@ -14,8 +14,11 @@ import java.util.Set;
  * @param externalHeaders file names or relative paths of headers that are not shipped
  */
 public record IncludeSearchPath(List<String> folders, Set<String> externalHeaders) {
-  /** NCCL EP's JIT: include/nccl_ep, include/nccl_ep/device, include; then NCCL's and CUDA's folders. */
-  public static final List<String> NCCL_EP_JIT_FOLDERS = List.of("nccl_ep", "nccl_ep/device", "");
+  /**
+   * The {@code -I} order NCCL EP's JIT gives nvcc: include, include/nccl_ep, include/nccl_ep/device; NCCL's and
+   * CUDA's folders follow and are outside the wheel.
+   */
+  public static final List<String> NCCL_EP_JIT_FOLDERS = List.of("", "nccl_ep", "nccl_ep/device");
 
   /** Headers NCCL and CUDA provide on the user's machine (NCCL_EP_JIT_BUILD_INCLUDE_DIR, ..._CUDA_INCLUDE_DIR). */
   public static final Set<String> DEFAULT_EXTERNAL_HEADERS = Set.of(

@@ -154,6 +154,6 @@ class EachCheckTest {
       ByteBuffer debugTag = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 21);
       file.write(debugTag, dynamic.offset() + lastNeeded);
     }
-    assertEquals(List.of("libnccl.so.2"), ElfFile.read(library).needed());
+    assertEquals(List.of("libnccl.so.2", "libcuda.so.1"), ElfFile.read(library).needed());
   }
 }

@@ -85,14 +85,14 @@ public final class Main {
     Map<String, Object> loads = load ? loadAll(runtime) : null;
     boolean loadsOk = loads == null || Boolean.TRUE.equals(loads.get("ok"));
     if (json) {
-      Map<String, Object> root = availability.toJsonObject();
+      Map<String, Object> root = AvailabilityReport.json(availability);
       if (loads != null) {
         root.put("load", loads);
       }
       out.print(Json.write(root));
     } else {
       out.println("te-runtime " + version() + ": NCCL EP availability");
-      out.print(availability.toText());
+      out.print(AvailabilityReport.text(availability));
       if (loads != null) {
         printLoads(out, loads);
       }
@@ -102,6 +102,21 @@ public final class Main {
 
   private static Map<String, Object> loadAll(TeRuntime runtime) {
     Map<String, Object> result = new LinkedHashMap<>();
+    // NCCL EP first: its availability is then decided before anything is mapped, as in the report above.
+    Map<String, Object> ep = new LinkedHashMap<>();
+    try {
+      NcclEp library = runtime.loadNcclEp();
+      ep.put("ok", true);
+      ep.put("file", library.file().toString());
+      ep.put("mappedFrom", library.mappedFrom().toString());
+      ep.put("version", library.version().toString());
+      ep.put("versionCode", library.getVersion());
+      ep.put("nccl", library.nccl().file().toString());
+      ep.put("ncclVersion", library.nccl().version().toString());
+    } catch (LoadException e) {
+      ep.put("ok", false);
+      ep.put("error", e.getMessage());
+    }
     Map<String, Object> te = new LinkedHashMap<>();
     try {
       TransformerEngine library = runtime.loadTransformerEngine();
@@ -116,21 +131,10 @@ public final class Main {
         return (Object) setting;
       }).orElse(null));
       te.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
+      te.put("nccl", library.nccl().file().toString());
     } catch (LoadException e) {
       te.put("ok", false);
       te.put("error", e.getMessage());
-    }
-    Map<String, Object> ep = new LinkedHashMap<>();
-    try {
-      NcclEp library = runtime.load();
-      ep.put("ok", true);
-      ep.put("file", library.file().toString());
-      ep.put("mappedFrom", library.mappedFrom().toString());
-      ep.put("version", library.version().toString());
-      ep.put("versionCode", library.versionCode());
-    } catch (LoadException e) {
-      ep.put("ok", false);
-      ep.put("error", e.getMessage());
     }
     result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok")));
     result.put("transformerEngine", te);
@@ -142,7 +146,8 @@ public final class Main {
   private static void printLoads(PrintStream out, Map<String, Object> loads) {
     Map<String, Object> te = (Map<String, Object>) loads.get("transformerEngine");
     if (Boolean.TRUE.equals(te.get("ok"))) {
-      out.println("Loaded libtransformer_engine.so: " + te.get("file"));
+      out.println("Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
+          + ")");
       Object home = te.get("ncclEpHomeText");
       out.println("  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
     } else {
@@ -151,7 +156,7 @@ public final class Main {
     Map<String, Object> ep = (Map<String, Object>) loads.get("ncclEp");
     if (Boolean.TRUE.equals(ep.get("ok"))) {
       out.println("Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
-          + ep.get("versionCode") + ")");
+          + ep.get("versionCode") + ", NCCL " + ep.get("ncclVersion") + " from " + ep.get("nccl") + ")");
     } else {
       out.println("Could not load NCCL EP: " + ep.get("error"));
     }

@@ -31,31 +31,35 @@ public final class NcclGate {
     Optional<Path> existing = Libc.loadedFile(SONAME);
     String note = "";
     String target;
+    NcclStatus.Source source;
     if (existing.isPresent()) {
+      source = NcclStatus.Source.ALREADY_MAPPED;
       target = existing.get().toString();
       if (configured != null && !sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
             + " that copy, not to the configured " + configured + "; ";
       }
     } else if (configured != null) {
+      source = NcclStatus.Source.CONFIGURED;
       if (!Files.isRegularFile(configured)) {
-        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the configured " + SONAME + " " + configured + " does not exist");
       }
       Optional<String> soname;
       try {
         soname = ElfFile.read(configured).soname();
       } catch (IOException e) {
-        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the configured " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
       }
       if (!soname.equals(Optional.of(SONAME))) {
-        return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false, "the configured " + configured
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, "the configured " + configured
             + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
             + ", so the dynamic linker would not bind it");
       }
       target = configured.toString();
     } else {
+      source = NcclStatus.Source.LOADER_SEARCH;
       target = SONAME;
     }
     Libc.Opened opened = Libc.dlopen(target, Libc.RTLD_NOW | Libc.RTLD_LOCAL);
@@ -63,26 +67,26 @@ public final class NcclGate {
       String hint = configured != null ? ""
           : ". Give te-runtime one with -D" + Config.NCCL_LIBRARY_PROPERTY
               + "=<file> (CLI --nccl-library), or add its folder to LD_LIBRARY_PATH";
-      return new NcclStatus(Optional.empty(), Optional.empty(), minimum, false,
+      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
           note + SONAME + " does not load: " + opened.error() + hint);
     }
     try {
       Path mapped = Libc.mappedFile(opened.handle()).orElse(Path.of(target));
       Optional<MemorySegment> function = Libc.dlsym(opened.handle(), "ncclGetVersion");
       if (function.isEmpty()) {
-        return new NcclStatus(Optional.of(mapped), Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + SONAME + " from " + mapped + " defines no ncclGetVersion");
       }
       int[] code = new int[1];
       int status = (int) versionHandle(function.get()).invokeExact(MemorySegment.ofArray(code));
       if (status != 0 || code[0] <= 0) {
-        return new NcclStatus(Optional.of(mapped), Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + "ncclGetVersion of " + mapped + " failed with status " + status);
       }
       NcclVersion version = NcclVersion.fromCode(code[0]);
       boolean ok = version.compareTo(minimum) >= 0;
-      return new NcclStatus(Optional.of(mapped), Optional.of(version), minimum, ok, note + SONAME + " from " + mapped
-          + " reports " + version + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
+      return new NcclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
+          + source + " (" + mapped + ") reports " + version + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
     } catch (Throwable t) {
       throw Libc.unexpected(t);
     } finally {

@@ -5,10 +5,12 @@ import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.bundle.ncclep.NcclEpCandidate;
+import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
 import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.SearchStep;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -184,10 +187,13 @@ public final class Resolver {
       }
     }
     NcclEpSelection selection =
-        NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEp.FUNCTIONS));
+        NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED));
 
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
     NcclStatus nccl = NcclGate.probe(config.effectiveNcclLibrary(), config.effectiveMinimumNcclVersion());
+    List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
+        .orElse(List.of());
+    Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
 
     String reason;
     if (located.problem().isPresent()) {
@@ -203,12 +209,17 @@ public final class Resolver {
       reason = alreadyLoaded(selection.chosen().get(), elsewhere.get());
     } else if (!nccl.ok()) {
       reason = nccl.detail();
+    } else if (missing.isPresent()) {
+      reason = missing.get().name() + " not found (needed by " + missing.get().neededBy() + "): dlopen would fail."
+          + " Make it findable (LD_LIBRARY_PATH, ldconfig) or load it first" + (missing.get().name()
+              .startsWith("libcuda.so") ? "; it is the CUDA driver, which an NVIDIA driver installation provides" : "");
     } else {
       reason = "available";
     }
     boolean available = reason.equals("available");
     return new Resolution(new Availability(available, reason, located.steps(),
-        bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere, nccl),
+        bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere,
+        dependencies, nccl),
         bundle);
   }
 
@@ -217,6 +228,16 @@ public final class Resolver {
     return chosen.soname().orElse("NCCL EP") + " is already loaded by another component from " + other
         + "; loading " + chosen.file() + " beside it would give this process two copies of NCCL EP."
         + " Point te-runtime at that copy's bundle, or load te-runtime's NCCL EP before that component";
+  }
+
+  /** Where dlopen would take each DT_NEEDED of the chosen library from; NCCL is the copy the gate read. */
+  private static List<Dependency> dependencies(Path library, NcclStatus nccl) {
+    try {
+      Map<String, Path> preloads = nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
+      return LoaderSearch.needed(library, ElfFile.read(library), preloads);
+    } catch (IOException e) {
+      return List.of();
+    }
   }
 
   private static Optional<Path> loadedElsewhere(NcclEpCandidate chosen) {
