@@ -74,7 +74,8 @@ class CliTest {
     assertEquals(List.of("libnccl.so.2", "libcuda.so.1"), needed.stream().map(d -> d.get("name"))
         .filter(n -> !n.equals("libc.so.6")).toList());
     assertEquals(Map.of("name", "libcuda.so.1", "neededBy", "libnccl_ep.so.0", "file",
-        StandIns.cudaLibDir().resolve("libcuda.so.1").toString(), "foundBy", "LD_LIBRARY_PATH"), needed.get(1));
+        StandIns.cudaLibDir().resolve("libcuda.so.1").toString(), "foundBy", "LD_LIBRARY_PATH", "missingVersions",
+        List.of()), needed.get(1));
     assertEquals("preloaded by te-runtime", needed.get(0).get("foundBy"));
     assertEquals("CONFIGURED", ((Map<String, Object>) report.get("nccl")).get("source"));
     assertEquals(true, report.get("available"));

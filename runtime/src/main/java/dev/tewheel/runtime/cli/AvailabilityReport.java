@@ -60,6 +60,7 @@ final class AvailabilityReport {
       d.put("neededBy", dependency.neededBy());
       d.put("file", dependency.file().map(Path::toString).orElse(null));
       d.put("foundBy", dependency.foundBy());
+      d.put("missingVersions", dependency.missingVersions());
       needed.add(d);
     }
     root.put("dependencies", needed);
@@ -99,7 +100,9 @@ final class AvailabilityReport {
       out.append("Needed by the chosen library:\n");
       for (Dependency d : availability.dependencies()) {
         out.append("  ").append(d.name()).append(": ")
-            .append(d.file().map(f -> f + " (" + d.foundBy() + ")").orElse("NOT FOUND")).append('\n');
+            .append(d.file().map(f -> f + " (" + d.foundBy() + ")").orElse("NOT FOUND"))
+            .append(d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions()))
+            .append('\n');
       }
     }
     out.append("NCCL: ").append(availability.nccl().detail()).append('\n');

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
@@ -10,9 +11,11 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * "Would dlopen of this library succeed?", answered without loading it: for each DT_NEEDED name, the copy already
@@ -34,52 +37,74 @@ public final class LoaderSearch {
     ElfMachine machine = elf.header().machine();
     List<Dependency> result = new ArrayList<>();
     for (String name : elf.needed()) {
-      result.add(find(name, neededBy, library, elf, machine, preloads));
+      Dependency found = find(name, neededBy, library, elf, machine, preloads);
+      result.add(found.file().isEmpty() ? found : withVersions(found, elf));
     }
     return result;
+  }
+
+  /** The versions {@code elf} needs from the dependency (DT_VERNEED) that the found file does not define. */
+  private static Dependency withVersions(Dependency found, ElfFile elf) {
+    List<String> wanted = elf.versionNeeds().stream().filter(need -> need.file().equals(found.name()))
+        .flatMap(need -> need.versions().stream()).toList();
+    if (wanted.isEmpty()) {
+      return found;
+    }
+    Set<String> defined = new HashSet<>();
+    try {
+      for (DynamicSymbol symbol : ElfFile.read(found.file().get()).dynamicSymbols()) {
+        if (symbol.defined()) {
+          symbol.version().filter(v -> v.neededFrom().isEmpty()).ifPresent(v -> defined.add(v.name()));
+        }
+      }
+    } catch (IOException e) {
+      return found; // unreadable here; the machine check already passed, and dlopen will say more
+    }
+    List<String> missing = wanted.stream().filter(v -> !defined.contains(v)).distinct().sorted().toList();
+    return new Dependency(found.name(), found.neededBy(), found.file(), found.foundBy(), missing);
   }
 
   private static Dependency find(String name, String neededBy, Path library, ElfFile elf, ElfMachine machine,
       Map<String, Path> preloads) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
-      return new Dependency(name, neededBy, loaded, "already loaded");
+      return new Dependency(name, neededBy, loaded, "already loaded", List.of());
     }
     if (preloads.containsKey(name)) {
-      return new Dependency(name, neededBy, Optional.of(preloads.get(name)), "preloaded by te-runtime");
+      return new Dependency(name, neededBy, Optional.of(preloads.get(name)), "preloaded by te-runtime", List.of());
     }
     if (name.contains("/")) {
-      return usable(Path.of(name), machine) ? new Dependency(name, neededBy, Optional.of(Path.of(name)), "path")
-          : new Dependency(name, neededBy, Optional.empty(), "not found");
+      return usable(Path.of(name), machine) ? new Dependency(name, neededBy, Optional.of(Path.of(name)), "path", List.of())
+          : new Dependency(name, neededBy, Optional.empty(), "not found", List.of());
     }
     Path origin = library.toAbsolutePath().getParent();
     if (elf.runpath().isEmpty()) {
       Optional<Path> hit = inFolders(name, expand(elf.rpath(), origin), machine);
       if (hit.isPresent()) {
-        return new Dependency(name, neededBy, hit, "RPATH");
+        return new Dependency(name, neededBy, hit, "RPATH", List.of());
       }
     }
     String ldLibraryPath = Libc.getenv("LD_LIBRARY_PATH");
     if (ldLibraryPath != null) {
       Optional<Path> hit = inFolders(name, List.of(ldLibraryPath.split("[:;]")), machine);
       if (hit.isPresent()) {
-        return new Dependency(name, neededBy, hit, "LD_LIBRARY_PATH");
+        return new Dependency(name, neededBy, hit, "LD_LIBRARY_PATH", List.of());
       }
     }
     Optional<Path> hit = inFolders(name, expand(elf.runpath(), origin), machine);
     if (hit.isPresent()) {
-      return new Dependency(name, neededBy, hit, "RUNPATH");
+      return new Dependency(name, neededBy, hit, "RUNPATH", List.of());
     }
     for (Path file : LdSoCache.lookup(LdSoCache.FILE, name)) {
       if (usable(file, machine)) {
-        return new Dependency(name, neededBy, Optional.of(file), LdSoCache.FILE.toString());
+        return new Dependency(name, neededBy, Optional.of(file), LdSoCache.FILE.toString(), List.of());
       }
     }
     hit = inFolders(name, defaultFolders(machine), machine);
     if (hit.isPresent()) {
-      return new Dependency(name, neededBy, hit, "default folder");
+      return new Dependency(name, neededBy, hit, "default folder", List.of());
     }
-    return new Dependency(name, neededBy, Optional.empty(), "not found");
+    return new Dependency(name, neededBy, Optional.empty(), "not found", List.of());
   }
 
   /** The linker's built-in folders: the multiarch ones (Debian, Ubuntu), lib64 (Fedora, RHEL), then lib. */

@@ -210,9 +210,12 @@ public final class Resolver {
     } else if (!nccl.ok()) {
       reason = nccl.detail();
     } else if (missing.isPresent()) {
-      reason = missing.get().name() + " not found (needed by " + missing.get().neededBy() + "): dlopen would fail."
-          + " Make it findable (LD_LIBRARY_PATH, ldconfig) or load it first" + (missing.get().name()
-              .startsWith("libcuda.so") ? "; it is the CUDA driver, which an NVIDIA driver installation provides" : "");
+      Dependency d = missing.get();
+      reason = d.problem() + ": dlopen would fail. " + (d.file().isEmpty()
+          ? "Make it findable (LD_LIBRARY_PATH, ldconfig) or load it first" + (d.name().startsWith("libcuda.so")
+              ? "; it is the CUDA driver, which an NVIDIA driver installation provides" : "")
+          : "Use a " + d.neededBy() + " built for this system (an older build environment, e.g. a manylinux"
+              + " image), or a newer " + d.name());
     } else {
       reason = "available";
     }
