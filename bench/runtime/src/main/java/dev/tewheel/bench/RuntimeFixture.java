@@ -18,8 +18,12 @@ import java.util.stream.Stream;
 final class RuntimeFixture {
   private RuntimeFixture() {}
 
-  /** A fresh wheel_lib: libtransformer_engine.so, libnccl_ep.so and nccl_ep/include/. */
+  /**
+   * A fresh wheel_lib: libtransformer_engine.so, libnccl_ep.so and nccl_ep/include/. Also loads the stand-in CUDA
+   * driver, which NCCL EP NEEDS, as a GPU host has it (there the ld.so cache finds the driver's libcuda.so.1).
+   */
   static Path wheelLib() throws IOException {
+    System.load(StandIns.cudaLibDir().resolve("libcuda.so.1").toString());
     Path folder = tempFolder("te-runtime-bench").resolve("wheel_lib");
     Files.createDirectories(folder);
     Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
