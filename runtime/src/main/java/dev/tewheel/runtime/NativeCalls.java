@@ -1,5 +1,6 @@
 package dev.tewheel.runtime;
 
+import dev.tewheel.runtime.internal.Libc;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 
@@ -8,13 +9,7 @@ final class NativeCalls {
   private NativeCalls() {}
 
   static RuntimeException rethrow(Throwable t) {
-    if (t instanceof RuntimeException e) {
-      return e;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    return new IllegalStateException(t);
+    return Libc.unexpected(t);
   }
 
   /**

@@ -246,7 +246,11 @@ public final class Libc {
     return LINKER.downcallHandle(address, descriptor, options);
   }
 
-  static RuntimeException unexpected(Throwable t) {
+  /**
+   * What a downcall's invokeExact threw, unchecked: runtime exceptions and errors as they are, anything else
+   * wrapped. Every binding of te-runtime rethrows through this.
+   */
+  public static RuntimeException unexpected(Throwable t) {
     if (t instanceof RuntimeException e) {
       throw e;
     }
