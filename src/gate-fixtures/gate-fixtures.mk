@@ -89,3 +89,17 @@ $(OUT)/release/v2/libtransformer_engine.so: $(RELEASE)
 	$(NVCC) $(NVFLAGS) -DGATE_V2 -Xlinker -soname=libtransformer_engine.so \
 	  -Xlinker --push-state,--no-as-needed,-lm,--pop-state -o $@ $< \
 	  -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+
+# The GPU-ARCHS benchmark's library (bench/GpuArchsBenchmark): one object with 20 kernels for sm_80, sm_90,
+# sm_100 and sm_120 plus compute_120 PTX (about 4.6 MB of fat binary), linked 60 times (each copy's one global
+# symbol renamed with objcopy) into a library of about 280 MB whose .nv_fatbin holds 60 containers.
+BIG_COPIES := $(shell seq 1 59)
+$(OUT)/bench/big.o: $(HERE)cuda/big_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -c -Xcompiler -fPIC -O2 -o $@ $< -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+	  -gencode arch=compute_100,code=sm_100 -gencode arch=compute_120,code=[sm_120,compute_120]
+
+$(OUT)/bench/libbig.so: $(OUT)/bench/big.o
+	for k in $(BIG_COPIES); do objcopy --redefine-sym big_launch=big_launch_$$k $< $(@D)/copy$$k.o || exit 1; done
+	$(NVCC) -shared -Xcompiler -fPIC -o $@ $< $(foreach k,$(BIG_COPIES),$(@D)/copy$(k).o)
+	rm -f $(@D)/copy*.o

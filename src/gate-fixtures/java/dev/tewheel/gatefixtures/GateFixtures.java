@@ -114,6 +114,11 @@ public final class GateFixtures {
     return built("release/v" + release + "/libtransformer_engine.so");
   }
 
+  /** The GPU-ARCHS benchmark's library: about 280 MB, 60 fat-binary containers of 9 entries (minutes to build). */
+  public static Path bigLibrary() {
+    return built("bench/libbig.so");
+  }
+
   /** Builds {@code path} under {@link #root()} with make unless it is up to date; one build at a time. */
   public static synchronized Path built(String path) {
     Path target = ROOT.resolve(path);
