@@ -150,6 +150,22 @@ public final class ElfFile {
     return programHeaders.stream().anyMatch(p -> p.type().equals(SegmentType.GNU_RELRO));
   }
 
+  /**
+   * PT_GNU_STACK, the header that tells the loader whether the stack must be executable (its flags have PF_X). A
+   * file without one is treated by glibc's loader as needing an executable stack.
+   */
+  public Optional<ProgramHeader> stackSegment() {
+    return programHeaders.stream().filter(p -> p.type().equals(SegmentType.GNU_STACK)).findFirst();
+  }
+
+  /**
+   * Whether loading this file asks for an executable stack: PT_GNU_STACK is missing, or has PF_X. glibc 2.41 and
+   * later refuse to dlopen such a library rather than make a running process's stacks executable.
+   */
+  public boolean executableStack() {
+    return stackSegment().map(p -> (p.flags() & ProgramHeader.PF_X) != 0).orElse(true);
+  }
+
   /** Full RELRO: {@link #relro()} and {@link #bindNow()}, so the GOT too is read-only once loaded. */
   public boolean fullRelro() {
     return relro() && bindNow();

@@ -16,6 +16,15 @@ final class Limits {
   /** PT_INTERP: a path. */
   static final int MAX_INTERPRETER_BYTES = 4096;
 
+  /** A note segment or section holding GNU properties: a few dozen bytes in practice. */
+  static final int MAX_NOTE_BYTES = 64 << 10;
+
+  /** Fat-binary containers and entries, together, in one file: cuBLASLt has about 8,000. */
+  static final int MAX_FATBIN_RECORDS = 1 << 20;
+
+  /** A fat-binary entry's header: 64 bytes, up to 112 seen with nvcc 13. */
+  static final int MAX_FATBIN_ENTRY_HEADER = 64 << 10;
+
   /** Words read at a time while walking a DT_GNU_HASH chain. */
   static final int HASH_CHAIN_CHUNK_WORDS = 256;
 }

@@ -13,6 +13,9 @@ package dev.tewheel.elf;
  */
 public record ProgramHeader(
     SegmentType type, int flags, long offset, long virtualAddress, long fileSize, long memorySize, long align) {
+  public static final int PF_X = 1;
+  public static final int PF_W = 2;
+  public static final int PF_R = 4;
 
   /** Whether {@code address} falls in the part of this segment that the file holds. */
   public boolean containsInFile(long address) {

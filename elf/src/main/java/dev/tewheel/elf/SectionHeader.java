@@ -19,6 +19,7 @@ public record SectionHeader(
   public static final int SHT_NULL = 0;
   public static final int SHT_STRTAB = 3;
   public static final int SHT_DYNAMIC = 6;
+  public static final int SHT_NOTE = 7;
   public static final int SHT_NOBITS = 8;
   public static final int SHT_DYNSYM = 11;
 }

@@ -2,6 +2,7 @@ package dev.tewheel.elf;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,7 +45,8 @@ class ElfFuzzTest {
       "program header table", "section header table", "section name string table",
       "program interpreter (PT_INTERP)", "dynamic section", "dynamic string table (DT_STRTAB)",
       "dynamic symbol table (DT_SYMTAB)", "symbol version table (DT_VERSYM)", "DT_HASH table", "DT_GNU_HASH table",
-      "version definitions (DT_VERDEF)", "version needs (DT_VERNEED)");
+      "version definitions (DT_VERDEF)", "version needs (DT_VERNEED)", "GNU property note",
+      ".nv_fatbin section", "__nv_relfatbin section", "fat binary container", "fat binary entry");
   private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "elf-fuzz");
     t.setDaemon(true);
@@ -69,6 +71,9 @@ class ElfFuzzTest {
         // Use what was read, as a caller would; none of it may throw.
         elf.definedSymbolNames();
         elf.dynamicSymbols().forEach(DynamicSymbol::nameWithVersion);
+        ByteSource source = ByteSource.of(image, "mutant");
+        GnuProperties.read(source, elf).x86IsaLevelNeeded();
+        CudaFatBinary.read(source, elf).sass();
         outcome = -1;
       } catch (ElfFormatException expected) {
         // The one permitted failure.
@@ -190,6 +195,17 @@ class ElfFuzzTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    try {
+      // nvcc-built fat binaries (gate-fixtures.mk), hot at every container and entry header.
+      for (Path file : List.of(GateFixtures.mixed(), GateFixtures.relocatable())) {
+        seeds.add(fatBinarySeed(file.getFileName().toString(), Files.readAllBytes(file)));
+      }
+      seeds.add(seed("libx86-64-v3.so", Files.readAllBytes(GateFixtures.isaV3())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    seeds.add(seed("tiny aarch64 with a GNU property note", new TinyElfWriter(ElfClass.ELF64, ElfData.LSB, 183)
+        .soname("libbti.so").gnuProperty(GnuProperties.GNU_PROPERTY_AARCH64_FEATURE_1_AND, 3).build()));
     seeds.add(seed("tiny ELF32 MSB with sections", new TinyElfWriter(ElfClass.ELF32, ElfData.MSB, 8).sections()
         .soname("libtiny.so.1").needed("libc.so.6").runpath("/a:/b").interpreter("/lib/ld.so.1").relro()
         .define("f", 1, 2).define("g", "V_1", true).define("g", "V_2", false)
@@ -198,6 +214,24 @@ class ElfFuzzTest {
         .gnuHash().soname("libgnu.so").needed("libc.so.6").define("a", 1, 2).define("b", "V_1", false)
         .undefined("free", "libc.so.6", "GLIBC_2.2.5").build()));
     return List.copyOf(seeds);
+  }
+
+  /** A seed whose hot ranges are its fat-binary headers and the section headers that locate them. */
+  private static Seed fatBinarySeed(String name, byte[] bytes) throws IOException {
+    ByteSource source = ByteSource.of(bytes, name);
+    ElfFile elf = ElfFile.read(source);
+    List<int[]> hot = new ArrayList<>();
+    for (SectionHeader s : elf.sectionHeaders()) {
+      if (s.name().equals(".nv_fatbin") || s.name().equals("__nv_relfatbin")) {
+        hot.add(new int[] {(int) s.offset(), (int) s.offset() + 16});
+      }
+    }
+    for (FatBinaryEntry e : CudaFatBinary.read(source, elf).entries()) {
+      hot.add(new int[] {(int) e.offset() - 16, (int) e.offset() + 64});
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    hot.add(new int[] {(int) b.getLong(0x28), bytes.length});
+    return new Seed(name, bytes, true, List.copyOf(hot));
   }
 
   /**

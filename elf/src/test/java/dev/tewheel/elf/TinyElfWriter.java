@@ -34,6 +34,7 @@ final class TinyElfWriter {
   private long flags1;
   private boolean bindNowTag;
   private boolean relro;
+  private final List<int[]> properties = new ArrayList<>();
   private boolean gnuHash;
   private String interpreter;
   private boolean sections;
@@ -99,6 +100,12 @@ final class TinyElfWriter {
 
   TinyElfWriter relro() {
     relro = true;
+    return this;
+  }
+
+  /** Adds a GNU property (a 4-byte value) to an NT_GNU_PROPERTY_TYPE_0 note behind PT_GNU_PROPERTY. */
+  TinyElfWriter gnuProperty(int propertyType, int value) {
+    properties.add(new int[] {propertyType, value});
     return this;
   }
 
@@ -193,12 +200,14 @@ final class TinyElfWriter {
     int symSize = is64 ? 24 : 16;
     int dynSize = 2 * w;
     int phdrSize = is64 ? 56 : 32;
-    int phnum = 2 + (relro ? 1 : 0) + (interpreter != null ? 1 : 0);
+    int phnum = 2 + (relro ? 1 : 0) + (interpreter != null ? 1 : 0) + (properties.isEmpty() ? 0 : 1);
+    int propertySize = is64 ? 16 : 12; // type, size, 4-byte value, padded to the class's alignment
 
     // Layout.
     Layout layout = new Layout(is64 ? 64 : 52);
     long phdr = layout.place("phdr", (long) phnum * phdrSize);
     long interp = interpreter != null ? layout.place("interp", interpreter.length() + 1) : 0;
+    long note = properties.isEmpty() ? 0 : layout.place("note", 16L + (long) properties.size() * propertySize);
     byte[] strtab = strings.bytes();
     long dynstr = layout.place("dynstr", strtab.length);
     long dynsym = layout.place("dynsym", (long) syms.size() * symSize);
@@ -328,6 +337,20 @@ final class TinyElfWriter {
     p += phdrSize;
     if (relro) {
       putPhdr(b, p, 0x6474e552, 4, dyn, (long) dynamic.size() * dynSize);
+    }
+    if (!properties.isEmpty()) {
+      putPhdr(b, p, 0x6474e553, 4, note, 16L + (long) properties.size() * propertySize);
+      p += phdrSize;
+      b.putInt((int) note, 4);
+      b.putInt((int) note + 4, properties.size() * propertySize);
+      b.putInt((int) note + 8, 5);
+      b.put((int) note + 12, new byte[] {'G', 'N', 'U', 0});
+      for (int i = 0; i < properties.size(); i++) {
+        int property = (int) note + 16 + i * propertySize;
+        b.putInt(property, properties.get(i)[0]);
+        b.putInt(property + 4, 4);
+        b.putInt(property + 8, properties.get(i)[1]);
+      }
     }
     if (interpreter != null) {
       b.put((int) interp, interpreter.getBytes(StandardCharsets.UTF_8));

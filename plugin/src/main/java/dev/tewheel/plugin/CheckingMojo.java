@@ -35,6 +35,13 @@ abstract class CheckingMojo extends AbstractMojo {
   @Parameter(property = "te.allowedNeeded")
   List<String> allowedNeeded;
 
+  /**
+   * The GPU architectures the release supports, e.g. 80,90,100,120 (as CMAKE_CUDA_ARCHITECTURES; 90a or 100f for
+   * architecture- or family-specific code): GPU-ARCHS holds every library with CUDA code to them. None: not checked.
+   */
+  @Parameter(property = "te.cudaArchitectures")
+  List<String> cudaArchitectures;
+
   /** Severity overrides, each ID=error|warning|info. */
   @Parameter(property = "te.severities")
   List<String> severities;
@@ -45,7 +52,8 @@ abstract class CheckingMojo extends AbstractMojo {
 
   /** @throws IllegalArgumentException on a malformed parameter */
   CheckSettings checkSettings() {
-    return CheckSettings.of(ncclEpMajor, forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded);
+    return CheckSettings.of(ncclEpMajor, forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded)
+        .withCudaArchitectures(cudaArchitectures);
   }
 
   /** @throws IllegalArgumentException on a malformed entry */

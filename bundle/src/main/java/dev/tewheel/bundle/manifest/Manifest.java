@@ -97,6 +97,12 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
         entry.put("soname", file.soname());
         entry.put("major", file.major());
         entry.put("version", file.version());
+        if (file.sass() != null) {
+          Map<String, Object> gpu = new LinkedHashMap<>();
+          gpu.put("sass", file.sass());
+          gpu.put("ptx", file.ptx());
+          entry.put("gpuCode", gpu);
+        }
       }
       list.add(entry);
     }
@@ -146,7 +152,7 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
         files.add(new ManifestEntry(string(entry, "path", false), FileKind.of(string(entry, "kind", false)),
             Objects.requireNonNullElse(number(entry, "size"), -1L), string(entry, "sha256", false),
             string(entry, "soname", true), major == null ? null : Math.toIntExact(major),
-            string(entry, "version", true)));
+            string(entry, "version", true), gpuNames(entry, "sass"), gpuNames(entry, "ptx")));
       }
       return new Manifest(string(root, "layout", false), string(root, "ncclEpHome", true),
           string(root, "includeRoot", true), files);
@@ -154,6 +160,26 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
       throw new ManifestException(source + " is not a valid " + SCHEMA + " manifest: " + e.getMessage()
           + ". Rebuild wheel_lib with te:assemble-wheel-lib, which writes it.", e);
     }
+  }
+
+  /** gpuCode.sass or gpuCode.ptx: null when the entry records no GPU code (older manifests, headers). */
+  private static List<String> gpuNames(Map<String, Object> entry, String key) {
+    Object gpu = entry.get("gpuCode");
+    if (gpu == null) {
+      return null;
+    }
+    Object names = object(gpu, "'gpuCode'").get(key);
+    if (!(names instanceof List<?> items)) {
+      throw new IllegalArgumentException("'gpuCode." + key + "' is not an array");
+    }
+    List<String> result = new ArrayList<>();
+    for (Object item : items) {
+      if (!(item instanceof String name)) {
+        throw new IllegalArgumentException("'gpuCode." + key + "' holds a non-string");
+      }
+      result.add(name);
+    }
+    return result;
   }
 
   @SuppressWarnings("unchecked")

@@ -20,7 +20,18 @@ class ManifestTest {
         ManifestEntry.header("nccl_ep/include/nccl_ep.h", 10, SHA),
         new ManifestEntry("libnccl_ep.so", FileKind.NCCL_EP_LIBRARY, 2000, SHA, "libnccl_ep.so.0", 0, "0.1.0"),
         new ManifestEntry("libtransformer_engine.so", FileKind.TRANSFORMER_ENGINE_LIBRARY, 3000, SHA,
-            "libtransformer_engine.so", null, null)));
+            "libtransformer_engine.so", null, null).withGpuCode(List.of("sm_80", "sm_90a"), List.of("compute_120"))));
+  }
+
+  @Test
+  void gpuCodeIsWrittenAndReadAndOptional() {
+    String json = sample().toJson();
+    assertTrue(json.contains("\"gpuCode\": {\"sass\": [\"sm_80\", \"sm_90a\"], \"ptx\": [\"compute_120\"]}")
+        || json.replaceAll("\\s", "").contains("\"gpuCode\":{\"sass\":[\"sm_80\",\"sm_90a\"],\"ptx\":[\"compute_120\"]}"),
+        json);
+    Manifest read = Manifest.parse(json, "test");
+    assertEquals(List.of("sm_80", "sm_90a"), read.transformerEngineLibrary().orElseThrow().sass());
+    assertEquals(null, read.ncclEpLibrary().orElseThrow().sass(), "an entry without gpuCode reads as not recorded");
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -232,19 +233,29 @@ public final class Assembler {
       AssembleState.Entry digest = digests.get(file.target());
       switch (file.kind()) {
         case HEADER -> entries.add(ManifestEntry.header(file.target(), digest.size(), digest.sha256()));
-        case TRANSFORMER_ENGINE_LIBRARY -> entries.add(new ManifestEntry(file.target(), file.kind(), digest.size(),
-            digest.sha256(), soname(subject, file.target()), null, null));
+        case TRANSFORMER_ENGINE_LIBRARY -> entries.add(withGpuCode(new ManifestEntry(file.target(), file.kind(),
+            digest.size(), digest.sha256(), soname(subject, file.target()), null, null), subject));
         case NCCL_EP_LIBRARY -> {
           ep = true;
           String soname = soname(subject, file.target());
           Integer major = soname == null ? null : boxed(NcclEpLibraryName.sonameMajor(soname));
           String version = subject.headerVersion().map(NcclEpVersion::toString).orElse(null);
-          entries.add(new ManifestEntry(file.target(), file.kind(), digest.size(), digest.sha256(), soname, major,
-              version));
+          entries.add(withGpuCode(new ManifestEntry(file.target(), file.kind(), digest.size(), digest.sha256(), soname,
+              major, version), subject));
         }
       }
     }
     return new Manifest(layout.name(), ep ? layout.ncclEpHome() : null, ep ? layout.includeRoot() : null, entries);
+  }
+
+  /** The entry with the SASS and PTX its library carries; without them when the fat binaries cannot be read. */
+  private static ManifestEntry withGpuCode(ManifestEntry entry, Subject subject) {
+    try {
+      GpuCode code = subject.gpuCode(subject.file(entry.path()).orElseThrow());
+      return entry.withGpuCode(List.copyOf(code.sass()), List.copyOf(code.ptx()));
+    } catch (IOException e) {
+      return entry; // ELF-SHARED-OBJECT or GPU-ARCHS reports it
+    }
   }
 
   private static String soname(Subject subject, String target) {

@@ -6,13 +6,16 @@ import java.util.List;
  * One rule about a wheel_lib, with an ID that never changes. Assemble, verify and pack run the same objects, from
  * {@link CheckCatalogue}.
  */
-public interface Check {
+public interface Check extends Rule {
   /** Stable ID, e.g. TE-BIND-NOW: used in reports, overrides and suppressions. */
+  @Override
   String id();
 
   /** One line saying what the check makes sure of. */
+  @Override
   String title();
 
+  @Override
   Severity defaultSeverity();
 
   /** Every problem found, at {@link #defaultSeverity()}; none when the rule holds or does not apply. */

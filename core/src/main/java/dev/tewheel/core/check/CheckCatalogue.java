@@ -34,7 +34,11 @@ public final class CheckCatalogue {
       new WheelRecordCheck(),
       new WheelPathsCheck(),
       new WheelTagsCheck(),
-      new WheelBombCheck());
+      new WheelBombCheck(),
+      new GpuArchsCheck(),
+      new ExecStackCheck(),
+      new IsaLevelCheck(),
+      new Aarch64BranchProtectionCheck());
 
   private CheckCatalogue() {}
 
@@ -46,7 +50,10 @@ public final class CheckCatalogue {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
   }
 
-  /** Runs every check; findings in catalogue order, each at its check's severity unless overridden. */
+  /**
+   * Runs every check; findings in catalogue order, each at the severity its check gave it (a check may report some
+   * findings below its default, as GPU-ARCHS does for PTX it must JIT) unless an override sets them all.
+   */
   public static List<Finding> run(Subject subject, Map<String, Severity> overrides) {
     for (String id : overrides.keySet()) {
       if (byId(id).isEmpty()) {
@@ -56,8 +63,8 @@ public final class CheckCatalogue {
     }
     List<Finding> findings = new ArrayList<>();
     for (Check check : ALL) {
-      Severity severity = overrides.getOrDefault(check.id(), check.defaultSeverity());
-      check.run(subject).forEach(f -> findings.add(f.withSeverity(severity)));
+      Severity severity = overrides.get(check.id());
+      check.run(subject).forEach(f -> findings.add(severity == null ? f : f.withSeverity(severity)));
     }
     findings.sort(Comparator.comparing(Finding::severity).reversed()); // stable: catalogue order within a level
     return findings;

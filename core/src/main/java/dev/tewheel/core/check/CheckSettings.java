@@ -11,15 +11,22 @@ import java.util.List;
  * @param includeSearchPath how the JIT resolves quoted includes, and which headers come from outside the wheel
  * @param platform the platform tag the libraries must fit, or null to skip the platform checks
  * @param allowedNeeded more DT_NEEDED patterns that may stay unshipped, beside allowed-needed.txt
+ * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
-    PlatformTag platform, List<String> allowedNeeded) {
+    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of("libnccl_ep*", "libcuda.so*");
 
   public CheckSettings {
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
     allowedNeeded = allowedNeeded == null ? List.of() : List.copyOf(allowedNeeded);
+    cudaArchitectures = cudaArchitectures == null ? List.of() : List.copyOf(cudaArchitectures);
+  }
+
+  public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
+      PlatformTag platform, List<String> allowedNeeded) {
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, List.of());
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath) {
@@ -46,14 +53,20 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   }
 
   public CheckSettings withNcclEpMajor(Integer major) {
-    return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded);
+    return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures);
   }
 
   public CheckSettings withPlatform(PlatformTag tag) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded);
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures);
   }
 
   public CheckSettings withAllowedNeeded(List<String> patterns) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns);
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures);
+  }
+
+  /** The same settings with the GPU architectures the release declares, e.g. ["80", "90", "100", "120"]. */
+  public CheckSettings withCudaArchitectures(List<String> declared) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
+        CudaArchitecture.parseAll(declared));
   }
 }

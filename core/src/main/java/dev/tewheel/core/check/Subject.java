@@ -6,7 +6,10 @@ import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.elf.ByteSource;
+import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.GnuProperties;
+import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,8 @@ public final class Subject {
   private final CheckSettings settings;
   private final Map<String, Object> elfs = new ConcurrentHashMap<>();
   private final Map<String, Object> digests = new ConcurrentHashMap<>();
+  private final Map<String, Object> gpuCodes = new ConcurrentHashMap<>();
+  private final Map<String, Object> properties = new ConcurrentHashMap<>();
   private Manifest manifest;
   private WheelFacts wheel;
 
@@ -183,6 +188,56 @@ public final class Subject {
       throw e;
     }
     return (ElfFile) result;
+  }
+
+  /**
+   * The CUDA device code the library carries (its fat-binary headers), read once per subject.
+   *
+   * @throws IOException the typed ELF error when the file or its fat binaries cannot be read
+   */
+  public GpuCode gpuCode(SubjectFile file) throws IOException {
+    ElfFile elf = elf(file);
+    return cached(gpuCodes, file, source -> CudaFatBinary.read(source, elf));
+  }
+
+  /** The library's GNU property note (x86 ISA level, aarch64 BTI/PAC), read once per subject. */
+  public GnuProperties gnuProperties(SubjectFile file) throws IOException {
+    ElfFile elf = elf(file);
+    return cached(properties, file, source -> GnuProperties.read(source, elf));
+  }
+
+  private interface SourceReader<T> {
+    T read(ByteSource source) throws IOException;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T cached(Map<String, Object> cache, SubjectFile file, SourceReader<T> reader)
+      throws IOException {
+    Object result = cache.computeIfAbsent(file.path(), path -> {
+      try (ByteSource source = file.open()) {
+        return reader.read(source);
+      } catch (IOException e) {
+        return e;
+      }
+    });
+    if (result instanceof IOException e) {
+      throw e;
+    }
+    return (T) result;
+  }
+
+  /** The shared libraries among the files: the layout's two, then every other *.so or *.so.N file. */
+  public List<SubjectFile> libraries() {
+    return Libraries.of(this);
+  }
+
+  /** The file read as ELF, or empty when it is not a readable ELF file (ELF-SHARED-OBJECT reports that). */
+  public Optional<ElfFile> elfIfReadable(SubjectFile file) {
+    try {
+      return Optional.of(elf(file));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 
   /** A header's text (UTF-8, malformed bytes replaced). */

@@ -1,8 +1,8 @@
 package dev.tewheel.core.verify;
 
 import dev.tewheel.bundle.json.Json;
-import dev.tewheel.core.check.Check;
 import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Rule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -51,12 +51,18 @@ public final class ReportWriter {
   public void write(Path folder) throws IOException {
     Files.createDirectories(folder);
     atomicWrite(folder.resolve(JSON), json());
-    atomicWrite(folder.resolve(JUNIT), junit());
+    atomicWrite(folder.resolve(junitFileName()), junit());
+  }
+
+  /** TEST-te-verify-wheel-lib.xml, or TEST-te-diff-wheel.xml for the diff. */
+  public String junitFileName() {
+    return "TEST-te-" + report.goal() + ".xml";
   }
 
   public String json() {
     Map<String, Object> root = new LinkedHashMap<>();
-    root.put("schema", "te-wheel-verify-report/1");
+    root.put("schema", report.goal().equals("verify-wheel-lib") ? "te-wheel-verify-report/1"
+        : "te-wheel-" + report.goal().replace("-wheel", "") + "-report/1");
     root.put("subject", report.subject());
     root.put("platformTag", report.platformTag());
     root.put("failOn", report.failOn().name().toLowerCase(Locale.ROOT));
@@ -68,7 +74,7 @@ public final class ReportWriter {
     counts.put("suppressed", (long) report.suppressed().size());
     root.put("counts", counts);
     List<Object> checks = new ArrayList<>();
-    for (Check check : report.checks()) {
+    for (Rule check : report.checks()) {
       Map<String, Object> c = new LinkedHashMap<>();
       c.put("id", check.id());
       c.put("title", check.title());
@@ -76,6 +82,7 @@ public final class ReportWriter {
       checks.add(c);
     }
     root.put("checks", checks);
+    root.putAll(report.details());
     List<Object> findings = new ArrayList<>();
     report.findings().forEach(f -> findings.add(finding(f, null)));
     root.put("findings", findings);
@@ -106,7 +113,7 @@ public final class ReportWriter {
     int tests = 0;
     int failures = 0;
     int skipped = 0;
-    for (Check check : report.checks()) {
+    for (Rule check : report.checks()) {
       List<Finding> mine = report.findings().stream().filter(f -> f.checkId().equals(check.id())).toList();
       List<VerifyReport.SuppressedFinding> accepted =
           report.suppressed().stream().filter(s -> s.finding().checkId().equals(check.id())).toList();
@@ -136,7 +143,7 @@ public final class ReportWriter {
             .append(xml(s.reason())).append("\"/>\n  </testcase>\n");
       }
     }
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"te:verify-wheel-lib\" tests=\"" + tests
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"te:" + report.goal() + "\" tests=\"" + tests
         + "\" failures=\"" + failures + "\" errors=\"0\" skipped=\"" + skipped + "\">\n"
         + "  <properties>\n    <property name=\"subject\" value=\"" + xml(report.subject()) + "\"/>\n"
         + "    <property name=\"platformTag\" value=\"" + xml(report.platformTag()) + "\"/>\n  </properties>\n"

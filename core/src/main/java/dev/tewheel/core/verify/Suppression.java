@@ -36,7 +36,8 @@ public record Suppression(String checkId, String file, String reason) {
     return new Suppression(id, file == null || file.isEmpty() ? null : file, text.substring(colon + 1).trim());
   }
 
-  boolean matches(Finding finding) {
+  /** Whether this suppression accepts the finding: same ID, and the file contains the given text if any. */
+  public boolean matches(Finding finding) {
     return finding.checkId().equals(checkId) && (file == null || finding.file().contains(file));
   }
 }

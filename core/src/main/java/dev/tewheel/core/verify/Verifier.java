@@ -5,9 +5,13 @@ import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, suppressions applied. */
 public final class Verifier {
@@ -33,6 +37,25 @@ public final class Verifier {
     return fromWheelName != null ? PlatformTag.parse(fromWheelName) : PlatformTag.ofThisMachine();
   }
 
+  /** Per library, for report.json: its path in wheel_lib and the CUDA device code it carries (null: unreadable). */
+  static List<Object> libraries(Subject subject) {
+    List<Object> libraries = new ArrayList<>();
+    for (SubjectFile library : subject.libraries()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("path", library.path());
+      try {
+        GpuCode code = subject.gpuCode(library);
+        entry.put("sass", List.copyOf(code.sass()));
+        entry.put("ptx", List.copyOf(code.ptx()));
+      } catch (IOException e) {
+        entry.put("sass", null);
+        entry.put("ptx", null);
+      }
+      libraries.add(entry);
+    }
+    return libraries;
+  }
+
   VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
     List<Finding> active = new ArrayList<>();
     List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
@@ -50,7 +73,7 @@ public final class Verifier {
       }
     }
     VerifyReport report = new VerifyReport(subject.description(), platform.tag(), request.failOn(),
-        CheckCatalogue.all(), active, suppressed);
+        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries(subject)));
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

@@ -1,9 +1,10 @@
 package dev.tewheel.core.verify;
 
-import dev.tewheel.core.check.Check;
 import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Rule;
 import dev.tewheel.core.check.Severity;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of a verify run.
@@ -14,9 +15,17 @@ import java.util.List;
  * @param checks every check that ran
  * @param findings what the checks found, suppressed ones excluded
  * @param suppressed accepted findings with their reasons
+ * @param goal the goal that made it: "verify-wheel-lib" or "diff-wheel" (names the JUnit suite and file)
+ * @param details more keys for report.json, written before "findings" (verify: the libraries' GPU code; diff: the
+ *     files and libraries compared)
  */
-public record VerifyReport(String subject, String platformTag, Severity failOn, List<Check> checks,
-    List<Finding> findings, List<SuppressedFinding> suppressed) {
+public record VerifyReport(String subject, String platformTag, Severity failOn, List<? extends Rule> checks,
+    List<Finding> findings, List<SuppressedFinding> suppressed, String goal, Map<String, Object> details) {
+  public VerifyReport(String subject, String platformTag, Severity failOn, List<? extends Rule> checks,
+      List<Finding> findings, List<SuppressedFinding> suppressed) {
+    this(subject, platformTag, failOn, checks, findings, suppressed, "verify-wheel-lib", Map.of());
+  }
+
   /** A finding and the reason it was accepted. */
   public record SuppressedFinding(Finding finding, String reason) {}
 

@@ -9,6 +9,7 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.elf.ProgramHeader;
 import dev.tewheel.elf.SegmentType;
 import dev.tewheel.standins.StandIns;
@@ -79,8 +80,17 @@ class EachCheckTest {
     cases.put("EP-EXPORTS", w -> replace(w, "libnccl_ep.so", StandIns.ncclLibDir().resolve("libnccl.so.2")));
     cases.put("HEADERS-SELF-CONTAINED", w -> Files.delete(w.resolve("nccl_ep/include/nccl_ep/device/ll_ep_smem.cuh")));
     cases.put("BAKED-BUILD-PATHS", w -> { });
+    // sm_80 and sm_90 only, held to cudaArchitectures 80,90,120 (SETTINGS).
+    cases.put("GPU-ARCHS", w -> replace(w, "libtransformer_engine.so", GateFixtures.sassOnly()));
+    cases.put("EXEC-STACK", w -> replace(w, "libtransformer_engine.so", GateFixtures.execStack()));
+    cases.put("ISA-LEVEL", w -> replace(w, "libtransformer_engine.so", GateFixtures.isaV3()));
+    cases.put("AARCH64-BTI-PAC", w -> replace(w, "libtransformer_engine.so", StandIns.aarch64("libtransformer_engine.so")));
     return cases;
   }
+
+  /** Settings a check needs to have something to hold the tree to, for both the passing and the failing case. */
+  private static final Map<String, java.util.function.UnaryOperator<CheckSettings>> SETTINGS = Map.of(
+      "GPU-ARCHS", s -> s.withCudaArchitectures(List.of("80,90,120")));
 
   /** The cases where the assembled tree itself is the failing one get a cleaned tree as the passing one. */
   private static final Map<String, Breakage> PASSING_FIXES = Map.of("BAKED-BUILD-PATHS",
@@ -103,14 +113,16 @@ class EachCheckTest {
         PASSING_FIXES.get(c.getKey()).apply(good);
         Files.delete(good.resolve(Layout.MANIFEST));
       }
-      assertEquals(List.of(), check.run(subject(good)), "passing case of " + c.getKey());
+      CheckSettings settings = SETTINGS.getOrDefault(c.getKey(), x -> x)
+          .apply(CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG)));
+      assertEquals(List.of(), check.run(FolderSubject.read(good, Layout.DEFAULT, settings)),
+          "passing case of " + c.getKey());
 
       Path bad = assembled(temp.resolve(c.getKey() + "/bad"));
       c.getValue().apply(bad);
       Layout layout = Files.exists(bad.resolve(VERSIONED_EP)) ? Layout.DEFAULT.withNcclEpLibrary(VERSIONED_EP)
           : Layout.DEFAULT;
-      List<Finding> findings = check.run(FolderSubject.read(bad, layout,
-          CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG))));
+      List<Finding> findings = check.run(FolderSubject.read(bad, layout, settings));
       assertFalse(findings.isEmpty(), "failing case of " + c.getKey());
       for (Finding f : findings) {
         assertEquals(c.getKey(), f.checkId());
@@ -123,10 +135,6 @@ class EachCheckTest {
   private Path assembled(Path out) throws Exception {
     new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), out));
     return out;
-  }
-
-  private static Subject subject(Path wheelLib) throws Exception {
-    return FolderSubject.read(wheelLib, Layout.DEFAULT, CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG)));
   }
 
   private static void replace(Path wheelLib, String path, Path with) throws Exception {

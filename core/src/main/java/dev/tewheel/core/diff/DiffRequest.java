@@ -1,0 +1,48 @@
+package dev.tewheel.core.diff;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.verify.Suppression;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What te:diff-wheel compares and how it judges.
+ *
+ * @param baseline the previous release: a .whl or a wheel_lib folder
+ * @param current this release: a .whl or a wheel_lib folder
+ * @param wheelLibPath where wheel_lib sits inside a wheel
+ * @param layout the layout to assume for a folder without a manifest
+ * @param maxGrowthPercent the largest total size growth that passes, in percent of the baseline's size
+ * @param failOn the lowest severity that fails
+ * @param severityOverrides per rule ID
+ * @param suppressions accepted findings
+ * @param reportDirectory where report.json and the JUnit XML go, or null for none
+ */
+public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layout layout, double maxGrowthPercent,
+    Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions, Path reportDirectory) {
+  public DiffRequest {
+    Objects.requireNonNull(baseline, "baseline");
+    Objects.requireNonNull(current, "current");
+    if (!(maxGrowthPercent >= 0)) {
+      throw new IllegalArgumentException("maxGrowthPercent " + maxGrowthPercent + " is not a percentage >= 0");
+    }
+    severityOverrides = Map.copyOf(severityOverrides);
+    suppressions = List.copyOf(suppressions);
+    for (String id : severityOverrides.keySet()) {
+      requireRule(id);
+    }
+    for (Suppression s : suppressions) {
+      requireRule(s.checkId());
+    }
+  }
+
+  private static void requireRule(String id) {
+    if (DiffRule.byId(id).isEmpty()) {
+      throw new IllegalArgumentException("no diff rule has the ID '" + id + "'; the IDs are "
+          + String.join(", ", DiffRule.all().stream().map(DiffRule::id).toList()));
+    }
+  }
+}
