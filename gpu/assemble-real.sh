@@ -14,7 +14,7 @@
 #                stand-ins) where Maven finds them; needed once per change of the plugin
 #   LAYOUT       default (the default) or ep-home
 # The plugin runs as dev.tewheel:te-maven-plugin:<version>, on the root POM with -N, so no project of its own is
-# needed; its incremental state goes to gpu/work/assemble-state.json and verify's reports to gpu/work/te-verify/.
+# needed; its incremental state goes beside OUT (OUT.assemble-state.json) and verify's reports to gpu/work/te-verify/.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,10 +45,10 @@ echo "  TE library       $te (a stand-in unless TE_LIBRARY names a real one)"
 echo "  wheel_lib        $out (layout $layout)"
 ./mvnw -B -N "$plugin:assemble-wheel-lib" \
   -Dte.transformerEngineLibrary="$te" -Dte.ncclEpHome="$builddir" -Dte.outputDirectory="$out" \
-  -Dte.layout="$layout" -Dte.stateFile="$here/work/assemble-state.json" | sed -n '/assemble-wheel-lib/,/BUILD/p'
+  -Dte.layout="$layout" -Dte.stateFile="$(dirname "$out")/$(basename "$out").assemble-state.json" | sed -n '/--- te:/,/Total time/p'
 
 echo "assemble-real: $plugin:verify-wheel-lib"
 ./mvnw -B -N "$plugin:verify-wheel-lib" -Dte.wheelLib="$out" -Dte.reportDirectory="$here/work/te-verify" \
-  | sed -n '/verify-wheel-lib/,/BUILD/p'
+  | sed -n '/--- te:/,/Total time/p'
 
 echo "assemble-real: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1) in $out"

@@ -22,7 +22,8 @@
 # Everything goes to $OUT/log; the verdict (A-E must pass) is the last line and the exit status.
 # Every smoke run ends by $END_BY_S (default 570) seconds, so the command ends inside the tool's 10 minutes.
 # For a dry run of this script without a GPU: NCCL_PREBUILT=<an NCCL prefix> skips the build, SMOKE_ARGS=--stand-ins
-# is added to every GpuSmoke command line (with LD_LIBRARY_PATH holding the stand-in libcuda.so.1).
+# is added to every GpuSmoke command line (with LD_LIBRARY_PATH holding the stand-in libcuda.so.1), WHEEL_LIB and
+# PIP_NCCL name another wheel_lib and another old NCCL.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,12 +74,16 @@ main() {
   uname -r; nproc; free -g | sed -n 2p
   nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader 2>&1
   /usr/local/cuda/bin/nvcc --version 2>&1 | tail -n 2
+  echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-(unset)}"
+  ldconfig -p 2>/dev/null | grep -E 'libcuda\.so\.1|libnccl' || echo "no libcuda.so.1 / libnccl in ld.so.cache"
 
   section "carried inputs"
   local f
-  for f in jre.tar.xz nccl.tar.xz nccl-extensions.tar.xz wheel_lib/te-wheel-lib.json smoke/gpu-smoke.jar; do
+  local src_wl="${WHEEL_LIB:-$here/work/wheel_lib}"
+  for f in jre.tar.xz nccl.tar.xz nccl-extensions.tar.xz smoke/gpu-smoke.jar; do
     [[ -e "$here/work/$f" ]] || { echo "missing gpu/work/$f (carry it)"; return 1; }
   done
+  [[ -f "$src_wl/te-wheel-lib.json" ]] || { echo "no wheel_lib at $src_wl (carry gpu/work/wheel_lib)"; return 1; }
   du -sh "$here"/work/* 2>/dev/null
 
   section "unpack"
@@ -104,7 +109,7 @@ main() {
 
   section "wheel_lib"
   WL="$WORK/wheel_lib"
-  cp -a "$here/work/wheel_lib" "$WL"
+  cp -a "$src_wl" "$WL"
   (cd "$WL" && find . \( -type f -o -type l \) -printf '%10s %p\n' | sort -k2)
   echo "--- config.h (the build machine's paths)"; cat "$WL/nccl_ep/include/nccl_ep/config.h"
   for f in $(sed -n 's/^#define NCCL_EP_JIT_[A-Z_]*_DIR "\(.*\)"/\1/p' "$WL/nccl_ep/include/nccl_ep/config.h"); do
@@ -113,7 +118,7 @@ main() {
   cp -a "$WL" "$WORK/wheel_lib-noinc"; rm -rf "$WORK/wheel_lib-noinc/nccl_ep/include"
   cp -a "$WL" "$WORK/wheel_lib-bare"; rm -rf "$WORK/wheel_lib-bare/nccl_ep" "$WORK/wheel_lib-bare/te-wheel-lib.json"
   local pip
-  pip="$(ls /opt/torch/.venv/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2 2>/dev/null | head -n1)"
+  pip="${PIP_NCCL:-$(ls /opt/torch/.venv/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2 2>/dev/null | head -n1)}"
   [[ -n "$pip" ]] || pip="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
   echo "pip's NCCL: ${pip:-not found}"
 
