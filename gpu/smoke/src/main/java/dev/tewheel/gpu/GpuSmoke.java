@@ -327,7 +327,7 @@ public final class GpuSmoke {
       MemorySegment handle;
       try {
         if (!ht) {
-          // the handle over caller-owned routing memory, as TE's backend makes it: size, init, update
+          // the handle over caller-owned routing memory in three calls: size, init, update
           t0 = System.nanoTime();
           long handleBytes = ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, K);
           MemorySegment dmem = alloc(nccl, device, handleBytes);
