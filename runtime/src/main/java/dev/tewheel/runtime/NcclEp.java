@@ -16,6 +16,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * NCCL EP ({@code libnccl_ep.so.0}), loaded once per process by {@link TeRuntime#loadNcclEp()}: typed bindings for
@@ -45,16 +46,18 @@ public final class NcclEp {
   private final NcclEpVersion version;
   private final Availability availability;
   private final Nccl nccl;
+  private final Optional<EnvironmentSetting> ncclEpHome;
   private final Symbols symbols;
 
   NcclEp(Config config, Path file, Path mappedFrom, NcclEpVersion version, Availability availability, Nccl nccl,
-      Symbols symbols) {
+      Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
     this.config = config;
     this.file = file;
     this.mappedFrom = mappedFrom;
     this.version = version;
     this.availability = availability;
     this.nccl = nccl;
+    this.ncclEpHome = ncclEpHome;
     this.symbols = symbols;
   }
 
@@ -84,6 +87,15 @@ public final class NcclEp {
   /** The availability report the load was decided by. */
   public Availability availability() {
     return availability;
+  }
+
+  /**
+   * What became of {@code NCCL_EP_HOME}, which NCCL EP's JIT reads to find the shipped headers: set before the load
+   * (overwrite 0: a user's value wins) to the bundle's folder holding {@code include/nccl_ep/}, as TE's provider and
+   * {@link TeRuntime#loadTransformerEngine()} set it; empty when the bundle ships no headers.
+   */
+  public Optional<EnvironmentSetting> ncclEpHome() {
+    return ncclEpHome;
   }
 
   /** The NCCL this NCCL EP is bound to. */

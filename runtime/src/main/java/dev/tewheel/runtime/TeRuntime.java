@@ -230,7 +230,8 @@ public final class TeRuntime {
   }
 
   private NcclEp loadOnce() {
-    Availability availability = Resolver.resolve(config).availability();
+    Resolver.Resolution resolution = Resolver.resolve(config);
+    Availability availability = resolution.availability();
     if (!availability.available()) {
       throw new LoadException("NCCL EP is not available: " + availability.reason(), availability);
     }
@@ -241,6 +242,10 @@ public final class TeRuntime {
     } catch (LoadException e) {
       throw new LoadException(e.getMessage(), availability);
     }
+    // NCCL EP's JIT finds its headers through NCCL_EP_HOME, as it does when TE's provider loads it: without it the
+    // JIT looks at the build machine's path in config.h (seen on the H200: dispatch fails, ncclInternalError).
+    Optional<EnvironmentSetting> home = resolution.bundle().flatMap(Resolver.Bundle::ncclEpHome)
+        .map(TeRuntime::setNcclEpHome);
     Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
     if (!opened.ok()) {
       throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);
@@ -265,7 +270,7 @@ public final class TeRuntime {
             availability);
       }
       keep = true;
-      return new NcclEp(config, chosen.file(), mapped, version, availability, boundNccl, symbols);
+      return new NcclEp(config, chosen.file(), mapped, version, availability, boundNccl, home, symbols);
     } finally {
       if (!keep) {
         Libc.dlclose(opened.handle());

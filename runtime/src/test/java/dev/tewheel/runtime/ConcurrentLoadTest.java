@@ -85,6 +85,9 @@ class ConcurrentLoadTest {
     NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
     assertEquals("0.1.0", ep.version().toString());
     assertEquals(100, ep.getVersion());
+    // The JIT's headers: NCCL_EP_HOME set to the bundle's nccl_ep before NCCL EP was opened, as TE's provider does.
+    assertEquals(wheelLib.resolve("nccl_ep").toString(), Bundles.getenv("NCCL_EP_HOME"));
+    assertTrue(ep.ncclEpHome().orElseThrow().setByRuntime());
     Nccl nccl = ep.nccl();
     assertEquals("invalid argument (run with NCCL_DEBUG=WARN for details)", nccl.errorString(4));
 
