@@ -17,7 +17,7 @@
 #        C  refused: nccl_ep/include removed, manifest kept    te-runtime says no before anything runs
 #        D  no-headers: nccl_ep/include and the manifest removed, empty cache    the JIT fails, the call reports it
 #        E  old-nccl: pip's NCCL (2.28.9) given          step 5
-#        F  (informational) run with NCCL_EP_HOME unset: does loadNcclEp() alone point the JIT at the wheel's headers?
+#        (A, B, G run with NCCL_EP_HOME unset by the caller: loadNcclEp() points the JIT at the wheel's headers)
 #        G  (if time is left) run, HT/FLAT, empty cache, then warm
 # Everything goes to $OUT/log; the verdict (A-E must pass) is the last line and the exit status.
 # Every smoke run ends by $END_BY_S (default 570) seconds, so the command ends inside the tool's 10 minutes.
@@ -123,10 +123,11 @@ main() {
   echo "pip's NCCL: ${pip:-not found}"
 
   local nccl="$N/lib/libnccl.so.2"
-  smoke "A: LL, empty JIT cache" 1 NCCL_EP_HOME="$WL/nccl_ep" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ll" -- \
+  # A, B, G: NCCL_EP_HOME is not set by the caller; te-runtime's loadNcclEp() sets it to the wheel's nccl_ep.
+  smoke "A: LL, empty JIT cache" 1 NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ll" -- \
     --mode run --wheel-lib "$WL" --nccl-library "$nccl" --expect-nccl "$want" --expect-cache cold
   cache_listing "$WORK/jit-ll"
-  smoke "B: LL, warm JIT cache" 1 NCCL_EP_HOME="$WL/nccl_ep" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ll" -- \
+  smoke "B: LL, warm JIT cache" 1 NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ll" -- \
     --mode run --wheel-lib "$WL" --nccl-library "$nccl" --expect-nccl "$want" --expect-cache warm
   smoke "C: nccl_ep/include removed, manifest kept" 1 NCCL_EP_HOME="$WORK/wheel_lib-noinc/nccl_ep" -- \
     --mode refused --wheel-lib "$WORK/wheel_lib-noinc" --nccl-library "$nccl"
@@ -140,11 +141,9 @@ main() {
   else
     verdicts+=("FAIL E: pip's NCCL in front (no pip NCCL found)")
   fi
-  smoke "F (informational): NCCL_EP_HOME unset, empty JIT cache" 0 NCCL_EP_JIT_CACHE_DIR="$WORK/jit-no-home" -- \
-    --mode run --wheel-lib "$WL" --nccl-library "$nccl" --expect-cache cold
-  smoke "G1 (extra): HT/FLAT, empty JIT cache" 0 NCCL_EP_HOME="$WL/nccl_ep" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ht" -- \
+  smoke "G1 (extra): HT/FLAT, empty JIT cache" 0 NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ht" -- \
     --mode run --algorithm ht --wheel-lib "$WL" --nccl-library "$nccl" --expect-cache cold
-  smoke "G2 (extra): HT/FLAT, warm JIT cache" 0 NCCL_EP_HOME="$WL/nccl_ep" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ht" -- \
+  smoke "G2 (extra): HT/FLAT, warm JIT cache" 0 NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ht" -- \
     --mode run --algorithm ht --wheel-lib "$WL" --nccl-library "$nccl" --expect-cache warm
   cache_listing "$WORK/jit-ht"
 
