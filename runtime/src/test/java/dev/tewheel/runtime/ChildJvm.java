@@ -28,6 +28,20 @@ final class ChildJvm {
 
   private ChildJvm() {}
 
+  /**
+   * {@code jvmArgs} plus {@code te.native.<name>.skip} for the CUDA libraries the stand-ins do not need (cudart,
+   * cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND), so that {@code --load} on a machine without them loads what the
+   * stand-in TE needs, and no toolkit installed on the machine running the tests takes part.
+   */
+  static List<String> withoutCudaLibraries(List<String> jvmArgs) {
+    List<String> args = new ArrayList<>(jvmArgs);
+    for (String name : List.of("cudart", "cublasLt", "cublas", "cudnn", "nvrtc", "curand")) {
+      args.add("-Dte.native." + name + ".skip=true");
+    }
+    args.add("-Dte.defaultCudaRoot=");
+    return args;
+  }
+
   /** The java command for {@code mainClass} with this test class path (plus {@code extraClassPath}). */
   static List<String> command(List<String> jvmArgs, String extraClassPath, Class<?> mainClass, List<String> args) {
     List<String> command = new ArrayList<>();

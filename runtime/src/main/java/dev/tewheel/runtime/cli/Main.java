@@ -112,14 +112,6 @@ public final class Main {
 
   private static Map<String, Object> loadAll(TeRuntime runtime) {
     Map<String, Object> result = new LinkedHashMap<>();
-    Map<String, Object> libraries = new LinkedHashMap<>();
-    try {
-      runtime.loadNativeLibraries();
-      libraries.put("ok", true);
-    } catch (LoadException e) {
-      libraries.put("ok", false);
-      libraries.put("error", e.getMessage());
-    }
     // NCCL EP first: its availability is then decided before anything is mapped, as in the report above.
     Map<String, Object> ep = new LinkedHashMap<>();
     try {
@@ -134,6 +126,15 @@ public final class Main {
     } catch (LoadException e) {
       ep.put("ok", false);
       ep.put("error", e.getMessage());
+    }
+    // Then TE's native libraries in their order (cudart ... NCCL), then TE itself.
+    Map<String, Object> libraries = new LinkedHashMap<>();
+    try {
+      runtime.loadNativeLibraries();
+      libraries.put("ok", true);
+    } catch (LoadException e) {
+      libraries.put("ok", false);
+      libraries.put("error", e.getMessage());
     }
     Map<String, Object> te = new LinkedHashMap<>();
     try {

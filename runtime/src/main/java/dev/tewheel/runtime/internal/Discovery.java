@@ -161,11 +161,11 @@ public final class Discovery {
     List<String> warnings = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, List<Path>> e : mapped.entrySet()) {
-      List<Path> distinct = distinctFiles(e.getValue());
+      List<Path> distinct = distinctFiles(inLoadOrder(e.getKey(), e.getValue()));
       if (distinct.size() > 1) {
         warnings.add("two different files with SONAME " + e.getKey() + " are mapped in this process: "
             + String.join(", ", distinct.stream().map(Path::toString).toList())
-            + "; symbols bind to the first, whatever loads later");
+            + "; DT_NEEDED entries bind to the first loaded (" + distinct.get(0) + ")");
       }
     }
     // TE: a CUDA toolkit is present when NVRTC or cuRAND is found on the system (its roots or dlopen by name).
@@ -258,10 +258,31 @@ public final class Discovery {
   private static Optional<Found> mappedCopy(Entry entry, Map<String, List<Path>> mapped) {
     for (Map.Entry<String, List<Path>> e : mapped.entrySet()) {
       if (entry.versioned().matcher(e.getKey()).matches()) {
-        return Optional.of(Found.of(e.getValue().get(0), "already loaded", "mapped in this process"));
+        return Optional.of(Found.of(firstLoaded(e.getKey(), e.getValue()), "already loaded",
+            "mapped in this process"));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The copy the dynamic linker binds a DT_NEEDED of that SONAME to: the first loaded, which dlopen's RTLD_NOLOAD
+   * lookup returns (the maps are in address order, not load order).
+   */
+  private static Path firstLoaded(String soname, List<Path> copies) {
+    return Libc.loadedFile(soname).filter(f -> copies.stream().anyMatch(c -> NcclGate.sameFile(c, f)))
+        .orElse(copies.get(0));
+  }
+
+  private static List<Path> inLoadOrder(String soname, List<Path> copies) {
+    if (copies.size() < 2) {
+      return copies;
+    }
+    Path first = firstLoaded(soname, copies);
+    List<Path> ordered = new ArrayList<>();
+    copies.stream().filter(c -> NcclGate.sameFile(c, first)).forEach(ordered::add);
+    copies.stream().filter(c -> !NcclGate.sameFile(c, first)).forEach(ordered::add);
+    return ordered;
   }
 
   private static Optional<Found> overrideOrSkip(Entry entry, Config config) {
@@ -381,7 +402,7 @@ public final class Discovery {
 
   private static NativeLibrary provenance(Entry entry, Found found, Map<String, List<Path>> mapped) {
     Optional<String> soname = found.file().flatMap(ProcMaps::soname);
-    List<Path> copies = soname.map(s -> mapped.getOrDefault(s, List.of())).orElse(List.of());
+    List<Path> copies = soname.map(s -> inLoadOrder(s, mapped.getOrDefault(s, List.of()))).orElse(List.of());
     List<Path> companions = found.file().filter(f -> entry.name().equals("cudnn"))
         .map(Discovery::cudnnParts).orElse(List.of());
     Optional<String> version = Optional.empty();
