@@ -251,6 +251,41 @@ class NativeWorldTest {
     assertEquals("system property te.sitePackages", world.sitePackagesSource());
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void theCliLoadsEverythingAndReportsWhatGotMapped() throws Exception {
+    FakeWorld.pipCu12(temp.resolve("site"));
+    Path wheelLib = FakeWorld.teWheel(temp.resolve("site"), 12);
+    ChildJvm.Result result = ChildJvm.run(ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED",
+        "-Dte.defaultCudaRoot="), null, dev.tewheel.runtime.cli.Main.class,
+        List.of("--wheel-lib", wheelLib.toString(), "--json", "--load")), Map.of(), temp.resolve("logs"));
+    assertEquals(0, result.exit(), result.toString());
+    Map<String, Object> report = (Map<String, Object>) dev.tewheel.bundle.json.Json.parse(result.out());
+    Map<String, Object> world = (Map<String, Object>) report.get("world");
+    assertEquals(true, world.get("ok"), result.toString());
+    assertEquals(12L, world.get("cudaVariant"));
+    List<Map<String, Object>> before = (List<Map<String, Object>>) world.get("libraries");
+    assertEquals("pip wheel", before.get(3).get("foundBy"));
+    assertEquals("9", before.get(3).get("version"));
+    assertEquals("SONAME", before.get(3).get("versionSource"));
+    Map<String, Object> load = (Map<String, Object>) report.get("load");
+    assertEquals(Map.of("ok", true), load.get("libraries"));
+    List<Map<String, Object>> after = (List<Map<String, Object>>) ((Map<String, Object>) load.get("mapped"))
+        .get("libraries");
+    assertEquals("9.10.2", after.get(3).get("version"));
+    assertEquals("cudnnGetVersion", after.get(3).get("versionSource"));
+    assertEquals(List.of(before.get(3).get("file")), after.get(3).get("mapped"));
+    assertTrue(((Map<String, Object>) report.get("jit")).containsKey("verdict"));
+
+    ChildJvm.Result text = ChildJvm.run(ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED",
+        "-Dte.defaultCudaRoot="), null, dev.tewheel.runtime.cli.Main.class,
+        List.of("--wheel-lib", wheelLib.toString(), "--load")), Map.of(), temp.resolve("logs-text"));
+    assertEquals(0, text.exit(), text.toString());
+    assertTrue(text.out().contains("\n  cudnn     9 (SONAME)"), text.out());
+    assertTrue(text.out().contains("Loaded TE's native libraries\n"), text.out());
+    assertTrue(text.out().contains("\n  cudnn     9.10.2 (cudnnGetVersion)"), text.out());
+  }
+
   private static TeRuntime runtime(Path temp) {
     return TeRuntime.builder().wheelLib(temp.resolve("site/transformer_engine/wheel_lib")).build();
   }
