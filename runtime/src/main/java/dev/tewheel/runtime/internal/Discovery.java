@@ -157,7 +157,7 @@ public final class Discovery {
   /** The whole world, with provenance; loads nothing. */
   public static NativeWorld discover(Config config, Optional<Path> bundleFolder, Optional<Path> teLibrary) {
     SitePackages site = sitePackages(bundleFolder);
-    Map<String, List<Path>> mapped = ProcMaps.bySoname();
+    Map<String, List<Path>> mapped = ProcMaps.bySoname(ENTRIES.stream().map(Entry::base).toList());
     List<String> warnings = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, List<Path>> e : mapped.entrySet()) {

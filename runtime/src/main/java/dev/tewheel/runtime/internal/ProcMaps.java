@@ -54,10 +54,19 @@ public final class ProcMaps {
     return new ArrayList<>(files);
   }
 
-  /** Mapped shared objects by SONAME (files without one are left out), each list in the order of the maps. */
-  public static Map<String, List<Path>> bySoname() {
+  /**
+   * Mapped shared objects by SONAME (files without one are left out), each list in the order of the maps; only files
+   * whose name starts with one of {@code prefixes} are read (the JVM maps dozens of its own libraries, whose ELF
+   * headers cost milliseconds to read when the process is cold). A prefix such as {@code libcudart} also matches a
+   * renamed copy such as {@code libcudart-9335f6a2.so.12}, as auditwheel names the copies it bundles.
+   */
+  public static Map<String, List<Path>> bySoname(List<String> prefixes) {
     Map<String, List<Path>> result = new LinkedHashMap<>();
     for (Path file : sharedObjects()) {
+      String name = file.getFileName().toString();
+      if (prefixes.stream().noneMatch(name::startsWith)) {
+        continue;
+      }
       soname(file).ifPresent(soname -> result.computeIfAbsent(soname, k -> new ArrayList<>()).add(file));
     }
     return result;
