@@ -62,6 +62,10 @@ final class ChildJvm {
         "LD_PRELOAD", "XDG_CACHE_HOME")) {
       builder.environment().remove(name);
     }
+    // What TE's search order for the CUDA libraries and NCCL EP's JIT read: a developer's CUDA_HOME or venv must
+    // not decide a test (<LIB>_HOME, <LIB>_PATH, CUDA_HOME, CUDA_PATH, VIRTUAL_ENV, NCCL_EP_JIT_*, NVCC, TE_NATIVE_*).
+    builder.environment().keySet().removeIf(name -> name.matches(
+        "(CUDART|CUBLASLT|CUBLAS|CUDNN|NVRTC|CURAND|NCCL|CUDA)_(HOME|PATH)|VIRTUAL_ENV|NCCL_EP_JIT_.*|NVCC|TE_NATIVE_.*"));
     // A machine with a CUDA driver: NCCL EP NEEDS libcuda.so.1, found here as the driver's would be. A test that
     // wants a machine without one passes LD_LIBRARY_PATH "".
     builder.environment().put("LD_LIBRARY_PATH", StandIns.cudaLibDir().toString());
