@@ -25,6 +25,11 @@ public record NcclStatus(Optional<Path> library, Source source, Optional<NcclVer
     ALREADY_MAPPED("already mapped in this process"),
     /** The file configured with te.ncclLibrary (or the builder), which te-runtime preloads. */
     CONFIGURED("configured"),
+    /**
+     * The copy te-runtime's search for TE's native world found: a system root ({@code NCCL_HOME}, {@code CUDA_HOME},
+     * ...), an override ({@code te.native.nccl.path}) or NVIDIA's pip wheel ({@code nvidia/nccl/lib}).
+     */
+    DISCOVERED("found by te-runtime's search"),
     /** The copy dlopen("libnccl.so.2") finds: LD_LIBRARY_PATH, /etc/ld.so.cache, the default folders. */
     LOADER_SEARCH("found by dlopen's search");
 

@@ -7,7 +7,9 @@ import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
+import dev.tewheel.runtime.internal.Discovery;
 import dev.tewheel.runtime.internal.Environment;
+import dev.tewheel.runtime.internal.JitCheck;
 import dev.tewheel.runtime.internal.Libc;
 import dev.tewheel.runtime.internal.NcclGate;
 import dev.tewheel.runtime.internal.NativeAccess;
@@ -73,6 +75,88 @@ public final class TeRuntime {
   public Availability availability() {
     NativeAccess.check(TeRuntime.class.getModule());
     return Resolver.resolve(config).availability();
+  }
+
+  /**
+   * TE's native world (cudart, cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND, NCCL), found with TE's search order, each with
+   * its provenance and every copy already mapped. Loads nothing: versions come from the libraries themselves only
+   * when they are already mapped, else from their SONAME or file name.
+   */
+  public NativeWorld nativeWorld() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    Resolver.Located located = Resolver.locate(config);
+    return Discovery.discover(config, located.bundle().map(Resolver.Bundle::folder),
+        located.bundle().flatMap(Resolver.Bundle::transformerEngineLibrary));
+  }
+
+  /**
+   * What NCCL EP's JIT will use: nvcc, its kernel headers, NCCL's and CUDA's headers, the cache folder; and the
+   * verdict. Loads nothing and sets nothing (the variables te-runtime would set are listed).
+   */
+  public JitPreflight jitPreflight() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    Resolver.Resolution resolution = Resolver.resolve(config);
+    Optional<Resolver.Bundle> bundle = resolution.bundle();
+    Optional<Path> home = bundle.flatMap(Resolver.Bundle::ncclEpHome);
+    return JitCheck.preflight(home, configH(bundle, home),
+        Discovery.sitePackages(bundle.map(Resolver.Bundle::folder)).folder(), resolution.availability().nccl());
+  }
+
+  private static Optional<Path> configH(Optional<Resolver.Bundle> bundle, Optional<Path> home) {
+    Optional<Path> fromManifest = bundle.flatMap(b -> b.manifest().map(m -> m.includeRoot())
+        .filter(Objects::nonNull).map(root -> b.folder().resolve(root).resolve("nccl_ep/config.h")));
+    return fromManifest.or(() -> home.map(h -> h.resolve("include/nccl_ep/config.h")))
+        .filter(Files::isRegularFile);
+  }
+
+  /**
+   * Loads TE's native world, once per process and in dependency order, each library with RTLD_NOW | RTLD_GLOBAL as
+   * TE's Python does: cudart, cuBLASLt, cuBLAS, cuDNN and its sub-libraries, NVRTC, cuRAND, then NCCL
+   * ({@link #loadNccl()}). A library already mapped is not loaded again; a skipped one is left out.
+   *
+   * @return the world as mapped afterwards (versions now read from the libraries)
+   * @throws LoadException naming every library that was not found, with the pip wheel to install, or a dlopen
+   *     failure
+   */
+  public NativeWorld loadNativeLibraries() {
+    NativeAccess.check(TeRuntime.class.getModule());
+    NativeWorld world = nativeWorld();
+    if (!world.ok()) {
+      throw failure("TE's native libraries cannot all be loaded: " + String.join("; ", world.problems()));
+    }
+    loadWorld(world, true);
+    return nativeWorld();
+  }
+
+  /** Loads the world's found libraries in order; strict: a dlopen failure throws, else it is left to TE's load. */
+  private void loadWorld(NativeWorld world, boolean strict) {
+    synchronized (LOCK) {
+      for (NativeLibrary library : world.libraries()) {
+        if (library.file().isEmpty() || library.foundBy().equals("already loaded")) {
+          continue;
+        }
+        if (library.name().equals("nccl")) {
+          try {
+            loadNccl();
+          } catch (LoadException e) {
+            if (strict) {
+              throw e;
+            }
+          }
+          continue;
+        }
+        List<Path> files = new java.util.ArrayList<>();
+        files.add(library.file().get());
+        files.addAll(library.companions());
+        for (Path file : files) {
+          Libc.Opened opened = Libc.dlopen(file.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+          if (!opened.ok() && strict) {
+            throw failure("dlopen(" + file + ") of " + library.name() + " (" + library.foundBy() + ": "
+                + library.foundDetail() + ") failed: " + opened.error());
+          }
+        }
+      }
+    }
   }
 
   /**
@@ -148,7 +232,9 @@ public final class TeRuntime {
       if (nccl != null) {
         return nccl;
       }
-      NcclStatus gate = NcclGate.probe(config.effectiveNcclLibrary(), config.effectiveMinimumNcclVersion());
+      NcclStatus gate = NcclGate.probe(
+          Discovery.nccl(config, Resolver.locate(config).bundle().map(Resolver.Bundle::folder)),
+          config.effectiveMinimumNcclVersion());
       if (gate.library().isEmpty() || gate.version().isEmpty()) {
         throw failure("libnccl.so.2 cannot be loaded: " + gate.detail());
       }
@@ -200,17 +286,28 @@ public final class TeRuntime {
         throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
             + "; loading " + te.get() + " beside it would give this process two copies");
       }
+      NativeWorld world = Discovery.discover(config, Optional.of(bundle.folder()), te);
+      loadWorld(world, false);
       Nccl boundNccl = loadNccl();
       Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
+      JitCheck.apply(world.sitePackages());
       Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
       if (!opened.ok()) {
-        throw failure("dlopen(" + te.get() + ") failed: " + opened.error());
+        String hint = world.problems().stream().filter(p -> opened.error().contains(firstWord(p)))
+            .findFirst().map(p -> ". " + p).orElse("");
+        throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
       transformerEngine = new TransformerEngine(te.get(), mapped, home, boundNccl,
           new Symbols(opened.handle(), te.get()), this::availability);
       return transformerEngine;
     }
+  }
+
+  /** The library named at the start of a problem sentence ("... libcudnn must come ..."), for matching dlerror. */
+  private static String firstWord(String problem) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(lib[A-Za-z_]+)").matcher(problem);
+    return m.find() ? m.group(1) : "\0";
   }
 
   private static EnvironmentSetting setNcclEpHome(Path folder) {
@@ -246,6 +343,7 @@ public final class TeRuntime {
     // JIT looks at the build machine's path in config.h (seen on the H200: dispatch fails, ncclInternalError).
     Optional<EnvironmentSetting> home = resolution.bundle().flatMap(Resolver.Bundle::ncclEpHome)
         .map(TeRuntime::setNcclEpHome);
+    JitCheck.apply(Discovery.sitePackages(availability.bundle()).folder());
     Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
     if (!opened.ok()) {
       throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);

@@ -99,8 +99,8 @@ class AvailabilityMatrixTest {
       args.addAll(List.of("--nccl-library", row.nccl().toString()));
     }
     ChildJvm.Result result = ChildJvm.run(
-        ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED", "-Dte.cacheDir=" + temp.resolve("cache")),
-            null, Main.class, args),
+        ChildJvm.command(ChildJvm.withoutCudaLibraries(List.of("--enable-native-access=ALL-UNNAMED",
+            "-Dte.cacheDir=" + temp.resolve("cache"))), null, Main.class, args),
         Map.of(StandIns.CONSTRUCTOR_MARKER_ENV, marker.toString()), temp.resolve("logs"));
     Map<String, Object> report = (Map<String, Object>) Json.parse(result.out());
     Map<String, Object> ep = (Map<String, Object>) ((Map<String, Object>) report.get("load")).get("ncclEp");

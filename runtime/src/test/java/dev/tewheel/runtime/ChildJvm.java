@@ -28,6 +28,20 @@ final class ChildJvm {
 
   private ChildJvm() {}
 
+  /**
+   * {@code jvmArgs} plus {@code te.native.<name>.skip} for the CUDA libraries the stand-ins do not need (cudart,
+   * cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND), so that {@code --load} on a machine without them loads what the
+   * stand-in TE needs, and no toolkit installed on the machine running the tests takes part.
+   */
+  static List<String> withoutCudaLibraries(List<String> jvmArgs) {
+    List<String> args = new ArrayList<>(jvmArgs);
+    for (String name : List.of("cudart", "cublasLt", "cublas", "cudnn", "nvrtc", "curand")) {
+      args.add("-Dte.native." + name + ".skip=true");
+    }
+    args.add("-Dte.defaultCudaRoot=");
+    return args;
+  }
+
   /** The java command for {@code mainClass} with this test class path (plus {@code extraClassPath}). */
   static List<String> command(List<String> jvmArgs, String extraClassPath, Class<?> mainClass, List<String> args) {
     List<String> command = new ArrayList<>();
@@ -48,6 +62,10 @@ final class ChildJvm {
         "LD_PRELOAD", "XDG_CACHE_HOME")) {
       builder.environment().remove(name);
     }
+    // What TE's search order for the CUDA libraries and NCCL EP's JIT read: a developer's CUDA_HOME or venv must
+    // not decide a test (<LIB>_HOME, <LIB>_PATH, CUDA_HOME, CUDA_PATH, VIRTUAL_ENV, NCCL_EP_JIT_*, NVCC, TE_NATIVE_*).
+    builder.environment().keySet().removeIf(name -> name.matches(
+        "(CUDART|CUBLASLT|CUBLAS|CUDNN|NVRTC|CURAND|NCCL|CUDA)_(HOME|PATH)|VIRTUAL_ENV|NCCL_EP_JIT_.*|NVCC|TE_NATIVE_.*"));
     // A machine with a CUDA driver: NCCL EP NEEDS libcuda.so.1, found here as the driver's would be. A test that
     // wants a machine without one passes LD_LIBRARY_PATH "".
     builder.environment().put("LD_LIBRARY_PATH", StandIns.cudaLibDir().toString());

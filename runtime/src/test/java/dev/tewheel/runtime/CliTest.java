@@ -69,7 +69,8 @@ class CliTest {
     assertEquals(0, run.exit(), run.toString());
     Map<String, Object> report = (Map<String, Object>) Json.parse(run.out());
     assertEquals(List.of("available", "reason", "chosen", "candidates", "ncclVersion", "requiredMajor", "searched",
-        "bundle", "requiredMajorSource", "loadedElsewhere", "dependencies", "nccl"), List.copyOf(report.keySet()));
+        "bundle", "requiredMajorSource", "loadedElsewhere", "dependencies", "nccl", "world", "jit"),
+        List.copyOf(report.keySet()));
     List<Map<String, Object>> needed = (List<Map<String, Object>>) report.get("dependencies");
     assertEquals(List.of("libnccl.so.2", "libcuda.so.1"), needed.stream().map(d -> d.get("name"))
         .filter(n -> !n.equals("libc.so.6")).toList());
@@ -120,6 +121,9 @@ class CliTest {
         """.formatted(wheelLib, Bundles.OLD_NCCL, needed);
     assertTrue(needed.toString().contains("  libcuda.so.1: " + StandIns.cudaLibDir().resolve("libcuda.so.1")
         + " (LD_LIBRARY_PATH)\n"), needed.toString());
-    assertEquals("te-runtime dev: NCCL EP availability\n" + expected, run.out());
+    // Then TE's native libraries and the JIT preflight (NativeWorldTest, JitPreflightTest).
+    assertTrue(run.out().startsWith("te-runtime dev: NCCL EP availability\n" + expected), run.out());
+    assertTrue(run.out().contains("TE's native libraries (load order;"), run.out());
+    assertTrue(run.out().contains("NCCL EP JIT preflight:"), run.out());
   }
 }

@@ -2,6 +2,8 @@ package dev.tewheel.runtime.cli;
 
 import dev.tewheel.bundle.json.Json;
 import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.JitPreflight;
+import dev.tewheel.runtime.NativeWorld;
 import dev.tewheel.runtime.LoadException;
 import dev.tewheel.runtime.NcclEp;
 import dev.tewheel.runtime.TeRuntime;
@@ -27,7 +29,8 @@ public final class Main {
         --wheel-lib DIR       the wheel_lib folder (else -Dte.wheelLib, TE_WHEEL_LIB, NCCL_EP_HOME, the class path)
         --ep-major N          the NCCL EP major to accept when the bundle has no manifest (default 0)
         --nccl-library FILE   a libnccl.so.2 to preload (else the dynamic linker's search)
-        --load                also load libtransformer_engine.so and NCCL EP, and report how that went
+        --load                also load TE's native libraries, libtransformer_engine.so and NCCL EP, and
+                              report what got mapped
         --json                print JSON instead of text
       Exit status: 0 available, 2 not available or a load failed, 1 usage error.
       """;
@@ -82,17 +85,24 @@ public final class Main {
       err.println("te-runtime: " + e.getMessage());
       return USAGE;
     }
+    NativeWorld world = runtime.nativeWorld();
+    JitPreflight jit = runtime.jitPreflight();
     Map<String, Object> loads = load ? loadAll(runtime) : null;
     boolean loadsOk = loads == null || Boolean.TRUE.equals(loads.get("ok"));
     if (json) {
       Map<String, Object> root = AvailabilityReport.json(availability);
+      root.put("world", WorldReport.json(world));
+      root.put("jit", WorldReport.json(jit));
       if (loads != null) {
+        loads.remove("mappedText");
         root.put("load", loads);
       }
       out.print(Json.write(root));
     } else {
       out.println("te-runtime " + version() + ": NCCL EP availability");
       out.print(AvailabilityReport.text(availability));
+      out.print(WorldReport.text(world));
+      out.print(WorldReport.text(jit));
       if (loads != null) {
         printLoads(out, loads);
       }
@@ -117,6 +127,15 @@ public final class Main {
       ep.put("ok", false);
       ep.put("error", e.getMessage());
     }
+    // Then TE's native libraries in their order (cudart ... NCCL), then TE itself.
+    Map<String, Object> libraries = new LinkedHashMap<>();
+    try {
+      runtime.loadNativeLibraries();
+      libraries.put("ok", true);
+    } catch (LoadException e) {
+      libraries.put("ok", false);
+      libraries.put("error", e.getMessage());
+    }
     Map<String, Object> te = new LinkedHashMap<>();
     try {
       TransformerEngine library = runtime.loadTransformerEngine();
@@ -136,14 +155,22 @@ public final class Main {
       te.put("ok", false);
       te.put("error", e.getMessage());
     }
-    result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok")));
+    result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok"))
+        && Boolean.TRUE.equals(libraries.get("ok")));
+    result.put("libraries", libraries);
     result.put("transformerEngine", te);
     result.put("ncclEp", ep);
+    NativeWorld after = runtime.nativeWorld();
+    result.put("mapped", WorldReport.json(after));
+    result.put("mappedText", WorldReport.text(after));
     return result;
   }
 
   @SuppressWarnings("unchecked")
   private static void printLoads(PrintStream out, Map<String, Object> loads) {
+    Map<String, Object> libraries = (Map<String, Object>) loads.get("libraries");
+    out.println(Boolean.TRUE.equals(libraries.get("ok")) ? "Loaded TE's native libraries"
+        : "Could not load TE's native libraries: " + libraries.get("error"));
     Map<String, Object> te = (Map<String, Object>) loads.get("transformerEngine");
     if (Boolean.TRUE.equals(te.get("ok"))) {
       out.println("Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
@@ -160,6 +187,8 @@ public final class Main {
     } else {
       out.println("Could not load NCCL EP: " + ep.get("error"));
     }
+    out.println("After loading:");
+    out.print(loads.get("mappedText"));
   }
 
   private static int parseMajor(String value) {

@@ -107,6 +107,32 @@ public final class LoaderSearch {
     return new Dependency(name, neededBy, Optional.empty(), "not found", List.of());
   }
 
+  /**
+   * Where {@code dlopen(name)} called from te-runtime would find {@code name} without loading it: a copy already
+   * loaded, else {@code LD_LIBRARY_PATH}, {@code /etc/ld.so.cache}, then the default folders (te-runtime's caller,
+   * the JVM, has no RPATH or RUNPATH of its own that matters here). Empty when none is found.
+   */
+  public static Optional<Dependency> byName(String name, ElfMachine machine) {
+    Optional<Path> loaded = Libc.loadedFile(name);
+    if (loaded.isPresent()) {
+      return Optional.of(new Dependency(name, "dlopen", loaded, "already loaded", List.of()));
+    }
+    String ldLibraryPath = Libc.getenv("LD_LIBRARY_PATH");
+    if (ldLibraryPath != null) {
+      Optional<Path> hit = inFolders(name, List.of(ldLibraryPath.split("[:;]")), machine);
+      if (hit.isPresent()) {
+        return Optional.of(new Dependency(name, "dlopen", hit, "LD_LIBRARY_PATH", List.of()));
+      }
+    }
+    for (Path file : LdSoCache.lookup(LdSoCache.FILE, name)) {
+      if (usable(file, machine)) {
+        return Optional.of(new Dependency(name, "dlopen", Optional.of(file), LdSoCache.FILE.toString(), List.of()));
+      }
+    }
+    return inFolders(name, defaultFolders(machine), machine)
+        .map(hit -> new Dependency(name, "dlopen", Optional.of(hit), "default folder", List.of()));
+  }
+
   /** The linker's built-in folders: the multiarch ones (Debian, Ubuntu), lib64 (Fedora, RHEL), then lib. */
   private static List<String> defaultFolders(ElfMachine machine) {
     String triplet = machine.equals(ElfMachine.AARCH64) ? "aarch64-linux-gnu" : "x86_64-linux-gnu";

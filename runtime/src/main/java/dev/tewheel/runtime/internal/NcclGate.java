@@ -28,6 +28,17 @@ public final class NcclGate {
 
   /** @param configured a libnccl.so.2 to preload, or null to use the dynamic linker's search */
   public static NcclStatus probe(Path configured, NcclVersion minimum) {
+    return probe(configured, NcclStatus.Source.CONFIGURED, minimum);
+  }
+
+  /** The NCCL te-runtime's search chose (an override, a system root, a pip wheel), else dlopen's own search. */
+  public static NcclStatus probe(Discovery.NcclChoice choice, NcclVersion minimum) {
+    return probe(choice.file().orElse(null), choice.detail().equals("configured") ? NcclStatus.Source.CONFIGURED
+        : NcclStatus.Source.DISCOVERED, minimum);
+  }
+
+  private static NcclStatus probe(Path configured, NcclStatus.Source configuredSource, NcclVersion minimum) {
+    String label = configuredSource == NcclStatus.Source.CONFIGURED ? "configured" : "discovered";
     Optional<Path> existing = Libc.loadedFile(SONAME);
     String note = "";
     String target;
@@ -37,23 +48,23 @@ public final class NcclGate {
       target = existing.get().toString();
       if (configured != null && !sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
-            + " that copy, not to the configured " + configured + "; ";
+            + " that copy, not to the " + label + " " + configured + "; ";
       }
     } else if (configured != null) {
-      source = NcclStatus.Source.CONFIGURED;
+      source = configuredSource;
       if (!Files.isRegularFile(configured)) {
         return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-            "the configured " + SONAME + " " + configured + " does not exist");
+            "the " + label + " " + SONAME + " " + configured + " does not exist");
       }
       Optional<String> soname;
       try {
         soname = ElfFile.read(configured).soname();
       } catch (IOException e) {
         return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-            "the configured " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
+            "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
       }
       if (!soname.equals(Optional.of(SONAME))) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, "the configured " + configured
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, "the " + label + " " + configured
             + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
             + ", so the dynamic linker would not bind it");
       }

@@ -190,7 +190,8 @@ public final class Resolver {
         NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED));
 
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
-    NcclStatus nccl = NcclGate.probe(config.effectiveNcclLibrary(), config.effectiveMinimumNcclVersion());
+    NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
+        config.effectiveMinimumNcclVersion());
     List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
         .orElse(List.of());
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();

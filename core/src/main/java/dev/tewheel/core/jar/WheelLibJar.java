@@ -1,0 +1,178 @@
+package dev.tewheel.core.jar;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
+import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfMachine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+/**
+ * Packs a wheel_lib written by te:assemble-wheel-lib into a jar under a class-path resource folder (default
+ * {@code META-INF/te-wheel/wheel_lib/}), which te-runtime extracts and loads from the class path. Only the files its
+ * manifest lists, and the manifest, go in, each checked against the manifest's size first; entries are sorted and
+ * carry one fixed time, so the same wheel_lib always gives the same bytes. Written beside the target and renamed
+ * into place.
+ */
+public final class WheelLibJar {
+  public static final String DEFAULT_RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  /** 1980-01-01T00:00:00, the earliest time a zip entry can hold: the time when none is configured. */
+  private static final LocalDateTime EARLIEST = LocalDateTime.of(1980, 1, 1, 0, 0, 0);
+
+  /**
+   * What to pack.
+   *
+   * @param wheelLib the wheel_lib folder; its te-wheel-lib.json lists what goes in
+   * @param resourceFolder the class-path folder the files go under
+   * @param target the jar to write
+   * @param time every entry's time; null: 1980-01-01
+   */
+  public record Request(Path wheelLib, String resourceFolder, Path target, FileTime time) {
+    public Request {
+      Objects.requireNonNull(wheelLib, "wheelLib");
+      Objects.requireNonNull(resourceFolder, "resourceFolder");
+      Objects.requireNonNull(target, "target");
+      String folder = resourceFolder.replaceAll("^/+|/+$", "");
+      if (folder.isEmpty() || folder.contains("..") || folder.contains("\\")) {
+        throw new IllegalArgumentException("resourceFolder '" + resourceFolder + "' is not a class-path folder such as "
+            + DEFAULT_RESOURCE_FOLDER);
+      }
+      resourceFolder = folder;
+    }
+  }
+
+  /** What was written: the jar, its entry count, and the machine of the bundle's libraries. */
+  public record Written(Path jar, int files, Optional<String> arch) {}
+
+  private WheelLibJar() {}
+
+  /**
+   * The platform part of a classifier for this wheel_lib: {@code linux-<arch>} from its TE (else NCCL EP) library's
+   * ELF machine, then {@code -cu<N>} when a CUDA major is given, e.g. {@code linux-x86_64-cu12}.
+   */
+  public static String classifier(Path wheelLib, Integer cudaMajor) throws IOException {
+    Manifest manifest = manifest(wheelLib);
+    String arch = arch(wheelLib, manifest).orElseThrow(() -> new IOException("the wheel_lib " + wheelLib
+        + " has no TE or NCCL EP library to tell its machine; give the classifier"));
+    return "linux-" + arch + (cudaMajor == null ? "" : "-cu" + cudaMajor);
+  }
+
+  public static Written write(Request request) throws IOException {
+    Manifest manifest = manifest(request.wheelLib());
+    List<String> problems = new ArrayList<>();
+    for (ManifestEntry entry : manifest.files()) {
+      Path file = request.wheelLib().resolve(entry.path());
+      if (!Files.isRegularFile(file)) {
+        problems.add(entry.path() + " is listed but missing");
+      } else if (Files.size(file) != entry.size()) {
+        problems.add(entry.path() + " is " + Files.size(file) + " bytes, the manifest says " + entry.size());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IOException("the wheel_lib " + request.wheelLib() + " does not match its manifest: "
+          + String.join("; ", problems) + ". Run te:assemble-wheel-lib again");
+    }
+    LocalDateTime time = request.time() == null ? EARLIEST
+        : LocalDateTime.ofInstant(request.time().toInstant(), ZoneOffset.UTC);
+    if (time.isBefore(EARLIEST)) {
+      time = EARLIEST;
+    }
+    TreeSet<String> names = new TreeSet<>();
+    names.add(Layout.MANIFEST);
+    manifest.files().forEach(e -> names.add(e.path()));
+    TreeSet<String> folders = new TreeSet<>();
+    String prefix = request.resourceFolder() + "/";
+    for (String name : names) {
+      String path = prefix + name;
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        folders.add(path.substring(0, slash + 1));
+      }
+    }
+    folders.remove("META-INF/");
+    Files.createDirectories(request.target().toAbsolutePath().getParent());
+    Path temp = request.target().resolveSibling(request.target().getFileName() + ".part");
+    java.util.jar.Manifest jarManifest = new java.util.jar.Manifest();
+    jarManifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    jarManifest.getMainAttributes().putValue("Created-By", "te-wheel");
+    jarManifest.getMainAttributes().putValue("TE-Wheel-Lib", request.resourceFolder());
+    try (OutputStream out = Files.newOutputStream(temp); JarOutputStream jar = new JarOutputStream(out)) {
+      jar.putNextEntry(entry("META-INF/", time));
+      jar.closeEntry();
+      jar.putNextEntry(entry("META-INF/MANIFEST.MF", time));
+      jarManifest.write(jar);
+      jar.closeEntry();
+      for (String folder : folders) {
+        jar.putNextEntry(entry(folder, time));
+        jar.closeEntry();
+      }
+      for (String name : names) {
+        jar.putNextEntry(entry(prefix + name, time));
+        try (InputStream in = Files.newInputStream(request.wheelLib().resolve(name))) {
+          in.transferTo(jar);
+        }
+        jar.closeEntry();
+      }
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    Files.move(temp, request.target(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return new Written(request.target(), names.size(), arch(request.wheelLib(), manifest));
+  }
+
+  private static JarEntry entry(String name, LocalDateTime time) {
+    JarEntry entry = new JarEntry(name);
+    entry.setTimeLocal(time);
+    return entry;
+  }
+
+  private static Manifest manifest(Path wheelLib) throws IOException {
+    Path file = wheelLib.resolve(Layout.MANIFEST);
+    if (!Files.isRegularFile(file)) {
+      throw new IOException("no " + Layout.MANIFEST + " in " + wheelLib + ": te-runtime finds a class-path bundle by"
+          + " its manifest. Run te:assemble-wheel-lib first, which writes it");
+    }
+    try {
+      return Manifest.read(file);
+    } catch (ManifestException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static Optional<String> arch(Path wheelLib, Manifest manifest) {
+    for (Optional<ManifestEntry> library : List.of(manifest.transformerEngineLibrary(), manifest.ncclEpLibrary())) {
+      if (library.isPresent()) {
+        try {
+          ElfMachine machine = ElfFile.read(wheelLib.resolve(library.get().path())).header().machine();
+          if (machine.equals(ElfMachine.X86_64)) {
+            return Optional.of("x86_64");
+          }
+          if (machine.equals(ElfMachine.AARCH64)) {
+            return Optional.of("aarch64");
+          }
+          return Optional.of(machine.toString().toLowerCase(java.util.Locale.ROOT));
+        } catch (IOException e) {
+          // the next library
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}

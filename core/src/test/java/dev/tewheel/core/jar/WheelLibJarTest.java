@@ -1,0 +1,88 @@
+package dev.tewheel.core.jar;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tewheel.core.assemble.AssembleRequest;
+import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.standins.StandIns;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WheelLibJarTest {
+  private static final FileTime TIME = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
+
+  @TempDir Path temp;
+
+  private Path wheelLib(String name) throws Exception {
+    Path folder = temp.resolve(name).resolve("wheel_lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), folder)
+        .withTimestamp(TIME).withStateFile(temp.resolve(name + "-state.json")));
+    return folder;
+  }
+
+  @Test
+  void theJarHoldsTheManifestAndItsFilesUnderTheResourceFolderInOrder() throws Exception {
+    Path wheelLib = wheelLib("a");
+    WheelLibJar.Written written = WheelLibJar.write(new WheelLibJar.Request(wheelLib,
+        WheelLibJar.DEFAULT_RESOURCE_FOLDER, temp.resolve("out/natives-linux-x86_64-cu12.jar"), TIME));
+    assertEquals("x86_64", written.arch().orElseThrow());
+    try (JarFile jar = new JarFile(written.jar().toFile())) {
+      List<String> names = jar.stream().map(ZipEntry::getName).toList();
+      assertEquals(List.of("META-INF/", "META-INF/MANIFEST.MF", "META-INF/te-wheel/", "META-INF/te-wheel/wheel_lib/"),
+          names.subList(0, 4));
+      assertTrue(names.contains("META-INF/te-wheel/wheel_lib/te-wheel-lib.json"), names.toString());
+      assertTrue(names.contains("META-INF/te-wheel/wheel_lib/libtransformer_engine.so"), names.toString());
+      assertTrue(names.contains("META-INF/te-wheel/wheel_lib/nccl_ep/include/nccl_ep/device/"), names.toString());
+      assertEquals(written.files(), names.stream().filter(n -> !n.endsWith("/")).count() - 1);
+      assertEquals("META-INF/te-wheel/wheel_lib", jar.getManifest().getMainAttributes().getValue("TE-Wheel-Lib"));
+      assertEquals(Files.size(wheelLib.resolve("libnccl_ep.so")),
+          jar.getEntry("META-INF/te-wheel/wheel_lib/libnccl_ep.so").getSize());
+    }
+    assertFalse(Files.exists(temp.resolve("out/natives-linux-x86_64-cu12.jar.part")));
+  }
+
+  @Test
+  void twoBuildsGiveTheSameBytes() throws Exception {
+    Path one = WheelLibJar.write(new WheelLibJar.Request(wheelLib("a"), "META-INF/te-wheel/wheel_lib/",
+        temp.resolve("one.jar"), TIME)).jar();
+    Path two = WheelLibJar.write(new WheelLibJar.Request(wheelLib("b"), "/META-INF/te-wheel/wheel_lib",
+        temp.resolve("two.jar"), TIME)).jar();
+    assertArrayEquals(Files.readAllBytes(one), Files.readAllBytes(two));
+  }
+
+  @Test
+  void theClassifierNamesTheLibrariesMachineAndTheCudaMajor() throws Exception {
+    Path wheelLib = wheelLib("a");
+    assertEquals("linux-x86_64-cu12", WheelLibJar.classifier(wheelLib, 12));
+    assertEquals("linux-x86_64", WheelLibJar.classifier(wheelLib, null));
+  }
+
+  @Test
+  void aWheelLibWithoutManifestOrOutOfStepWithItIsRefused() throws Exception {
+    Path bare = Files.createDirectories(temp.resolve("bare"));
+    IOException none = assertThrows(IOException.class, () -> WheelLibJar.write(new WheelLibJar.Request(bare,
+        WheelLibJar.DEFAULT_RESOURCE_FOLDER, temp.resolve("x.jar"), TIME)));
+    assertTrue(none.getMessage().contains("no te-wheel-lib.json in " + bare), none.getMessage());
+    assertTrue(none.getMessage().contains("Run te:assemble-wheel-lib first"), none.getMessage());
+
+    Path wheelLib = wheelLib("a");
+    Files.writeString(wheelLib.resolve("libnccl_ep.so"), "truncated");
+    IOException changed = assertThrows(IOException.class, () -> WheelLibJar.write(new WheelLibJar.Request(wheelLib,
+        WheelLibJar.DEFAULT_RESOURCE_FOLDER, temp.resolve("x.jar"), TIME)));
+    assertTrue(changed.getMessage().contains("libnccl_ep.so is 9 bytes, the manifest says"), changed.getMessage());
+    assertFalse(Files.exists(temp.resolve("x.jar")));
+    assertThrows(IllegalArgumentException.class, () -> new WheelLibJar.Request(wheelLib, "../up", temp, TIME));
+  }
+}

@@ -1,0 +1,23 @@
+package sample;
+
+import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.TeRuntime;
+import dev.tewheel.runtime.TransformerEngine;
+
+/** Finds TE's natives on the class path (the te-natives classifier jar), loads TE and NCCL EP, and says so. */
+public final class App {
+  private App() {}
+
+  public static void main(String[] args) {
+    TeRuntime runtime = TeRuntime.defaults();
+    Availability availability = runtime.availability();
+    System.out.println("app: bundle " + availability.bundle().orElseThrow());
+    System.out.println("app: searched " + availability.searched().get(availability.searched().size() - 1));
+    System.out.println("app: NCCL EP available: " + availability.available() + " (" + availability.reason() + ")");
+    TransformerEngine te = runtime.loadTransformerEngine();
+    System.out.println("app: loaded " + te.file().getFileName() + " from " + te.file().getParent());
+    NcclEp ep = runtime.loadNcclEp();
+    System.out.println("app: NCCL EP " + ep.version() + " from " + ep.file().getFileName());
+  }
+}

@@ -1,0 +1,51 @@
+package dev.tewheel.runtime;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where one library of TE's native world comes from (cudart, cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND, NCCL), found
+ * with TE's search order (docs/runtime.md, "TE's native world").
+ *
+ * @param name the library's short name as TE's Python names it ({@code cudart}, {@code cublasLt}, {@code cublas},
+ *     {@code cudnn}, {@code nvrtc}, {@code curand}, {@code nccl})
+ * @param file the file te-runtime loads (or the copy already mapped); empty when none was found or it is skipped
+ * @param companions files loaded with it, after it: cuDNN's sub-libraries ({@code libcudnn_graph.so.9}, ...)
+ * @param soname the file's DT_SONAME, read from the ELF file
+ * @param version the version, from the library itself ({@code cudaRuntimeGetVersion}, {@code cudnnGetVersion}, ...)
+ *     when it is mapped in this process, else from its SONAME or file name
+ * @param versionSource where {@link #version} came from: the function's name, {@code SONAME} or {@code file name}
+ * @param foundBy how it was found: {@code override}, {@code skipped}, {@code system}, {@code dlopen},
+ *     {@code pip wheel}, {@code already loaded} or {@code not found}
+ * @param foundDetail the step in words, e.g. {@code environment CUDA_HOME=/usr/local/cuda-12.8}
+ * @param mapped every file mapped in this process (/proc/self/maps) whose SONAME is this library's
+ * @param problem why it cannot be used, with the fix (which pip wheel to install); empty when it can
+ */
+public record NativeLibrary(String name, Optional<Path> file, List<Path> companions, Optional<String> soname,
+    Optional<String> version, String versionSource, String foundBy, String foundDetail, List<Path> mapped,
+    Optional<String> problem) {
+  public NativeLibrary {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(file, "file");
+    companions = List.copyOf(companions);
+    Objects.requireNonNull(soname, "soname");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(versionSource, "versionSource");
+    Objects.requireNonNull(foundBy, "foundBy");
+    Objects.requireNonNull(foundDetail, "foundDetail");
+    mapped = List.copyOf(mapped);
+    Objects.requireNonNull(problem, "problem");
+  }
+
+  /** Whether a file was found (or it was skipped on purpose) and nothing stands in its way. */
+  public boolean ok() {
+    return problem.isEmpty();
+  }
+
+  /** Whether the library is skipped by {@code te.native.<name>.skip}. */
+  public boolean skipped() {
+    return foundBy.equals("skipped");
+  }
+}

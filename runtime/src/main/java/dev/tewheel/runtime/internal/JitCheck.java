@@ -1,0 +1,342 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.runtime.EnvironmentSetting;
+import dev.tewheel.runtime.JitPreflight;
+import dev.tewheel.runtime.NcclStatus;
+import dev.tewheel.runtime.NcclVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * NCCL EP's JIT lookup (nccl-extensions {@code nccl_ep/device/jit}: {@code resolve_nvcc},
+ * {@code configured_source_dir}, {@code configured_build_include_dir}, {@code configured_cuda_include_dir},
+ * {@code JitCache::root_dir}), evaluated from Java without loading anything, and the two variables te-runtime sets
+ * for it: a per-user {@code NCCL_EP_JIT_CACHE_DIR} and, where pip's NCCL headers exist, {@code
+ * NCCL_EP_JIT_BUILD_INCLUDE_DIR}. Never over a value someone set; an empty value counts as unset, as in the JIT.
+ */
+public final class JitCheck {
+  public static final String CACHE_ENV = "NCCL_EP_JIT_CACHE_DIR";
+  public static final String BUILD_INCLUDE_ENV = "NCCL_EP_JIT_BUILD_INCLUDE_DIR";
+  public static final Path SHARED_CACHE = Path.of("/tmp/nccl_ep/jit");
+  private static final Map<Path, Optional<String>> NVCC_VERSIONS = new ConcurrentHashMap<>();
+
+  private JitCheck() {}
+
+  /** What te-runtime sets when it loads TE or NCCL EP; each empty when it would leave the variable alone. */
+  record Plan(Optional<String> cacheDir, Optional<String> buildInclude) {}
+
+  static Plan plan(Optional<Path> sitePackages) {
+    Optional<String> cache = Optional.empty();
+    if (Libc.getenv(CACHE_ENV) == null) {
+      cache = Optional.of(perUserCache().toString());
+    }
+    Optional<String> include = Optional.empty();
+    if (Libc.getenv(BUILD_INCLUDE_ENV) == null && Discovery.env("NCCL_HOME") == null && sitePackages.isPresent()) {
+      Path pip = sitePackages.get().resolve("nvidia/nccl/include");
+      if (Files.isRegularFile(pip.resolve("nccl.h"))) {
+        include = Optional.of(pip.toString());
+      }
+    }
+    return new Plan(cache, include);
+  }
+
+  /** {@code $XDG_CACHE_HOME/nccl_ep/jit} (when absolute), else {@code ~/.cache/nccl_ep/jit}. */
+  public static Path perUserCache() {
+    String xdg = Libc.getenv("XDG_CACHE_HOME");
+    Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
+        : Path.of(Optional.ofNullable(Discovery.env("HOME")).orElse(System.getProperty("user.home")), ".cache");
+    return base.resolve("nccl_ep").resolve("jit");
+  }
+
+  /** Sets what {@link #plan} proposes (setenv with overwrite 0), the cache folder made private; returns it all. */
+  public static List<EnvironmentSetting> apply(Optional<Path> sitePackages) {
+    Plan plan = plan(sitePackages);
+    List<EnvironmentSetting> settings = new ArrayList<>();
+    plan.cacheDir().ifPresent(dir -> {
+      try {
+        Files.createDirectories(Path.of(dir), PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------")));
+      } catch (IOException | UnsupportedOperationException e) {
+        // the JIT makes it itself; the variable still keeps other users' kernels out
+      }
+      settings.add(set(CACHE_ENV, dir));
+    });
+    plan.buildInclude().ifPresent(dir -> settings.add(set(BUILD_INCLUDE_ENV, dir)));
+    return settings;
+  }
+
+  private static EnvironmentSetting set(String name, String proposed) {
+    String before = Libc.getenv(name);
+    try {
+      Libc.setenv(name, proposed, false);
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    if (before == null) {
+      Environment.recordSet(name, proposed);
+    }
+    String after = Optional.ofNullable(Libc.getenv(name)).orElse(proposed);
+    return new EnvironmentSetting(name, after, before == null || Environment.setByRuntime(name, before), proposed);
+  }
+
+  /**
+   * The preflight.
+   *
+   * @param ncclEpHome the folder te-runtime sets NCCL_EP_HOME to when it loads TE (the bundle's), if any
+   * @param configH the bundle's {@code include/nccl_ep/config.h}, whose paths the JIT falls back to
+   * @param sitePackages where pip's {@code nvidia/nccl/include} would be
+   * @param nccl the NCCL gate, for the version loaded
+   */
+  public static JitPreflight preflight(Optional<Path> ncclEpHome, Optional<Path> configH,
+      Optional<Path> sitePackages, NcclStatus nccl) {
+    List<String> missing = new ArrayList<>();
+    Map<String, String> compiledIn = configH.map(JitCheck::defines).orElse(Map.of());
+    Plan plan = plan(sitePackages);
+    List<EnvironmentSetting> environment = new ArrayList<>();
+
+    // nvcc
+    Optional<Path> nvcc = Optional.empty();
+    String nvccSource;
+    String explicit = Discovery.env("NCCL_EP_JIT_NVCC");
+    String nvccVar = "NCCL_EP_JIT_NVCC";
+    if (explicit == null) {
+      explicit = Discovery.env("NVCC");
+      nvccVar = "NVCC";
+    }
+    if (explicit != null) {
+      nvccSource = nvccVar + "=" + explicit;
+      nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable) : onPath(explicit);
+    } else {
+      String cudaHome = Discovery.env("CUDA_HOME");
+      String var = "CUDA_HOME";
+      if (cudaHome == null) {
+        cudaHome = Discovery.env("CUDA_PATH");
+        var = "CUDA_PATH";
+      }
+      Path candidate = cudaHome == null ? null : Path.of(cudaHome, "bin", "nvcc");
+      if (candidate != null && Files.exists(candidate)) {
+        nvcc = Optional.of(candidate);
+        nvccSource = var + "=" + cudaHome;
+      } else {
+        nvcc = onPath("nvcc");
+        nvccSource = "PATH";
+      }
+    }
+    Optional<String> nvccVersion = nvcc.flatMap(JitCheck::nvccVersion);
+    if (nvcc.isEmpty()) {
+      missing.add("nvcc: none found (" + nvccSource + "; the JIT tries NCCL_EP_JIT_NVCC, NVCC, $CUDA_HOME/bin/nvcc"
+          + " or $CUDA_PATH/bin/nvcc, then nvcc on PATH). Install the CUDA toolkit's nvcc or set NCCL_EP_JIT_NVCC");
+    }
+
+    // NCCL EP's kernel headers
+    Optional<Path> sourceDir;
+    String sourceDirSource;
+    String value = Discovery.env("NCCL_EP_JIT_SOURCE_DIR");
+    String home = Discovery.env("NCCL_EP_HOME");
+    if (value != null) {
+      sourceDir = Optional.of(Path.of(value));
+      sourceDirSource = "NCCL_EP_JIT_SOURCE_DIR";
+    } else if (home != null) {
+      sourceDir = Optional.of(Path.of(home, "include", "nccl_ep"));
+      sourceDirSource = Environment.setByRuntime("NCCL_EP_HOME", home) ? "NCCL_EP_HOME (set by te-runtime)"
+          : "NCCL_EP_HOME";
+    } else if (ncclEpHome.isPresent()) {
+      sourceDir = Optional.of(ncclEpHome.get().resolve("include/nccl_ep"));
+      sourceDirSource = "bundle (te-runtime sets NCCL_EP_HOME=" + ncclEpHome.get() + " when it loads TE)";
+    } else {
+      sourceDir = Optional.ofNullable(compiledIn.get("NCCL_EP_JIT_SOURCE_DIR")).map(Path::of);
+      sourceDirSource = "config.h";
+    }
+    if (sourceDir.isEmpty() || !Files.isDirectory(sourceDir.get().resolve("device"))) {
+      missing.add("NCCL EP's kernel headers: " + sourceDir.map(p -> p + "/device is not a folder")
+          .orElse("no folder known") + " (" + sourceDirSource + "). Set NCCL_EP_HOME to the folder whose"
+          + " include/nccl_ep/ holds them (wheel_lib/nccl_ep in TE's layout)");
+    }
+
+    // NCCL's headers
+    Optional<Path> ncclInclude;
+    String ncclIncludeSource;
+    value = Libc.getenv(BUILD_INCLUDE_ENV);
+    String ncclHome = Discovery.env("NCCL_HOME");
+    if (value != null && !value.isEmpty()) {
+      ncclInclude = Optional.of(Path.of(value));
+      ncclIncludeSource = Environment.setByRuntime(BUILD_INCLUDE_ENV, value) ? BUILD_INCLUDE_ENV
+          + " (set by te-runtime: pip wheel)" : BUILD_INCLUDE_ENV;
+    } else if (ncclHome != null) {
+      ncclInclude = Optional.of(Path.of(ncclHome, "include"));
+      ncclIncludeSource = "NCCL_HOME";
+    } else if (plan.buildInclude().isPresent()) {
+      ncclInclude = plan.buildInclude().map(Path::of);
+      ncclIncludeSource = "pip wheel (te-runtime sets " + BUILD_INCLUDE_ENV + " when it loads TE or NCCL EP)";
+      environment.add(new EnvironmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
+          plan.buildInclude().get()));
+    } else {
+      ncclInclude = Optional.ofNullable(compiledIn.get(BUILD_INCLUDE_ENV)).map(Path::of);
+      ncclIncludeSource = "config.h";
+    }
+    Optional<NcclVersion> headerVersion = ncclInclude.map(p -> p.resolve("nccl.h")).filter(Files::isRegularFile)
+        .flatMap(JitCheck::ncclHeaderVersion);
+    if (ncclInclude.isEmpty() || !Files.isRegularFile(ncclInclude.get().resolve("nccl.h"))) {
+      missing.add("NCCL's headers: " + ncclInclude.map(p -> "no nccl.h in " + p).orElse("no folder known") + " ("
+          + ncclIncludeSource + "). Set NCCL_HOME or " + BUILD_INCLUDE_ENV + ", or install nvidia-nccl-cu12/-cu13"
+          + " (its nvidia/nccl/include is used)");
+    } else if (!Files.isRegularFile(ncclInclude.get().resolve("nccl_device.h"))) {
+      missing.add("NCCL's device headers: no nccl_device.h in " + ncclInclude.get() + " (NCCL >= 2.28 has it)");
+    }
+    if (headerVersion.isPresent() && nccl.version().isPresent() && !headerVersion.equals(nccl.version())) {
+      missing.add("nccl.h in " + ncclInclude.get() + " declares " + headerVersion.get() + " but the NCCL loaded is "
+          + nccl.version().get() + " (" + nccl.library().map(Path::toString).orElse("") + "): kernels would be"
+          + " built against another NCCL's device API. Point NCCL_HOME at the loaded NCCL's installation");
+    }
+
+    // CUDA's headers
+    Optional<Path> cudaInclude;
+    String cudaIncludeSource;
+    value = Discovery.env("NCCL_EP_JIT_CUDA_INCLUDE_DIR");
+    String cudaHome = Discovery.env("CUDA_HOME");
+    String cudaPath = Discovery.env("CUDA_PATH");
+    if (value != null) {
+      cudaInclude = Optional.of(Path.of(value));
+      cudaIncludeSource = "NCCL_EP_JIT_CUDA_INCLUDE_DIR";
+    } else if (cudaHome != null || cudaPath != null) {
+      cudaInclude = Optional.of(Path.of(cudaHome != null ? cudaHome : cudaPath, "include"));
+      cudaIncludeSource = cudaHome != null ? "CUDA_HOME" : "CUDA_PATH";
+    } else {
+      cudaInclude = Optional.ofNullable(compiledIn.get("NCCL_EP_JIT_CUDA_INCLUDE_DIR")).map(Path::of);
+      cudaIncludeSource = "config.h";
+    }
+    boolean cccl = cudaInclude.map(p -> Files.isDirectory(p.resolve("cccl"))).orElse(false);
+    if (cudaInclude.isEmpty() || !Files.isRegularFile(cudaInclude.get().resolve("cuda_runtime.h"))) {
+      missing.add("CUDA's headers: " + cudaInclude.map(p -> "no cuda_runtime.h in " + p).orElse("no folder known")
+          + " (" + cudaIncludeSource + "). Set CUDA_HOME or NCCL_EP_JIT_CUDA_INCLUDE_DIR");
+    } else if (!cccl && !Files.isDirectory(cudaInclude.get().resolve("cuda/std"))) {
+      missing.add("CUDA's C++ core libraries: neither " + cudaInclude.get().resolve("cccl") + " nor "
+          + cudaInclude.get().resolve("cuda/std") + " exists");
+    }
+
+    // the cache
+    Path cacheDir;
+    String cacheDirSource;
+    String cache = Libc.getenv(CACHE_ENV);
+    if (cache != null && !cache.isEmpty()) {
+      cacheDir = Path.of(cache);
+      cacheDirSource = Environment.setByRuntime(CACHE_ENV, cache) ? "te-runtime" : CACHE_ENV;
+    } else if (cache == null) {
+      cacheDir = plan.cacheDir().map(Path::of).orElse(perUserCache());
+      cacheDirSource = "te-runtime (sets " + CACHE_ENV + " when it loads TE or NCCL EP; unset, the JIT would use "
+          + SHARED_CACHE + ", shared by all users)";
+      environment.add(new EnvironmentSetting(CACHE_ENV, cacheDir.toString(), true, cacheDir.toString()));
+    } else {
+      cacheDir = SHARED_CACHE;
+      cacheDirSource = "default (" + CACHE_ENV + " is set but empty, which the JIT treats as unset; te-runtime leaves"
+          + " a value someone set alone)";
+    }
+
+    String verdict = missing.isEmpty() ? "JIT ready"
+        : "JIT not ready: " + String.join("; ", missing) + ". ncclEpDispatch will fail: on a real H200 the NCCL EP"
+            + " build returned ncclInternalError (3) and logged `No such file` when its headers were missing; it did"
+            + " not fall back to precompiled kernels";
+    return new JitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
+        ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cacheDir,
+        cacheDirSource, environment, missing, verdict);
+  }
+
+  private static Optional<Path> onPath(String name) {
+    String path = Libc.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String folder : path.split(":")) {
+      Path file = Path.of(folder.isEmpty() ? "." : folder, name);
+      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+        return Optional.of(file.toAbsolutePath().normalize());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * nvcc's release: from the toolkit's {@code version.json} beside {@code bin/} (no process), else
+   * {@code nvcc --version}'s {@code V<x.y.z>}; once per file.
+   */
+  static Optional<String> nvccVersion(Path nvcc) {
+    return NVCC_VERSIONS.computeIfAbsent(nvcc.toAbsolutePath().normalize(), file -> {
+      Path root = file.getParent() == null ? null : file.getParent().getParent();
+      if (root != null && Files.isRegularFile(root.resolve("version.json"))) {
+        try {
+          Matcher m = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"")
+              .matcher(Files.readString(root.resolve("version.json")));
+          if (m.find()) {
+            return Optional.of(m.group(1));
+          }
+        } catch (IOException e) {
+          // then ask nvcc
+        }
+      }
+      try {
+        Process process = new ProcessBuilder(file.toString(), "--version").redirectErrorStream(true).start();
+        String out;
+        try (InputStream in = process.getInputStream()) {
+          out = new String(in.readNBytes(1 << 16), StandardCharsets.UTF_8);
+        }
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          return Optional.empty();
+        }
+        Matcher m = Pattern.compile("\\bV(\\d+\\.\\d+(?:\\.\\d+)?)").matcher(out);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+      } catch (IOException e) {
+        return Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    });
+  }
+
+  /** NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH of nccl.h. */
+  static Optional<NcclVersion> ncclHeaderVersion(Path header) {
+    try {
+      String text = Files.readString(header, StandardCharsets.ISO_8859_1);
+      String[] parts = new String[3];
+      String[] names = {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"};
+      for (int i = 0; i < 3; i++) {
+        Matcher m = Pattern.compile("#define\\s+" + names[i] + "\\s+(\\d+)").matcher(text);
+        if (!m.find()) {
+          return Optional.empty();
+        }
+        parts[i] = m.group(1);
+      }
+      return Optional.of(NcclVersion.parse(String.join(".", parts)));
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** {@code #define NAME "value"} lines of config.h. */
+  static Map<String, String> defines(Path configH) {
+    Map<String, String> result = new java.util.HashMap<>();
+    try {
+      Matcher m = Pattern.compile("#define\\s+(\\w+)\\s+\"([^\"]*)\"").matcher(Files.readString(configH,
+          StandardCharsets.ISO_8859_1));
+      while (m.find()) {
+        result.put(m.group(1), m.group(2));
+      }
+    } catch (IOException e) {
+      // none
+    }
+    return result;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.elf.ElfFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The shared objects mapped into this process, read from {@code /proc/self/maps}, grouped by DT_SONAME (read from
+ * each file's ELF header once per file, size and modification time). This sees every copy, also those another
+ * component loaded with RTLD_LOCAL, which dlopen's RTLD_NOLOAD lookup by name may miss.
+ */
+public final class ProcMaps {
+  static final Path MAPS = Path.of("/proc/self/maps");
+  private static final Map<Path, Cached> SONAMES = new ConcurrentHashMap<>();
+
+  private record Cached(long size, long modified, Optional<String> soname) {}
+
+  private ProcMaps() {}
+
+  /** Every mapped file that looks like a shared object ({@code .so} in its name), in the order of the maps. */
+  public static List<Path> sharedObjects() {
+    Set<Path> files = new LinkedHashSet<>();
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(MAPS, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return List.of();
+    }
+    for (String line : lines) {
+      int slash = line.indexOf(" /");
+      if (slash < 0) {
+        continue;
+      }
+      String name = line.substring(slash + 1).strip();
+      if (name.endsWith(" (deleted)")) {
+        name = name.substring(0, name.length() - " (deleted)".length());
+      }
+      String base = name.substring(name.lastIndexOf('/') + 1);
+      if (base.contains(".so")) {
+        files.add(Path.of(name));
+      }
+    }
+    return new ArrayList<>(files);
+  }
+
+  /**
+   * Mapped shared objects by SONAME (files without one are left out), each list in the order of the maps; only files
+   * whose name starts with one of {@code prefixes} are read (the JVM maps dozens of its own libraries, whose ELF
+   * headers cost milliseconds to read when the process is cold). A prefix such as {@code libcudart} also matches a
+   * renamed copy such as {@code libcudart-9335f6a2.so.12}, as auditwheel names the copies it bundles.
+   */
+  public static Map<String, List<Path>> bySoname(List<String> prefixes) {
+    Map<String, List<Path>> result = new LinkedHashMap<>();
+    for (Path file : sharedObjects()) {
+      String name = file.getFileName().toString();
+      if (prefixes.stream().noneMatch(name::startsWith)) {
+        continue;
+      }
+      soname(file).ifPresent(soname -> result.computeIfAbsent(soname, k -> new ArrayList<>()).add(file));
+    }
+    return result;
+  }
+
+  /** The DT_SONAME of a file, cached while its size and modification time stay the same. */
+  public static Optional<String> soname(Path file) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    long size = attributes.size();
+    long modified = attributes.lastModifiedTime().toMillis();
+    Cached cached = SONAMES.get(file);
+    if (cached != null && cached.size() == size && cached.modified() == modified) {
+      return cached.soname();
+    }
+    Optional<String> soname;
+    try {
+      soname = ElfFile.read(file).soname();
+    } catch (IOException | RuntimeException e) {
+      soname = Optional.empty();
+    }
+    SONAMES.put(file, new Cached(size, modified, soname));
+    return soname;
+  }
+}
