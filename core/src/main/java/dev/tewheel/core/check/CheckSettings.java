@@ -16,7 +16,10 @@ import java.util.List;
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
     PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
-  public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of("libnccl_ep*", "libcuda.so*");
+  public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
+
+  /** {@link #DEFAULT_FORBIDDEN_NEEDED_TEXT} as a list. */
+  public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of(DEFAULT_FORBIDDEN_NEEDED_TEXT.split(","));
 
   public CheckSettings {
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
