@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.WheelBombCheck;
 import dev.tewheel.core.check.WheelFacts;
@@ -10,8 +11,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.BitSet;
@@ -174,19 +173,9 @@ public final class WheelArchive implements WheelFacts, Closeable {
     if (entry == null) {
       throw new IOException(origin(name) + ": no such entry");
     }
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
     try (InputStream in = stream(entry, origin(name))) {
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        sha256.update(buffer, 0, n);
-      }
+      return Sha256.of(in);
     }
-    return sha256.digest();
   }
 
   /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */

@@ -1,5 +1,7 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,16 +9,12 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -75,7 +73,7 @@ public final class WheelPacker {
 
     Files.createDirectories(request.outputDirectory());
     Path target = request.outputDirectory().resolve(name.fileName());
-    Path temp = Files.createTempFile(request.outputDirectory(), "." + name.fileName(), ".tmp");
+    Path temp = AtomicFiles.temporaryBeside(target);
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "te-wheel pack");
       thread.setDaemon(true);
@@ -92,7 +90,7 @@ public final class WheelPacker {
             request.compressionLevel(), threads * 4);
         for (var file : files.entrySet()) {
           long size = Files.size(file.getValue());
-          Future<byte[]> sha256 = pool.submit(() -> sha256(file.getValue()));
+          Future<byte[]> sha256 = pool.submit(() -> Sha256.of(file.getValue()));
           ZipArchiveEntry entry = entry(file.getKey(), request, executable(file.getKey(), file.getValue()));
           entry.setSize(size);
           if (request.compressionLevel() == 0) {
@@ -136,7 +134,7 @@ public final class WheelPacker {
           byte[] bytes = small[1].getBytes(StandardCharsets.UTF_8);
           writeSmall(zip, small[0], bytes, request);
           record.add(csv(small[0]) + ",sha256=" + Base64.getUrlEncoder().withoutPadding()
-              .encodeToString(sha256(bytes)) + "," + bytes.length);
+              .encodeToString(Sha256.of(bytes)) + "," + bytes.length);
           bytesIn += bytes.length;
         }
         record.add(csv(distInfo + "/RECORD") + ",,");
@@ -145,11 +143,7 @@ public final class WheelPacker {
         bytesIn += recordBytes.length;
         zip.finish();
       }
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicFiles.replace(temp, target);
       return new PackResult(target, name, files.size() + 3, bytesIn, Files.size(target),
           Duration.ofNanos(System.nanoTime() - start));
     } finally {
@@ -252,30 +246,6 @@ public final class WheelPacker {
     return crc.getValue();
   }
 
-  private static byte[] sha256(Path file) throws IOException {
-    MessageDigest digest = newSha256();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        digest.update(buffer);
-        buffer.clear();
-      }
-    }
-    return digest.digest();
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    return newSha256().digest(bytes);
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
-  }
 
   static <T> T get(Future<T> future) throws IOException {
     try {

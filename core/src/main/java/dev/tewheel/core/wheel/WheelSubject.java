@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestException;
@@ -139,7 +140,7 @@ public final class WheelSubject implements Closeable {
 
     @Override
     public String sha256() throws IOException {
-      return java.util.HexFormat.of().formatHex(archive.sha256(entry.getName()));
+      return Sha256.hex(archive.sha256(entry.getName()));
     }
 
     @Override
