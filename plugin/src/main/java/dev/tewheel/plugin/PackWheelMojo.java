@@ -6,7 +6,7 @@ import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
-import dev.tewheel.core.wheel.PackedWheel;
+import dev.tewheel.core.verify.PackedWheel;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
@@ -41,7 +42,7 @@ public final class Subject {
   private final Map<String, Object> gpuCodes = new ConcurrentHashMap<>();
   private final Map<String, Object> properties = new ConcurrentHashMap<>();
   private Manifest manifest;
-  private WheelFacts wheel;
+  private WheelArchive wheel;
 
   public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
     this.description = Objects.requireNonNull(description, "description");
@@ -62,7 +63,7 @@ public final class Subject {
   }
 
   /** The .whl the subject was read from, for the wheel-level checks. */
-  public Optional<WheelFacts> wheel() {
+  public Optional<WheelArchive> wheel() {
     return Optional.ofNullable(wheel);
   }
 
@@ -73,7 +74,7 @@ public final class Subject {
   }
 
   /** The same subject with the wheel it came from. */
-  public Subject withWheel(WheelFacts value) {
+  public Subject withWheel(WheelArchive value) {
     this.wheel = value;
     return this;
   }

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.WheelArchive;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,13 +36,13 @@ final class WheelPathsCheck implements Check {
     if (subject.wheel().isEmpty()) {
       return List.of();
     }
-    WheelFacts wheel = subject.wheel().get();
+    WheelArchive wheel = subject.wheel().get();
     List<Finding> findings = new ArrayList<>();
     String expected = "a relative '/'-separated path that stays inside the wheel";
     String fix = "rebuild the wheel from a clean staging folder with a PEP 427 tool (wheel pack); an installer"
         + " that trusts this name writes outside site-packages";
     Map<String, String> seen = new HashMap<>();
-    for (WheelFacts.Entry entry : wheel.entries()) {
+    for (WheelArchive.Entry entry : wheel.entries()) {
       String name = entry.name();
       String file = wheel.path() + "!" + name;
       if (name.startsWith("/")) {

@@ -87,8 +87,7 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
 
   /** {@code <normalized dist>-<version>.dist-info}. */
   public String distInfo() {
-    WheelName name = wheelName();
-    return name.distribution() + "-" + name.version() + ".dist-info";
+    return wheelName().distInfo();
   }
 
   private static void requireText(String value, String what) {

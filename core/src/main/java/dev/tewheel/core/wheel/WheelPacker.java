@@ -18,7 +18,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -45,7 +44,6 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
  * target and renamed into place.
  */
 public final class WheelPacker {
-  private static final int RECORD_ROWS_HINT = 64;
   private static final java.util.regex.Pattern ASSEMBLE_WORK_FILE =
       java.util.regex.Pattern.compile("(^|/)\\.[^/]+\\.(te-wheel-state\\.json$|staging-[^/]+/|old-[^/]+/)");
 
@@ -65,11 +63,7 @@ public final class WheelPacker {
     String distInfo = request.distInfo();
     String metadata = metadata(request);
     WheelName name = request.wheelName();
-    StringBuilder wheel = new StringBuilder("Wheel-Version: 1.0\nGenerator: " + request.generator()
-        + "\nRoot-Is-Purelib: false\n");
-    for (String tag : name.tags()) {
-      wheel.append("Tag: ").append(tag).append('\n');
-    }
+    String wheel = WheelFile.platformWheel(name, request.generator()).text();
 
     Files.createDirectories(request.outputDirectory());
     Path target = request.outputDirectory().resolve(name.fileName());
@@ -81,7 +75,7 @@ public final class WheelPacker {
     });
     long bytesIn = 0;
     try {
-      List<String> record = new ArrayList<>(RECORD_ROWS_HINT);
+      RecordFile record = new RecordFile();
       try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(temp)) {
         zip.setUseZip64(Zip64Mode.AsNeeded);
         zip.setLevel(request.compressionLevel());
@@ -124,21 +118,18 @@ public final class WheelPacker {
               }
             }
           }
-          record.add(csv(file.getKey()) + ",sha256=" + Base64.getUrlEncoder().withoutPadding()
-              .encodeToString(get(sha256)) + "," + size);
+          record.add(file.getKey(), get(sha256), size);
           bytesIn += size;
         }
         String metadataName = distInfo + "/METADATA";
         String wheelName = distInfo + "/WHEEL";
-        for (String[] small : new String[][] {{metadataName, metadata}, {wheelName, wheel.toString()}}) {
+        for (String[] small : new String[][] {{metadataName, metadata}, {wheelName, wheel}}) {
           byte[] bytes = small[1].getBytes(StandardCharsets.UTF_8);
           writeSmall(zip, small[0], bytes, request);
-          record.add(csv(small[0]) + ",sha256=" + Base64.getUrlEncoder().withoutPadding()
-              .encodeToString(Sha256.of(bytes)) + "," + bytes.length);
+          record.add(small[0], Sha256.of(bytes), bytes.length);
           bytesIn += bytes.length;
         }
-        record.add(csv(distInfo + "/RECORD") + ",,");
-        byte[] recordBytes = (String.join("\n", record) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] recordBytes = record.addSelf(distInfo + "/RECORD").bytes();
         writeSmall(zip, distInfo + "/RECORD", recordBytes, request);
         bytesIn += recordBytes.length;
         zip.finish();
@@ -228,10 +219,6 @@ public final class WheelPacker {
     return base.endsWith(".so") || base.matches(".*\\.so(\\.\\d+)+") || Files.isExecutable(file);
   }
 
-  /** RECORD is CSV: quote a path holding a comma, quote or newline. */
-  static String csv(String field) {
-    return field.matches(".*[,\"\\r\\n].*") ? "\"" + field.replace("\"", "\"\"") + "\"" : field;
-  }
 
   private static long crc32(Path file) throws IOException {
     CRC32 crc = new CRC32();
