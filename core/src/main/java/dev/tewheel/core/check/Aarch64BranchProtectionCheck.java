@@ -30,7 +30,7 @@ final class Aarch64BranchProtectionCheck implements Check {
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      if (subject.elfIfReadable(library).filter(e -> e.header().machine().equals(ElfMachine.AARCH64)).isEmpty()) {
+      if (subject.readableElf(library, this, findings).filter(e -> e.header().machine().equals(ElfMachine.AARCH64)).isEmpty()) {
         continue;
       }
       try {

@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -39,12 +40,11 @@ final class DependenciesResolveCheck implements Check {
     subject.settings().allowedNeeded().forEach(p -> allowed.add(new Allowed(p, Set.of())));
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       String kind = kind(subject, library);
       List<String> folders = folders(library.path(), elf);
       for (String needed : elf.needed()) {

@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,12 +29,11 @@ final class ElfOneMachineCheck implements Check {
     String reference = null;
     String referenceFile = null;
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       String platform = elf.header().machine() + " " + elf.header().elfClass();
       if (reference == null) {
         reference = platform;

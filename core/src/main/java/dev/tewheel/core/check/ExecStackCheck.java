@@ -33,7 +33,7 @@ final class ExecStackCheck implements Check {
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      Optional<ElfFile> elf = subject.elfIfReadable(library);
+      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
       if (elf.isEmpty() || !elf.get().executableStack()) {
         continue;
       }

@@ -41,8 +41,8 @@ final class GpuArchsCheck implements Check {
       try {
         code = subject.gpuCode(library);
       } catch (IOException e) {
-        if (subject.elfIfReadable(library).isEmpty()) {
-          continue; // ELF-SHARED-OBJECT reports it
+        if (subject.readableElf(library, this, findings).isEmpty()) {
+          continue;
         }
         findings.add(finding(library.origin(), "fat binaries the reader refuses (" + e.getMessage() + ")",
             "readable .nv_fatbin headers to check cudaArchitectures " + declaredText,

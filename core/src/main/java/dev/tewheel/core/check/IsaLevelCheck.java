@@ -38,7 +38,7 @@ final class IsaLevelCheck implements Check {
     }
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      if (subject.elfIfReadable(library).filter(e -> e.header().machine().equals(ElfMachine.X86_64)).isEmpty()) {
+      if (subject.readableElf(library, this, findings).filter(e -> e.header().machine().equals(ElfMachine.X86_64)).isEmpty()) {
         continue;
       }
       GnuProperties properties;

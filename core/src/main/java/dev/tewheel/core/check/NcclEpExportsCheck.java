@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -29,14 +31,12 @@ final class NcclEpExportsCheck implements Check {
   @Override
   public List<Finding> run(Subject subject) {
     return subject.ncclEpLibrary().map(ep -> {
-      Set<String> defined;
-      try {
-        defined = subject.elf(ep).definedSymbolNames();
-      } catch (IOException e) {
-        return List.of(finding(ep.origin(), "a file that cannot be read as ELF (" + e.getMessage() + ")",
-            "an ELF shared object exporting " + String.join(", ", NcclEpFunctions.REQUIRED),
-            "ship the NCCL EP library that NCCL EP's build wrote to lib/"));
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(ep, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      Set<String> defined = elf.get().definedSymbolNames();
       List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
       if (missing.isEmpty()) {
         return List.<Finding>of();

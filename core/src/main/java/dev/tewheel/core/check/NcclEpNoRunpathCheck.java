@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +30,11 @@ final class NcclEpNoRunpathCheck implements Check {
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     subject.ncclEpLibrary().ifPresent(ep -> {
-      ElfFile elf;
-      try {
-        elf = subject.elf(ep);
-      } catch (IOException e) {
+      Optional<ElfFile> read = subject.readableElf(ep, this, findings);
+      if (read.isEmpty()) {
         return;
       }
+      ElfFile elf = read.get();
       if (!elf.runpath().isEmpty()) {
         findings.add(finding(ep.origin(), "RUNPATH " + String.join(":", elf.runpath()), "no RUNPATH",
             "link NCCL EP without -Wl,-rpath (its build sets none); callers find libnccl.so.2 themselves"));

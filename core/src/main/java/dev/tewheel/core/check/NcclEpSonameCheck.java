@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
@@ -28,12 +30,12 @@ final class NcclEpSonameCheck implements Check {
   @Override
   public List<Finding> run(Subject subject) {
     return subject.ncclEpLibrary().map(ep -> {
-      String soname;
-      try {
-        soname = subject.elf(ep).soname().orElse(null);
-      } catch (IOException e) {
-        return List.<Finding>of();
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(ep, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      String soname = elf.get().soname().orElse(null);
       OptionalInt required = subject.requiredNcclEpMajor();
       if (required.isEmpty()) {
         return List.of(finding(ep.origin(), "no NCCL_EP_MAJOR to compare with (neither configured nor in "

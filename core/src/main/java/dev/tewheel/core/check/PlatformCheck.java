@@ -42,12 +42,11 @@ final class PlatformCheck implements Check {
     }
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       if (!elf.header().machine().equals(tag.machine()) || elf.header().elfClass() != tag.elfClass()) {
         findings.add(finding(library.origin(), elf.header().machine() + " " + elf.header().elfClass(),
             tag.machine() + " " + tag.elfClass() + " for platform " + tag.tag(),

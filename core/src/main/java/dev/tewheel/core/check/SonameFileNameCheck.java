@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,12 +34,11 @@ final class SonameFileNameCheck implements Check {
           || subject.ncclEpLibrary().filter(library::equals).isPresent()) {
         continue;
       }
-      Optional<String> soname;
-      try {
-        soname = subject.elf(library).soname();
-      } catch (IOException e) {
+      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
+      if (elf.isEmpty()) {
         continue;
       }
+      Optional<String> soname = elf.get().soname();
       String name = library.path().substring(library.path().lastIndexOf('/') + 1);
       if (soname.isPresent() && !soname.get().equals(name)) {
         findings.add(finding(library.origin(), "file name " + name + " for SONAME " + soname.get(),

@@ -152,16 +152,13 @@ public final class Subject {
 
   /** The configured major, else NCCL_EP_MAJOR of the shipped header. */
   public OptionalInt requiredNcclEpMajor() {
-    if (settings.ncclEpMajor() != null) {
-      return OptionalInt.of(settings.ncclEpMajor());
-    }
-    return ncclEpHeader().map(header -> {
+    return settings.requiredNcclEpMajor(() -> ncclEpHeader().flatMap(header -> {
       try {
-        return NcclEpVersion.majorFromHeader(text(header));
+        return Optional.of(text(header));
       } catch (IOException e) {
-        return OptionalInt.empty();
+        return Optional.empty();
       }
-    }).orElse(OptionalInt.empty());
+    }));
   }
 
   /** The shipped headers: every file under the include root, keyed by its path relative to that root. */
@@ -232,7 +229,24 @@ public final class Subject {
     return Libraries.of(this);
   }
 
-  /** The file read as ELF, or empty when it is not a readable ELF file (ELF-SHARED-OBJECT reports that). */
+  /**
+   * The file read as ELF for {@code check}. When it cannot be read, the check cannot judge it and says so: a finding
+   * of {@code check} naming the file and the reader's reason goes to {@code findings}, and the result is empty. The
+   * one place the "unreadable ELF" rule lives, so no check passes a file it could not read, whatever
+   * ELF-SHARED-OBJECT's severity.
+   */
+  public Optional<ElfFile> readableElf(SubjectFile file, Check check, List<Finding> findings) {
+    try {
+      return Optional.of(elf(file));
+    } catch (IOException e) {
+      findings.add(check.finding(file.origin(), "a file that cannot be read as ELF (" + e.getMessage() + ")",
+          "an ELF shared object " + check.id() + " can check",
+          "ship the library the build wrote, not a copy, script or truncated file (ELF-SHARED-OBJECT says more)"));
+      return Optional.empty();
+    }
+  }
+
+  /** The file read as ELF, or empty when it is not one: for comparisons that report unreadable files themselves. */
   public Optional<ElfFile> elfIfReadable(SubjectFile file) {
     try {
       return Optional.of(elf(file));

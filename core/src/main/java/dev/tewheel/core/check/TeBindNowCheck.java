@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import java.util.ArrayList;
 import java.io.IOException;
 import java.util.List;
 
@@ -22,16 +23,11 @@ final class TeBindNowCheck implements Check {
 
   @Override
   public List<Finding> run(Subject subject) {
-    return subject.transformerEngineLibrary().map(te -> {
-      try {
-        if (subject.elf(te).bindNow()) {
-          return List.<Finding>of();
-        }
-        return List.of(finding(te.origin(), "lazy binding (no DT_BIND_NOW, no DF_BIND_NOW, no DF_1_NOW)",
-            "BIND_NOW, as -z now produces", "link libtransformer_engine.so with -Wl,-z,now"));
-      } catch (IOException e) {
-        return List.<Finding>of();
-      }
-    }).orElse(List.of());
+    List<Finding> findings = new ArrayList<>();
+    subject.transformerEngineLibrary().ifPresent(te -> subject.readableElf(te, this, findings)
+        .filter(elf -> !elf.bindNow())
+        .ifPresent(elf -> findings.add(finding(te.origin(), "lazy binding (no DT_BIND_NOW, no DF_BIND_NOW,"
+            + " no DF_1_NOW)", "BIND_NOW, as -z now produces", "link libtransformer_engine.so with -Wl,-z,now"))));
+    return findings;
   }
 }

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,13 +30,11 @@ final class TeForbiddenNeededCheck implements Check {
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     subject.transformerEngineLibrary().ifPresent(te -> {
-      List<String> needed;
-      try {
-        needed = subject.elf(te).needed();
-      } catch (IOException e) {
+      Optional<ElfFile> elf = subject.readableElf(te, this, findings);
+      if (elf.isEmpty()) {
         return;
       }
-      for (String name : needed) {
+      for (String name : elf.get().needed()) {
         for (String pattern : subject.settings().forbiddenNeeded()) {
           if (Libraries.globMatches(pattern, name)) {
             findings.add(finding(te.origin(), "DT_NEEDED " + name, "no DT_NEEDED matching " + pattern,

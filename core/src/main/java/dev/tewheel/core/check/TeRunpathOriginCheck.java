@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +27,11 @@ final class TeRunpathOriginCheck implements Check {
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     subject.transformerEngineLibrary().ifPresent(te -> {
-      ElfFile elf;
-      try {
-        elf = subject.elf(te);
-      } catch (IOException e) {
+      Optional<ElfFile> read = subject.readableElf(te, this, findings);
+      if (read.isEmpty()) {
         return;
       }
+      ElfFile elf = read.get();
       List<String> entries = new ArrayList<>(elf.runpath());
       entries.addAll(elf.rpath());
       for (String entry : entries) {

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.IOException;
 import java.util.List;
 
@@ -26,12 +28,12 @@ final class TeUndefinedNcclEpCheck implements Check {
   @Override
   public List<Finding> run(Subject subject) {
     return subject.transformerEngineLibrary().map(te -> {
-      List<String> undefined;
-      try {
-        undefined = subject.elf(te).undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
-      } catch (IOException e) {
-        return List.<Finding>of();
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(te, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      List<String> undefined = elf.get().undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
       if (undefined.isEmpty()) {
         return List.<Finding>of();
       }
