@@ -16,22 +16,12 @@ import java.util.Set;
  * $ORIGIN-relative RUNPATH, to a shipped file, or is one the user's system or another wheel provides
  * ({@code allowed-needed.txt} plus {@code allowedNeeded}).
  */
-final class DependenciesResolveCheck implements Check {
+final class DependenciesResolveCheck extends BaseCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
 
-  @Override
-  public String id() {
-    return "DEPS-RESOLVE";
-  }
-
-  @Override
-  public String title() {
-    return "every DT_NEEDED resolves to a shipped file or to an allowed system or wheel library";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  DependenciesResolveCheck() {
+    super("DEPS-RESOLVE",
+        "every DT_NEEDED resolves to a shipped file or to an allowed system or wheel library", Severity.ERROR);
   }
 
   @Override

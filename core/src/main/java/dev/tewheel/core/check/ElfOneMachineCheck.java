@@ -2,25 +2,14 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
-final class ElfOneMachineCheck implements Check {
-  @Override
-  public String id() {
-    return "ELF-ONE-MACHINE";
-  }
-
-  @Override
-  public String title() {
-    return "all libraries are built for one architecture and ELF class";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class ElfOneMachineCheck extends BaseCheck {
+  ElfOneMachineCheck() {
+    super("ELF-ONE-MACHINE",
+        "all libraries are built for one architecture and ELF class", Severity.ERROR);
   }
 
   @Override

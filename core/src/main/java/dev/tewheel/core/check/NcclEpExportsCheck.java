@@ -3,7 +3,6 @@ package dev.tewheel.core.check;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 
@@ -12,20 +11,10 @@ import java.util.Set;
  * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
  * is one te-runtime and TE's loader both accept.
  */
-final class NcclEpExportsCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-EXPORTS";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so exports the functions TE's provider resolves";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpExportsCheck extends BaseCheck {
+  NcclEpExportsCheck() {
+    super("EP-EXPORTS",
+        "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR);
   }
 
   @Override

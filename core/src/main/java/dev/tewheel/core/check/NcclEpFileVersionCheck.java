@@ -7,20 +7,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** A versioned NCCL EP file name agrees with the shipped header's NCCL_EP_MAJOR.MINOR.PATCH. */
-final class NcclEpFileVersionCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-FILE-VERSION";
-  }
-
-  @Override
-  public String title() {
-    return "a versioned libnccl_ep.so.M[.m.p] file name matches nccl_ep.h's version";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpFileVersionCheck extends BaseCheck {
+  NcclEpFileVersionCheck() {
+    super("EP-FILE-VERSION",
+        "a versioned libnccl_ep.so.M[.m.p] file name matches nccl_ep.h's version", Severity.ERROR);
   }
 
   @Override

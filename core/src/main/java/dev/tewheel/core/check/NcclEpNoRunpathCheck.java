@@ -2,7 +2,6 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,20 +9,10 @@ import java.util.List;
  * NCCL EP's library carries no RUNPATH or RPATH: by its convention NCCL is found through the loader's path or
  * preloaded with RTLD_GLOBAL, and a build machine's path would point at nothing on a user's machine.
  */
-final class NcclEpNoRunpathCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-NO-RUNPATH";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so has no RUNPATH or RPATH";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpNoRunpathCheck extends BaseCheck {
+  NcclEpNoRunpathCheck() {
+    super("EP-NO-RUNPATH",
+        "libnccl_ep.so has no RUNPATH or RPATH", Severity.ERROR);
   }
 
   @Override

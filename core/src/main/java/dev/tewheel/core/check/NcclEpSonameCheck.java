@@ -3,7 +3,6 @@ package dev.tewheel.core.check;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -11,20 +10,10 @@ import java.util.OptionalInt;
  * The NCCL EP library's SONAME is {@code libnccl_ep.so.<M>} with M the required major: what TE's provider and the
  * runtime's selection rule accept.
  */
-final class NcclEpSonameCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-SONAME";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpSonameCheck extends BaseCheck {
+  NcclEpSonameCheck() {
+    super("EP-SONAME",
+        "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h", Severity.ERROR);
   }
 
   @Override

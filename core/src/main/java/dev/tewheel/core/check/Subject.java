@@ -5,7 +5,6 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;
@@ -26,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What checks examine: a wheel_lib's files by their path inside it (planned by assemble, a folder, or a .whl's
- * entries), the layout they follow, and the settings of the run. ELF files and header texts are read once and
- * shared by all checks.
+ * entries), the layout they follow, and the settings of the run. Immutable: {@code with*} return copies. ELF files
+ * and header texts are read once per subject and shared by all checks.
  */
 public final class Subject {
   /** Headers over this size are not read as text: no JIT header comes close. */
@@ -41,20 +40,31 @@ public final class Subject {
   private final Map<String, Object> digests = new ConcurrentHashMap<>();
   private final Map<String, Object> gpuCodes = new ConcurrentHashMap<>();
   private final Map<String, Object> properties = new ConcurrentHashMap<>();
-  private Manifest manifest;
-  private WheelArchive wheel;
+  private final Manifest manifest;
+  private final WheelArchive wheel;
 
   public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
+    this(description, layout, byPath(description, files), settings, null, null);
+  }
+
+  private Subject(String description, Layout layout, SortedMap<String, SubjectFile> files, CheckSettings settings,
+      Manifest manifest, WheelArchive wheel) {
     this.description = Objects.requireNonNull(description, "description");
     this.layout = Objects.requireNonNull(layout, "layout");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.files = files;
+    this.manifest = manifest;
+    this.wheel = wheel;
+  }
+
+  private static SortedMap<String, SubjectFile> byPath(String description, Collection<SubjectFile> files) {
     SortedMap<String, SubjectFile> byPath = new TreeMap<>();
     for (SubjectFile file : files) {
       if (byPath.put(file.path(), file) != null) {
         throw new IllegalArgumentException(description + " has two files at " + file.path());
       }
     }
-    this.files = java.util.Collections.unmodifiableSortedMap(byPath);
+    return java.util.Collections.unmodifiableSortedMap(byPath);
   }
 
   /** The manifest the subject carries (a folder or wheel assemble wrote), if any. */
@@ -67,16 +77,14 @@ public final class Subject {
     return Optional.ofNullable(wheel);
   }
 
-  /** The same subject with its manifest. */
+  /** A copy with its manifest; this subject is unchanged. */
   public Subject withManifest(Manifest value) {
-    this.manifest = value;
-    return this;
+    return new Subject(description, layout, files, settings, value, wheel);
   }
 
-  /** The same subject with the wheel it came from. */
+  /** A copy with the wheel it came from; this subject is unchanged. */
   public Subject withWheel(WheelArchive value) {
-    this.wheel = value;
-    return this;
+    return new Subject(description, layout, files, settings, manifest, value);
   }
 
   /** SHA-256 of the file's bytes in lower-case hex, computed once per subject. */

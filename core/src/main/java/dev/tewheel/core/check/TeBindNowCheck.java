@@ -1,24 +1,13 @@
 package dev.tewheel.core.check;
 
 import java.util.ArrayList;
-import java.io.IOException;
 import java.util.List;
 
 /** The TE library resolves every symbol at load time (-z now), as BOLT optimization requires. */
-final class TeBindNowCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-BIND-NOW";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so is linked with -z now (BIND_NOW)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeBindNowCheck extends BaseCheck {
+  TeBindNowCheck() {
+    super("TE-BIND-NOW",
+        "libtransformer_engine.so is linked with -z now (BIND_NOW)", Severity.ERROR);
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,20 +9,10 @@ import java.util.List;
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
  * driver comes from the user's machine.
  */
-final class TeForbiddenNeededCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-FORBIDDEN-NEEDED";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeForbiddenNeededCheck extends BaseCheck {
+  TeForbiddenNeededCheck() {
+    super("TE-FORBIDDEN-NEEDED",
+        "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR);
   }
 
   @Override

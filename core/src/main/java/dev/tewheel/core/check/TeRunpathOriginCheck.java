@@ -2,25 +2,14 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /** The TE library's RUNPATH/RPATH entries are all $ORIGIN-relative: absolute ones name the build machine. */
-final class TeRunpathOriginCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-RUNPATH-ORIGIN";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeRunpathOriginCheck extends BaseCheck {
+  TeRunpathOriginCheck() {
+    super("TE-RUNPATH-ORIGIN",
+        "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative", Severity.ERROR);
   }
 
   @Override

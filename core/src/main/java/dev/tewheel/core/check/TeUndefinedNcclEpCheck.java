@@ -2,27 +2,16 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
-import java.io.IOException;
 import java.util.List;
 
 /**
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
  * make NCCL EP (and its NCCL) a hard requirement for every user.
  */
-final class TeUndefinedNcclEpCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-UNDEFINED-NCCL-EP";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so has no undefined ncclEp* symbol";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeUndefinedNcclEpCheck extends BaseCheck {
+  TeUndefinedNcclEpCheck() {
+    super("TE-UNDEFINED-NCCL-EP",
+        "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR);
   }
 
   @Override

@@ -10,7 +10,7 @@ import java.util.List;
  * directory before anything is inflated. The wheel reader applies the same bounds and refuses to inflate what they
  * flag, so the other checks never unpack a bomb; this check reports why.
  */
-public final class WheelBombCheck implements Check {
+public final class WheelBombCheck extends BaseCheck {
   private final ZipBombBounds bounds;
 
   public WheelBombCheck() {
@@ -18,22 +18,9 @@ public final class WheelBombCheck implements Check {
   }
 
   public WheelBombCheck(ZipBombBounds bounds) {
+    super("WHEEL-BOMB", "the entries' declared sizes and compression ratios stay within bounds (no zip bomb)",
+        Severity.ERROR);
     this.bounds = bounds;
-  }
-
-  @Override
-  public String id() {
-    return "WHEEL-BOMB";
-  }
-
-  @Override
-  public String title() {
-    return "the entries' declared sizes and compression ratios stay within bounds (no zip bomb)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
   }
 
   @Override

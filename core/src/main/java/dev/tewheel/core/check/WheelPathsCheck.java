@@ -13,22 +13,12 @@ import java.util.regex.Pattern;
  * drive letter, no backslash, no {@code ..} segment; no two names that a case-insensitive file system (or a plain
  * duplicate) would merge; no symbolic links, which pip ignores and a hostile wheel uses to write through.
  */
-final class WheelPathsCheck implements Check {
+final class WheelPathsCheck extends BaseCheck {
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
 
-  @Override
-  public String id() {
-    return "WHEEL-PATHS";
-  }
-
-  @Override
-  public String title() {
-    return "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  WheelPathsCheck() {
+    super("WHEEL-PATHS",
+        "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries", Severity.ERROR);
   }
 
   @Override

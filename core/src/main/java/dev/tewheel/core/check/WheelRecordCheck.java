@@ -18,23 +18,13 @@ import java.util.Set;
  * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
  * first.
  */
-final class WheelRecordCheck implements Check {
+final class WheelRecordCheck extends BaseCheck {
   /** One row of RECORD, with the line it starts on. */
   private record Row(int line, String path, String hash, String size) {}
 
-  @Override
-  public String id() {
-    return "WHEEL-RECORD";
-  }
-
-  @Override
-  public String title() {
-    return "RECORD lists every file once with its sha256 and size, and nothing else";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  WheelRecordCheck() {
+    super("WHEEL-RECORD",
+        "RECORD lists every file once with its sha256 and size, and nothing else", Severity.ERROR);
   }
 
   @Override

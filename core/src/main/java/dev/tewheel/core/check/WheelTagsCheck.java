@@ -16,20 +16,10 @@ import java.util.TreeSet;
  * {@code Tag:} lines are exactly the tags the file name expands to. TE's release repacks its wheel per CUDA major,
  * renaming the file, the folder and the tags by hand: this is where such a repack goes wrong.
  */
-public final class WheelTagsCheck implements Check {
-  @Override
-  public String id() {
-    return "WHEEL-TAGS";
-  }
-
-  @Override
-  public String title() {
-    return "the file name, the dist-info folder and WHEEL's Wheel-Version, Root-Is-Purelib and Tag lines agree";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+public final class WheelTagsCheck extends BaseCheck {
+  WheelTagsCheck() {
+    super("WHEEL-TAGS",
+        "the file name, the dist-info folder and WHEEL's Wheel-Version, Root-Is-Purelib and Tag lines agree", Severity.ERROR);
   }
 
   @Override
