@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
 import java.io.BufferedReader;
@@ -60,35 +61,16 @@ final class DependenciesResolveCheck extends BaseCheck {
     List<String> entries = new ArrayList<>(elf.runpath());
     entries.addAll(elf.rpath());
     for (String entry : entries) {
-      String rest = entry.startsWith("$ORIGIN") ? entry.substring(7)
-          : entry.startsWith("${ORIGIN}") ? entry.substring(9) : null;
-      if (rest == null) {
+      Optional<String> rest = WheelLibPaths.originRelative(entry);
+      if (rest.isEmpty()) {
         continue; // TE-RUNPATH-ORIGIN reports absolute entries
       }
-      String folder = normalize(own + "/" + rest);
+      String folder = WheelLibPaths.normalize(own + "/" + rest.get());
       if (folder != null && !folders.contains(folder)) {
         folders.add(folder);
       }
     }
     return folders;
-  }
-
-  private static String normalize(String path) {
-    List<String> parts = new ArrayList<>();
-    for (String part : path.split("/")) {
-      if (part.isEmpty() || part.equals(".")) {
-        continue;
-      }
-      if (part.equals("..")) {
-        if (parts.isEmpty()) {
-          return null;
-        }
-        parts.remove(parts.size() - 1);
-      } else {
-        parts.add(part);
-      }
-    }
-    return String.join("/", parts);
   }
 
   static String kind(Subject subject, SubjectFile library) {

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ final class TeRunpathOriginCheck extends BaseCheck {
       List<String> entries = new ArrayList<>(elf.runpath());
       entries.addAll(elf.rpath());
       for (String entry : entries) {
-        if (!entry.startsWith("$ORIGIN") && !entry.startsWith("${ORIGIN}")) {
+        if (WheelLibPaths.originRelative(entry).isEmpty()) {
           findings.add(finding(te.origin(), "search path entry " + entry, "only $ORIGIN-relative entries",
               "set CMAKE_INSTALL_RPATH to $ORIGIN-relative folders (or CMAKE_SKIP_RPATH) for libtransformer_engine.so"));
         }

@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.io.AtomicFiles;
 import dev.tewheel.bundle.io.Sha256;
 import java.io.ByteArrayInputStream;
@@ -215,8 +216,7 @@ public final class WheelPacker {
 
   /** Libraries and files the build made executable get 0755; everything else 0644. */
   static boolean executable(String name, Path file) {
-    String base = name.substring(name.lastIndexOf('/') + 1);
-    return base.endsWith(".so") || base.matches(".*\\.so(\\.\\d+)+") || Files.isExecutable(file);
+    return WheelLibPaths.isSharedObject(name) || Files.isExecutable(file);
   }
 
 
