@@ -6,6 +6,7 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -39,7 +40,7 @@ public class AssembleWheelLibMojo extends TeMojo {
 
   /** The wheel_lib folder to write. */
   @Parameter(property = "te.outputDirectory",
-      defaultValue = "${project.build.directory}/wheel/transformer_engine/wheel_lib")
+      defaultValue = "${project.build.directory}/wheel/" + VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
   File outputDirectory;
 
   /** Another path for the NCCL EP library inside wheel_lib, e.g. libnccl_ep.so.{major}. */

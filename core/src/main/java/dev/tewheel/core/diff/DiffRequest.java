@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layout layout, double maxGrowthPercent,
     Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions, Path reportDirectory) {
-  public static final double DEFAULT_MAX_GROWTH_PERCENT = 10;
+  public static final int DEFAULT_MAX_GROWTH_PERCENT = 10;
 
   public DiffRequest {
     Objects.requireNonNull(baseline, "baseline");
