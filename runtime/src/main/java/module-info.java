@@ -5,10 +5,11 @@
  * <p>{@code requires transitive dev.tewheel.bundle}: the availability report hands out the bundle's
  * {@code NcclEpCandidate} and {@code NcclEpVersion}.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // bundle and elf are plain jars (Java 17)
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // bundle, elf and json are plain jars (Java 17)
 module dev.tewheel.runtime {
   requires transitive dev.tewheel.bundle;
   requires dev.tewheel.elf;
+  requires dev.tewheel.json;
 
   exports dev.tewheel.runtime;
 }

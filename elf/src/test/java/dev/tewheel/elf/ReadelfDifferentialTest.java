@@ -19,18 +19,22 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * This reader against binutils' readelf over every shared object of the machine's library folder and of the JDK
+ * This reader against binutils' readelf over every shared object of the machine's library folders (where
+ * {@code ldconfig -p} finds the C library of the JVM's architecture) and of the JDK
  * running the test: SONAME, NEEDED, RPATH, RUNPATH, bind-now, RELRO, PT_INTERP, defined and undefined symbol names
  * (plain and with readelf's version suffix) and version needs must be equal. All mismatches are collected and
  * reported at once, each with its file.
  */
 class ReadelfDifferentialTest {
-  private static final Path SYSTEM_LIBRARIES = Path.of("/usr/lib/x86_64-linux-gnu");
   private static final Pattern SHARED_OBJECT_NAME = Pattern.compile(".*\\.so(\\..*)?");
 
   @Test
   void agreesWithReadelfOnEverySystemAndJdkLibrary() throws Exception {
-    List<Path> system = sharedObjects(SYSTEM_LIBRARIES);
+    List<Path> folders = SystemLibraries.folders();
+    List<Path> system = new ArrayList<>();
+    for (Path folder : folders) {
+      system.addAll(sharedObjects(folder));
+    }
     Path jdk = Path.of(System.getProperty("java.home"), "lib");
     List<Path> files = new ArrayList<>(system);
     files.addAll(sharedObjects(jdk));
@@ -55,7 +59,7 @@ class ReadelfDifferentialTest {
             + String.join("", mismatches));
       }
       System.out.println("ReadelfDifferentialTest: " + files.size() + " shared objects agree with readelf ("
-          + system.size() + " under " + SYSTEM_LIBRARIES + ", " + (files.size() - system.size()) + " under " + jdk
+          + system.size() + " under " + folders + ", " + (files.size() - system.size()) + " under " + jdk
           + ")");
     } finally {
       pool.shutdownNow();

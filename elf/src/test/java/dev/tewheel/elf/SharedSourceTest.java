@@ -39,7 +39,7 @@ class SharedSourceTest {
 
   @Test
   void oneElfFileSharedByThreads() throws Exception {
-    ElfFile elf = ElfFile.read(java.nio.file.Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+    ElfFile elf = ElfFile.read(SystemLibraries.libc());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<List<Object>>> results = new ArrayList<>();

@@ -47,7 +47,7 @@ class StackAndPropertiesTest {
   @Test
   void systemLibrariesReadAsReadelfSaysTheirIsaLevel() throws Exception {
     // glibc on this machine is linked with -z x86-64-baseline (readelf: "x86 ISA needed: x86-64-baseline").
-    Path libc = Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6");
+    Path libc = SystemLibraries.libc();
     String readelf = Tools.check("readelf", "-nW", libc.toString());
     GnuProperties p = properties(libc);
     if (readelf.contains("x86 ISA needed: x86-64-baseline")) {

@@ -5,7 +5,8 @@ import dev.tewheel.core.assemble.AssembleException;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.assemble.BuildTimestamp;
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -20,9 +21,9 @@ import org.apache.maven.plugins.annotations.Parameter;
  * {@code te-wheel-lib.json}. Atomic, incremental and reproducible; see docs/goals/assemble-wheel-lib.md.
  */
 @Mojo(name = "assemble-wheel-lib", defaultPhase = LifecyclePhase.PREPARE_PACKAGE, threadSafe = true)
-public class AssembleWheelLibMojo extends CheckingMojo {
+public class AssembleWheelLibMojo extends TeMojo {
   /** The libtransformer_engine.so that TE's CMake build produced. */
-  @Parameter(property = "te.transformerEngineLibrary", required = true)
+  @Parameter(property = "te.transformerEngineLibrary")
   File transformerEngineLibrary;
 
   /** NCCL EP's build prefix (lib/libnccl_ep.so*, include/); unset ships no NCCL EP (NVTE_WITH_NCCL_EP=OFF). */
@@ -30,7 +31,7 @@ public class AssembleWheelLibMojo extends CheckingMojo {
   File ncclEpHome;
 
   /** Patterns over include/ of the headers to ship. */
-  @Parameter(property = "te.headerIncludes", defaultValue = "**/*.h,**/*.hpp,**/*.cuh")
+  @Parameter(property = "te.headerIncludes", defaultValue = AssembleRequest.DEFAULT_HEADER_INCLUDES_TEXT)
   List<String> headerIncludes;
 
   /** Patterns over include/ of headers to leave out. */
@@ -39,12 +40,8 @@ public class AssembleWheelLibMojo extends CheckingMojo {
 
   /** The wheel_lib folder to write. */
   @Parameter(property = "te.outputDirectory",
-      defaultValue = "${project.build.directory}/wheel/transformer_engine/wheel_lib")
+      defaultValue = "${project.build.directory}/wheel/" + VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
   File outputDirectory;
-
-  /** Built-in layout: default (TE's release tree) or ep-home (wheel_lib/nccl_ep is a complete NCCL_EP_HOME). */
-  @Parameter(property = "te.layout", defaultValue = "default")
-  String layout;
 
   /** Another path for the NCCL EP library inside wheel_lib, e.g. libnccl_ep.so.{major}. */
   @Parameter(property = "te.ncclEpLibrary")
@@ -54,35 +51,32 @@ public class AssembleWheelLibMojo extends CheckingMojo {
   @Parameter(property = "te.includeRoot")
   String includeRoot;
 
-  /** The mtime of every written file, for reproducible trees. */
-  @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
-  String outputTimestamp;
-
   /** Where the record of the last run goes (for incremental runs); outside wheel_lib's package, so it is never packed. */
   @Parameter(property = "te.stateFile", defaultValue = "${project.build.directory}/te-wheel/assemble-state.json")
   File stateFile;
 
   @Override
+  String goal() {
+    return "te:assemble-wheel-lib";
+  }
+
+  @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skipped("te:assemble-wheel-lib")) {
+    if (skipped()) {
       return;
     }
-    AssembleRequest request;
-    try {
-      Layout chosen = Layout.named(layout);
-      if (ncclEpLibrary != null && !ncclEpLibrary.isBlank()) {
-        chosen = chosen.withNcclEpLibrary(ncclEpLibrary.trim());
-      }
-      if (includeRoot != null && !includeRoot.isBlank()) {
-        chosen = chosen.withIncludeRoot(includeRoot.trim());
-      }
-      request = new AssembleRequest(transformerEngineLibrary.toPath(),
-          ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
-          chosen, checkSettings(), severityOverrides(),
-          BuildTimestamp.parse(outputTimestamp).orElse(null), stateFile == null ? null : stateFile.toPath());
-    } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException("te:assemble-wheel-lib is misconfigured: " + e.getMessage(), e);
+    Layout named = chosenLayout();
+    Layout withLibrary = ncclEpLibrary == null || ncclEpLibrary.isBlank() ? named
+        : parameter("ncclEpLibrary", ncclEpLibrary, () -> named.withNcclEpLibrary(ncclEpLibrary.trim()));
+    Layout chosen = includeRoot == null || includeRoot.isBlank() ? withLibrary
+        : parameter("includeRoot", includeRoot, () -> withLibrary.withIncludeRoot(includeRoot.trim()));
+    if (transformerEngineLibrary == null) {
+      throw new MojoExecutionException(goal() + ": te.transformerEngineLibrary is required");
     }
+    AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
+        ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
+        chosen, checkSettings(), severityOverrides(CheckCatalogue::requireKnown), timestamp(),
+        stateFile == null ? null : stateFile.toPath());
     if (ncclEpHome == null) {
       getLog().info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
     }

@@ -7,12 +7,11 @@ import dev.tewheel.core.diff.WheelDiff;
 import dev.tewheel.core.verify.ReportWriter;
 import dev.tewheel.core.verify.Suppression;
 import dev.tewheel.core.verify.VerifyReport;
-import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
+import java.util.Map;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Component;
@@ -30,15 +29,7 @@ import org.eclipse.aether.resolution.ArtifactResolutionException;
  * Maven coordinates) and fails on ABI breaks and budgets, as japicmp does for jars. See docs/goals/diff-wheel.md.
  */
 @Mojo(name = "diff-wheel", threadSafe = true)
-public class DiffWheelMojo extends AbstractMojo {
-  /** This release as a wheel_lib folder, unless wheel is set. */
-  @Parameter(property = "te.wheelLib", defaultValue = "${project.build.directory}/wheel/transformer_engine/wheel_lib")
-  File wheelLib;
-
-  /** This release as a .whl. */
-  @Parameter(property = "te.wheel")
-  File wheel;
-
+public class DiffWheelMojo extends TeMojo {
   /** The previous release: a .whl or a wheel_lib folder. */
   @Parameter(property = "te.baseline")
   File baseline;
@@ -47,37 +38,9 @@ public class DiffWheelMojo extends AbstractMojo {
   @Parameter(property = "te.baselineArtifact")
   String baselineArtifact;
 
-  /** Where wheel_lib sits inside a wheel. */
-  @Parameter(property = "te.wheelLibPath", defaultValue = VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
-  String wheelLibPath;
-
-  /** The layout to assume for a folder without a manifest. */
-  @Parameter(property = "te.layout", defaultValue = "default")
-  String layout;
-
   /** The largest growth of wheel_lib's total size that passes, in percent of the baseline's. */
-  @Parameter(property = "te.maxGrowthPercent", defaultValue = "10")
+  @Parameter(property = "te.maxGrowthPercent", defaultValue = "" + DiffRequest.DEFAULT_MAX_GROWTH_PERCENT)
   double maxGrowthPercent;
-
-  /** error or warning: the lowest severity that fails the build. */
-  @Parameter(property = "te.failOn", defaultValue = "error")
-  String failOn;
-
-  /** Severity overrides, each ID=error|warning|info. */
-  @Parameter(property = "te.severities")
-  List<String> severities;
-
-  /** Accepted findings, each ID[@file]: reason. */
-  @Parameter(property = "te.suppressions")
-  List<String> suppressions;
-
-  /** Where report.json and TEST-te-diff-wheel.xml go. */
-  @Parameter(property = "te.reportDirectory", defaultValue = "${project.build.directory}/te-diff")
-  File reportDirectory;
-
-  /** Skips the goal. */
-  @Parameter(property = "te.skip", defaultValue = "false")
-  boolean skip;
 
   @Parameter(defaultValue = "${repositorySystemSession}", readonly = true)
   RepositorySystemSession repositorySession;
@@ -89,20 +52,29 @@ public class DiffWheelMojo extends AbstractMojo {
   RepositorySystem repositorySystem;
 
   @Override
+  String goal() {
+    return "te:diff-wheel";
+  }
+
+  @Override
+  String defaultReportFolder() {
+    return "te-diff";
+  }
+
+  @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("te:diff-wheel skipped (te.skip)");
+    if (skipped()) {
       return;
     }
-    DiffRequest request;
-    try {
-      request = new DiffRequest(baselinePath(), wheel != null ? wheel.toPath() : wheelLib.toPath(), wheelLibPath,
-          Layout.named(layout), maxGrowthPercent, Severity.parse(failOn), Severity.overrides(severities),
-          (suppressions == null ? List.<String>of() : suppressions).stream().map(Suppression::parse).toList(),
-          reportDirectory.toPath());
-    } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException("te:diff-wheel is misconfigured: " + e.getMessage(), e);
-    }
+    Path baselinePath = baselinePath();
+    Layout chosen = chosenLayout();
+    Severity level = failOnSeverity();
+    // The diff's rules have IDs of their own; DiffRequest checks them before anything runs.
+    Map<String, Severity> overrides = severityOverrides(DiffRequest::requireRule);
+    List<Suppression> accepted = suppressionList(DiffRequest::requireRule);
+    DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
+        wheel != null ? wheel.toPath() : wheelLib.toPath(), wheelLibPath, chosen, maxGrowthPercent, level, overrides,
+        accepted, reportPath()));
     VerifyReport report;
     try {
       report = new WheelDiff().diff(request);
@@ -112,8 +84,8 @@ public class DiffWheelMojo extends AbstractMojo {
     ReportWriter writer = new ReportWriter(report);
     List<String> lines = writer.console();
     lines.subList(0, lines.size() - 1).forEach(getLog()::info);
-    getLog().info("reports: " + reportDirectory.toPath().resolve(ReportWriter.JSON) + ", "
-        + reportDirectory.toPath().resolve(writer.junitFileName()));
+    getLog().info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
+        + reportPath().resolve(writer.junitFileName()));
     if (!report.passed()) {
       throw new MojoFailureException(report.summary());
     }
@@ -124,15 +96,16 @@ public class DiffWheelMojo extends AbstractMojo {
   private Path baselinePath() throws MojoExecutionException {
     boolean coordinates = baselineArtifact != null && !baselineArtifact.isBlank();
     if ((baseline != null) == coordinates) {
-      throw new IllegalArgumentException("set exactly one of <baseline> (a .whl or wheel_lib folder) and"
-          + " <baselineArtifact> (groupId:artifactId:version[:classifier] of the previous release's whl)");
+      throw new MojoExecutionException(goal() + ": set exactly one of te.baseline (a .whl or wheel_lib folder) and"
+          + " te.baselineArtifact (groupId:artifactId:version[:classifier] of the previous release's whl); got "
+          + baseline + " and " + baselineArtifact);
     }
     if (baseline != null) {
       return baseline.toPath();
     }
     String[] parts = baselineArtifact.trim().split(":");
     if (parts.length < 3 || parts.length > 4) {
-      throw new IllegalArgumentException("<baselineArtifact> '" + baselineArtifact + "' is not"
+      throw new MojoExecutionException(goal() + ": te.baselineArtifact = '" + baselineArtifact + "': not"
           + " groupId:artifactId:version[:classifier]");
     }
     DefaultArtifact artifact = new DefaultArtifact(parts[0], parts[1], parts.length == 4 ? parts[3] : "", "whl",

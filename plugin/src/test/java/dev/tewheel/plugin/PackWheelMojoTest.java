@@ -35,7 +35,7 @@ class PackWheelMojoTest {
   void packsTheCudaVariantAndVerifiesIt(PackWheelMojo mojo) throws Exception {
     assertEquals(13, mojo.cudaMajor);
     mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
-    mojo.outputDirectory = temp.resolve("dist").toFile();
+    mojo.wheelDirectory = temp.resolve("dist").toFile();
     mojo.reportDirectory = temp.resolve("reports").toFile();
     mojo.execute();
     assertTrue(Files.isRegularFile(temp.resolve("dist").resolve(WHEEL)));
@@ -46,7 +46,7 @@ class PackWheelMojoTest {
   @InjectMojo(goal = "pack-wheel", pom = POM)
   void aWheelThatFailsVerificationNeverLeavesTheGoal(PackWheelMojo mojo) throws Exception {
     mojo.stagingDirectory = stage(StandIns.defect(Defect.TE_LAZY_BINDING)).toFile();
-    mojo.outputDirectory = temp.resolve("dist").toFile();
+    mojo.wheelDirectory = temp.resolve("dist").toFile();
     mojo.reportDirectory = temp.resolve("reports").toFile();
     MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
     assertTrue(e.getMessage().contains("FAILED: 1 error") && e.getMessage().contains(WHEEL + ".rejected"),
@@ -59,8 +59,19 @@ class PackWheelMojoTest {
   @InjectMojo(goal = "pack-wheel", pom = POM)
   void aBadLevelIsAConfigurationError(PackWheelMojo mojo) throws Exception {
     mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
-    mojo.outputDirectory = temp.resolve("dist").toFile();
+    mojo.wheelDirectory = temp.resolve("dist").toFile();
     mojo.compressionLevel = 11;
-    assertThrows(MojoExecutionException.class, mojo::execute);
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("te:pack-wheel: te.compressionLevel must be 0 to 9, got 11"), e.getMessage());
+  }
+
+  @Test
+  @InjectMojo(goal = "pack-wheel", pom = POM)
+  void aMissingVersionIsNamedAsUsersTypeIt(PackWheelMojo mojo) throws Exception {
+    mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
+    mojo.wheelDirectory = temp.resolve("dist").toFile();
+    mojo.version = null;
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertEquals("te:pack-wheel: te.version is required", e.getMessage());
   }
 }

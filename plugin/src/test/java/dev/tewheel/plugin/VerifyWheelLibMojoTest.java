@@ -62,6 +62,23 @@ class VerifyWheelLibMojoTest {
     assertTrue(e.getMessage().contains("is not of the form ID[@file]: reason"), e.getMessage());
     mojo.suppressions = List.of();
     mojo.failOn = "fatal";
-    assertThrows(MojoExecutionException.class, mojo::execute);
+    e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("te:verify-wheel-lib: te.failOn = 'fatal': "), e.getMessage());
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void anUnknownCheckIdListsTheValidOnesBeforeAnyCheckRuns(VerifyWheelLibMojo mojo) {
+    mojo.wheelLib = temp.resolve("no-such-folder").toFile(); // reading it would fail: nothing may run first
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.severities = List.of("TE-BIND-LATER=warning");
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("te:verify-wheel-lib: te.severities = ['TE-BIND-LATER=warning']: no check has"
+        + " the ID 'TE-BIND-LATER'; the check IDs are LAYOUT-REQUIRED, "), e.getMessage());
+    mojo.severities = List.of();
+    mojo.suppressions = List.of("TE-BIND-LATER: typo");
+    e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().contains("no check has the ID 'TE-BIND-LATER'; the check IDs are"), e.getMessage());
+    assertTrue(Files.notExists(temp.resolve("reports")));
   }
 }

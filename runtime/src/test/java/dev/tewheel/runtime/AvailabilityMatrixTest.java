@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.json.Json;
 import dev.tewheel.runtime.cli.Main;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.json.Json;
 import dev.tewheel.runtime.cli.Main;
 import dev.tewheel.standins.StandIns;
 import java.io.ByteArrayOutputStream;

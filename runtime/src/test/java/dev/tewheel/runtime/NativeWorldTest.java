@@ -260,7 +260,7 @@ class NativeWorldTest {
         "-Dte.defaultCudaRoot="), null, dev.tewheel.runtime.cli.Main.class,
         List.of("--wheel-lib", wheelLib.toString(), "--json", "--load")), Map.of(), temp.resolve("logs"));
     assertEquals(0, result.exit(), result.toString());
-    Map<String, Object> report = (Map<String, Object>) dev.tewheel.bundle.json.Json.parse(result.out());
+    Map<String, Object> report = (Map<String, Object>) dev.tewheel.json.Json.parse(result.out());
     Map<String, Object> world = (Map<String, Object>) report.get("world");
     assertEquals(true, world.get("ok"), result.toString());
     assertEquals(12L, world.get("cudaVariant"));

@@ -18,9 +18,12 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
   /** The manifest's file name, at the top of every wheel_lib. */
   public static final String MANIFEST = "te-wheel-lib.json";
 
+  /** The built-in layout's name when none is configured. */
+  public static final String DEFAULT_NAME = "default";
+
   /** The tree TE's maintainers described for the release. */
   public static final Layout DEFAULT =
-      new Layout("default", "libtransformer_engine.so", "libnccl_ep.so", "nccl_ep/include");
+      new Layout(DEFAULT_NAME, "libtransformer_engine.so", "libnccl_ep.so", "nccl_ep/include");
 
   /** wheel_lib/nccl_ep is a complete NCCL_EP_HOME: {@code lib/libnccl_ep.so.<M>} and {@code include/}. */
   public static final Layout EP_HOME =

@@ -1,13 +1,12 @@
 package dev.tewheel.bundle.manifest;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.json.Json;
 import dev.tewheel.bundle.layout.Layout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -112,17 +111,7 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
 
   /** Writes the manifest beside {@code target} and renames it into place. */
   public void write(Path target) throws IOException {
-    Path temp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName(), ".tmp");
-    try {
-      Files.writeString(temp, toJson(), StandardCharsets.UTF_8);
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    AtomicFiles.writeString(target, toJson());
   }
 
   public static Manifest read(Path file) throws IOException {

@@ -27,7 +27,10 @@ import java.util.Objects;
 public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, List<String> headerIncludes,
     List<String> headerExcludes, Path outputDirectory, Layout layout, CheckSettings checks,
     Map<String, Severity> severityOverrides, FileTime timestamp, Path stateFile) {
-  public static final List<String> DEFAULT_HEADER_INCLUDES = List.of("**/*.h", "**/*.hpp", "**/*.cuh");
+  /** The headers shipped when no pattern is configured, as the parameter value. */
+  public static final String DEFAULT_HEADER_INCLUDES_TEXT = "**/*.h,**/*.hpp,**/*.cuh";
+
+  public static final List<String> DEFAULT_HEADER_INCLUDES = List.of(DEFAULT_HEADER_INCLUDES_TEXT.split(","));
 
   public AssembleRequest {
     Objects.requireNonNull(transformerEngineLibrary, "transformerEngineLibrary");

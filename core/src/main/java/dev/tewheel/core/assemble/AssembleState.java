@@ -1,11 +1,11 @@
 package dev.tewheel.core.assemble;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -78,12 +78,6 @@ final class AssembleState {
       list.put(target, v);
     });
     root.put("files", list);
-    Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
-    try {
-      Files.writeString(temp, Json.write(root), StandardCharsets.UTF_8);
-      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    AtomicFiles.writeString(file, Json.write(root));
   }
 }

@@ -79,8 +79,7 @@ public final class Assembler {
       return plan;
     }
     NcclEpInputs ep = NcclEpInputs.read(request.ncclEpHome(), request.headerIncludes(), request.headerExcludes());
-    OptionalInt major = request.checks().ncclEpMajor() != null ? OptionalInt.of(request.checks().ncclEpMajor())
-        : headerMajor(ep);
+    OptionalInt major = request.checks().requiredNcclEpMajor(() -> headerText(ep));
     Path library = chooseLibrary(ep, major, machineOf(te));
     int targetMajor = major.orElse(sonameMajor(library).orElse(NcclEpSelection.DEFAULT_MAJOR));
     plan.add(new PlannedFile(layout.ncclEpLibraryPath(targetMajor), library, FileKind.NCCL_EP_LIBRARY));
@@ -114,15 +113,16 @@ public final class Assembler {
     return devLink != null ? devLink : realFiles.get(realFiles.size() - 1);
   }
 
-  private static OptionalInt headerMajor(NcclEpInputs ep) {
+  /** nccl_ep.h's text from NCCL EP's build; empty when it has none or it cannot be read. */
+  private static Optional<String> headerText(NcclEpInputs ep) {
     Path header = ep.headers().get(NcclEpVersion.HEADER);
     if (header == null) {
-      return OptionalInt.empty();
+      return Optional.empty();
     }
     try {
-      return NcclEpVersion.majorFromHeader(Files.readString(header, StandardCharsets.UTF_8));
+      return Optional.of(Files.readString(header, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      return OptionalInt.empty();
+      return Optional.empty();
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.tewheel.core.assemble;
 
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.Sha256;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -14,12 +14,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -66,7 +62,7 @@ final class TreeWriter {
     for (Path leftover : leftovers) {
       String leftoverName = leftover.getFileName().toString();
       if (leftoverName.startsWith("." + name + ".old-") && !Files.exists(out)) {
-        move(leftover, out);
+        AtomicFiles.rename(leftover, out);
         log.accept("restored " + out + " from an interrupted run");
       } else if (leftoverName.startsWith("." + name + ".staging-") || leftoverName.startsWith("." + name + ".old-")) {
         deleteTree(leftover);
@@ -84,11 +80,11 @@ final class TreeWriter {
   void swapIn(Path staging) throws IOException {
     if (Files.exists(out)) {
       Path old = parent.resolve("." + name + ".old-" + Long.toHexString(System.nanoTime()));
-      move(out, old);
-      move(staging, out);
+      AtomicFiles.rename(out, old);
+      AtomicFiles.rename(staging, out);
       deleteTree(old);
     } else {
-      move(staging, out);
+      AtomicFiles.rename(staging, out);
     }
   }
 
@@ -132,7 +128,7 @@ final class TreeWriter {
       for (Task task : tasks) {
         running.put(done.submit(() -> {
           if (task.hash()) {
-            return sha256Of(task.source());
+            return Sha256.hex(Sha256.of(task.source()));
           }
           transfer(task.source(), task.target(), task.size());
           return null;
@@ -201,20 +197,6 @@ final class TreeWriter {
     }
   }
 
-  static String sha256Of(Path file) throws IOException {
-    MessageDigest sha256 = sha256();
-    // Direct: the file's bytes go from the page cache straight to the digest, one copy fewer than a heap array.
-    ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        sha256.update(buffer);
-        buffer.clear();
-      }
-    }
-    return HexFormat.of().formatHex(sha256.digest());
-  }
-
   /** 0755 or 0644, and the given mtime: the same bits whatever the umask and the clock. */
   static void normalize(Path file, boolean executable, FileTime mtime) throws IOException {
     try {
@@ -262,19 +244,4 @@ final class TreeWriter {
     }
   }
 
-  private static void move(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to);
-    }
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
-  }
 }

@@ -1,7 +1,6 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfMachine;
-import dev.tewheel.elf.GnuProperties;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,27 +9,17 @@ import java.util.List;
  * For information: which aarch64 libraries are marked for BTI and PAC (GNU_PROPERTY_AARCH64_FEATURE_1_AND). A
  * process runs with BTI enforced only when every object it maps is marked, so one unmarked library turns it off.
  */
-final class Aarch64BranchProtectionCheck implements Check {
-  @Override
-  public String id() {
-    return "AARCH64-BTI-PAC";
-  }
-
-  @Override
-  public String title() {
-    return "aarch64 libraries' BTI and PAC marking (GNU_PROPERTY_AARCH64_FEATURE_1_AND), reported for information";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.INFO;
+final class Aarch64BranchProtectionCheck extends BaseCheck {
+  Aarch64BranchProtectionCheck() {
+    super("AARCH64-BTI-PAC",
+        "aarch64 libraries' BTI and PAC marking (GNU_PROPERTY_AARCH64_FEATURE_1_AND), reported for information", Severity.INFO);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      if (subject.elfIfReadable(library).filter(e -> e.header().machine().equals(ElfMachine.AARCH64)).isEmpty()) {
+      if (subject.readableElf(library, this, findings).filter(e -> e.header().machine().equals(ElfMachine.AARCH64)).isEmpty()) {
         continue;
       }
       try {

@@ -12,22 +12,12 @@ import java.util.regex.Pattern;
  * ({@code #define NCCL_EP_JIT_SOURCE_DIR "/…"}): on a user's machine those paths lead nowhere, so the JIT only finds
  * the shipped headers when NCCL_EP_HOME points at them. A warning: the runtime sets NCCL_EP_HOME.
  */
-final class BakedBuildPathsCheck implements Check {
+final class BakedBuildPathsCheck extends BaseCheck {
   private static final Pattern ABSOLUTE_STRING = Pattern.compile("\"(/[^\"\\s]*)\"");
 
-  @Override
-  public String id() {
-    return "BAKED-BUILD-PATHS";
-  }
-
-  @Override
-  public String title() {
-    return "no shipped header embeds an absolute path of the build machine";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.WARNING;
+  BakedBuildPathsCheck() {
+    super("BAKED-BUILD-PATHS",
+        "no shipped header embeds an absolute path of the build machine", Severity.WARNING);
   }
 
   @Override

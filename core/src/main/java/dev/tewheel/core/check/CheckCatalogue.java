@@ -51,16 +51,23 @@ public final class CheckCatalogue {
   }
 
   /**
+   * Checks a configured check ID (a severity override's, a suppression's) before any check runs.
+   *
+   * @throws IllegalArgumentException naming the unknown ID and listing the valid ones
+   */
+  public static void requireKnown(String id) {
+    if (byId(id).isEmpty()) {
+      throw new IllegalArgumentException("no check has the ID '" + id + "'; the check IDs are "
+          + ALL.stream().map(Check::id).collect(Collectors.joining(", ")));
+    }
+  }
+
+  /**
    * Runs every check; findings in catalogue order, each at the severity its check gave it (a check may report some
    * findings below its default, as GPU-ARCHS does for PTX it must JIT) unless an override sets them all.
    */
   public static List<Finding> run(Subject subject, Map<String, Severity> overrides) {
-    for (String id : overrides.keySet()) {
-      if (byId(id).isEmpty()) {
-        throw new IllegalArgumentException("no check has the ID '" + id + "'; the IDs are "
-            + ALL.stream().map(Check::id).collect(Collectors.joining(", ")));
-      }
-    }
+    overrides.keySet().forEach(CheckCatalogue::requireKnown);
     List<Finding> findings = new ArrayList<>();
     for (Check check : ALL) {
       Severity severity = overrides.get(check.id());

@@ -1,7 +1,11 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * What a run of checks is configured with.
@@ -16,7 +20,10 @@ import java.util.List;
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
     PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
-  public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of("libnccl_ep*", "libcuda.so*");
+  public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
+
+  /** {@link #DEFAULT_FORBIDDEN_NEEDED_TEXT} as a list. */
+  public static final List<String> DEFAULT_FORBIDDEN_NEEDED = List.of(DEFAULT_FORBIDDEN_NEEDED_TEXT.split(","));
 
   public CheckSettings {
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
@@ -46,6 +53,19 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     return new CheckSettings(ncclEpMajor,
         forbiddenNeeded == null || forbiddenNeeded.isEmpty() ? DEFAULT_FORBIDDEN_NEEDED : forbiddenNeeded, search, null,
         allowedNeeded);
+  }
+
+  /**
+   * The NCCL EP major the build requires, the one rule assemble and the checks share: the configured
+   * {@link #ncclEpMajor()}, else NCCL_EP_MAJOR of the shipped nccl_ep.h.
+   *
+   * @param headerText nccl_ep.h's text, asked only when no major is configured; empty when absent or unreadable
+   */
+  public OptionalInt requiredNcclEpMajor(Supplier<Optional<String>> headerText) {
+    if (ncclEpMajor != null) {
+      return OptionalInt.of(ncclEpMajor);
+    }
+    return headerText.get().map(NcclEpVersion::majorFromHeader).orElse(OptionalInt.empty());
   }
 
   public static CheckSettings defaults() {

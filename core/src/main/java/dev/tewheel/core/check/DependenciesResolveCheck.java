@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,22 +17,12 @@ import java.util.Set;
  * $ORIGIN-relative RUNPATH, to a shipped file, or is one the user's system or another wheel provides
  * ({@code allowed-needed.txt} plus {@code allowedNeeded}).
  */
-final class DependenciesResolveCheck implements Check {
+final class DependenciesResolveCheck extends BaseCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
 
-  @Override
-  public String id() {
-    return "DEPS-RESOLVE";
-  }
-
-  @Override
-  public String title() {
-    return "every DT_NEEDED resolves to a shipped file or to an allowed system or wheel library";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  DependenciesResolveCheck() {
+    super("DEPS-RESOLVE",
+        "every DT_NEEDED resolves to a shipped file or to an allowed system or wheel library", Severity.ERROR);
   }
 
   @Override
@@ -39,12 +31,11 @@ final class DependenciesResolveCheck implements Check {
     subject.settings().allowedNeeded().forEach(p -> allowed.add(new Allowed(p, Set.of())));
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       String kind = kind(subject, library);
       List<String> folders = folders(library.path(), elf);
       for (String needed : elf.needed()) {
@@ -70,35 +61,16 @@ final class DependenciesResolveCheck implements Check {
     List<String> entries = new ArrayList<>(elf.runpath());
     entries.addAll(elf.rpath());
     for (String entry : entries) {
-      String rest = entry.startsWith("$ORIGIN") ? entry.substring(7)
-          : entry.startsWith("${ORIGIN}") ? entry.substring(9) : null;
-      if (rest == null) {
+      Optional<String> rest = WheelLibPaths.originRelative(entry);
+      if (rest.isEmpty()) {
         continue; // TE-RUNPATH-ORIGIN reports absolute entries
       }
-      String folder = normalize(own + "/" + rest);
+      String folder = WheelLibPaths.normalize(own + "/" + rest.get());
       if (folder != null && !folders.contains(folder)) {
         folders.add(folder);
       }
     }
     return folders;
-  }
-
-  private static String normalize(String path) {
-    List<String> parts = new ArrayList<>();
-    for (String part : path.split("/")) {
-      if (part.isEmpty() || part.equals(".")) {
-        continue;
-      }
-      if (part.equals("..")) {
-        if (parts.isEmpty()) {
-          return null;
-        }
-        parts.remove(parts.size() - 1);
-      } else {
-        parts.add(part);
-      }
-    }
-    return String.join("/", parts);
   }
 
   static String kind(Subject subject, SubjectFile library) {

@@ -7,20 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** No two shipped files have the same bytes: the mark of a symlink chain copied once per link. */
-final class DuplicateContentCheck implements Check {
-  @Override
-  public String id() {
-    return "DUPLICATE-CONTENT";
-  }
-
-  @Override
-  public String title() {
-    return "no two shipped files have the same content";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class DuplicateContentCheck extends BaseCheck {
+  DuplicateContentCheck() {
+    super("DUPLICATE-CONTENT",
+        "no two shipped files have the same content", Severity.ERROR);
   }
 
   @Override

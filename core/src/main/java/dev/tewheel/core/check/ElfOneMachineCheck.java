@@ -1,25 +1,15 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
-import java.io.IOException;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 
 /** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
-final class ElfOneMachineCheck implements Check {
-  @Override
-  public String id() {
-    return "ELF-ONE-MACHINE";
-  }
-
-  @Override
-  public String title() {
-    return "all libraries are built for one architecture and ELF class";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class ElfOneMachineCheck extends BaseCheck {
+  ElfOneMachineCheck() {
+    super("ELF-ONE-MACHINE",
+        "all libraries are built for one architecture and ELF class", Severity.ERROR);
   }
 
   @Override
@@ -28,12 +18,11 @@ final class ElfOneMachineCheck implements Check {
     String reference = null;
     String referenceFile = null;
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       String platform = elf.header().machine() + " " + elf.header().elfClass();
       if (reference == null) {
         reference = platform;

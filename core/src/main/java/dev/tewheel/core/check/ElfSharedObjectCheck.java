@@ -7,20 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Every library in wheel_lib is an ELF shared object that the ELF reader can read in full. */
-final class ElfSharedObjectCheck implements Check {
-  @Override
-  public String id() {
-    return "ELF-SHARED-OBJECT";
-  }
-
-  @Override
-  public String title() {
-    return "every library is a readable ELF shared object (e_type DYN)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class ElfSharedObjectCheck extends BaseCheck {
+  ElfSharedObjectCheck() {
+    super("ELF-SHARED-OBJECT",
+        "every library is a readable ELF shared object (e_type DYN)", Severity.ERROR);
   }
 
   @Override

@@ -10,30 +10,20 @@ import java.util.Optional;
  * No library asks for an executable stack: PT_GNU_STACK present and without PF_X. glibc 2.41 and later refuse to
  * dlopen a library that asks for one; older ones make every thread's stack executable for it.
  */
-final class ExecStackCheck implements Check {
+final class ExecStackCheck extends BaseCheck {
   static final String CONSEQUENCE = "glibc 2.41 and later refuse to dlopen it (\"cannot enable executable stack as"
       + " shared object requires\"); older glibc makes every thread stack of the process executable";
 
-  @Override
-  public String id() {
-    return "EXEC-STACK";
-  }
-
-  @Override
-  public String title() {
-    return "no library asks for an executable stack (PT_GNU_STACK present, without PF_X)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  ExecStackCheck() {
+    super("EXEC-STACK",
+        "no library asks for an executable stack (PT_GNU_STACK present, without PF_X)", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      Optional<ElfFile> elf = subject.elfIfReadable(library);
+      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
       if (elf.isEmpty() || !elf.get().executableStack()) {
         continue;
       }

@@ -8,20 +8,10 @@ import java.util.OptionalInt;
  * Only regular files, none world-writable, libraries executable: a wheel cannot carry symlinks (pip ignores
  * them), device files have no business there, and installers copy the modes they find.
  */
-final class FileTypesCheck implements Check {
-  @Override
-  public String id() {
-    return "LAYOUT-FILE-TYPES";
-  }
-
-  @Override
-  public String title() {
-    return "only regular files; none world-writable; .so files executable";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class FileTypesCheck extends BaseCheck {
+  FileTypesCheck() {
+    super("LAYOUT-FILE-TYPES",
+        "only regular files; none world-writable; .so files executable", Severity.ERROR);
   }
 
   @Override

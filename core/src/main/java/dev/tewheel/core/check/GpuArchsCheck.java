@@ -12,20 +12,10 @@ import java.util.stream.Collectors;
  * ({@code cudaArchitectures}): SASS that runs on it natively, else PTX the driver can JIT (a warning: the first
  * launch compiles, slowly, and the JIT may fail), else nothing, an error: "no kernel image is available".
  */
-final class GpuArchsCheck implements Check {
-  @Override
-  public String id() {
-    return "GPU-ARCHS";
-  }
-
-  @Override
-  public String title() {
-    return "every library with CUDA code has SASS (else PTX to JIT: warning) for each declared cudaArchitectures entry";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class GpuArchsCheck extends BaseCheck {
+  GpuArchsCheck() {
+    super("GPU-ARCHS",
+        "every library with CUDA code has SASS (else PTX to JIT: warning) for each declared cudaArchitectures entry", Severity.ERROR);
   }
 
   @Override
@@ -41,8 +31,8 @@ final class GpuArchsCheck implements Check {
       try {
         code = subject.gpuCode(library);
       } catch (IOException e) {
-        if (subject.elfIfReadable(library).isEmpty()) {
-          continue; // ELF-SHARED-OBJECT reports it
+        if (subject.readableElf(library, this, findings).isEmpty()) {
+          continue;
         }
         findings.add(finding(library.origin(), "fat binaries the reader refuses (" + e.getMessage() + ")",
             "readable .nv_fatbin headers to check cudaArchitectures " + declaredText,

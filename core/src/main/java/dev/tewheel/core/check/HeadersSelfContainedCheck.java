@@ -13,20 +13,10 @@ import java.util.TreeMap;
  * Every quoted include of every shipped header resolves, as NCCL EP's JIT resolves it, to a shipped header or to
  * one that comes from NCCL or CUDA: the bug of JIT headers missing from the wheel, caught before users hit it.
  */
-final class HeadersSelfContainedCheck implements Check {
-  @Override
-  public String id() {
-    return "HEADERS-SELF-CONTAINED";
-  }
-
-  @Override
-  public String title() {
-    return "every quoted #include of a shipped header resolves to a shipped or an external header";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class HeadersSelfContainedCheck extends BaseCheck {
+  HeadersSelfContainedCheck() {
+    super("HEADERS-SELF-CONTAINED",
+        "every quoted #include of a shipped header resolves to a shipped or an external header", Severity.ERROR);
   }
 
   @Override

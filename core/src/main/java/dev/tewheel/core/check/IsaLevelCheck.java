@@ -11,23 +11,13 @@ import java.util.List;
  * x86-64 CPU (the psABI's baseline); a library whose GNU property note says it needs x86-64-v2, v3 or v4 fails
  * to load on older CPUs (glibc 2.33+ refuses it with "CPU ISA level is lower than required").
  */
-final class IsaLevelCheck implements Check {
+final class IsaLevelCheck extends BaseCheck {
   /** What every x86_64 platform tag promises: the baseline. */
   static final int PROMISED_LEVEL = 1;
 
-  @Override
-  public String id() {
-    return "ISA-LEVEL";
-  }
-
-  @Override
-  public String title() {
-    return "no x86-64 library needs a newer ISA level (x86-64-v2/v3/v4) than the platform tag promises (baseline)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.WARNING;
+  IsaLevelCheck() {
+    super("ISA-LEVEL",
+        "no x86-64 library needs a newer ISA level (x86-64-v2/v3/v4) than the platform tag promises (baseline)", Severity.WARNING);
   }
 
   @Override
@@ -38,7 +28,7 @@ final class IsaLevelCheck implements Check {
     }
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      if (subject.elfIfReadable(library).filter(e -> e.header().machine().equals(ElfMachine.X86_64)).isEmpty()) {
+      if (subject.readableElf(library, this, findings).filter(e -> e.header().machine().equals(ElfMachine.X86_64)).isEmpty()) {
         continue;
       }
       GnuProperties properties;

@@ -7,20 +7,10 @@ import java.util.List;
  * The layout's required files are there: the TE library always; with NCCL EP, its library and its headers
  * together, since the JIT cannot compile without them and the headers are useless without the library.
  */
-final class LayoutRequiredFilesCheck implements Check {
-  @Override
-  public String id() {
-    return "LAYOUT-REQUIRED";
-  }
-
-  @Override
-  public String title() {
-    return "the layout's required files are present: TE library; NCCL EP library and nccl_ep.h together";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class LayoutRequiredFilesCheck extends BaseCheck {
+  LayoutRequiredFilesCheck() {
+    super("LAYOUT-REQUIRED",
+        "the layout's required files are present: TE library; NCCL EP library and nccl_ep.h together", Severity.ERROR);
   }
 
   @Override

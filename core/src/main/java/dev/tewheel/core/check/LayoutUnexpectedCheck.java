@@ -5,20 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Nothing sits in wheel_lib beside what the layout places there: strays are build leftovers or mistakes. */
-final class LayoutUnexpectedCheck implements Check {
-  @Override
-  public String id() {
-    return "LAYOUT-UNEXPECTED";
-  }
-
-  @Override
-  public String title() {
-    return "wheel_lib holds nothing beside the layout's files, the include tree and the manifest";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.WARNING;
+final class LayoutUnexpectedCheck extends BaseCheck {
+  LayoutUnexpectedCheck() {
+    super("LAYOUT-UNEXPECTED",
+        "wheel_lib holds nothing beside the layout's files, the include tree and the manifest", Severity.WARNING);
   }
 
   @Override

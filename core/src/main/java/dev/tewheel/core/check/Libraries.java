@@ -1,13 +1,12 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /** Which files of a subject are shared libraries: the layout's two, and any other *.so or *.so.N… file. */
 final class Libraries {
-  private static final Pattern SHARED_OBJECT_NAME = Pattern.compile("[^/]*\\.so(\\.\\d+)*");
-
   private Libraries() {}
 
   static List<SubjectFile> of(Subject subject) {
@@ -15,8 +14,7 @@ final class Libraries {
     subject.transformerEngineLibrary().ifPresent(libraries::add);
     subject.ncclEpLibrary().filter(f -> !libraries.contains(f)).ifPresent(libraries::add);
     for (SubjectFile file : subject.files()) {
-      String name = file.path().substring(file.path().lastIndexOf('/') + 1);
-      if (!libraries.contains(file) && SHARED_OBJECT_NAME.matcher(name).matches()) {
+      if (!libraries.contains(file) && WheelLibPaths.isSharedObject(file.path())) {
         libraries.add(file);
       }
     }

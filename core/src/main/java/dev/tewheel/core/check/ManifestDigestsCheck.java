@@ -10,20 +10,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** When wheel_lib carries a manifest, it is readable and every file it records is there with its size and sha256. */
-final class ManifestDigestsCheck implements Check {
-  @Override
-  public String id() {
-    return "MANIFEST-DIGESTS";
-  }
-
-  @Override
-  public String title() {
-    return "the manifest is valid and every recorded file has its recorded size and sha256";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class ManifestDigestsCheck extends BaseCheck {
+  ManifestDigestsCheck() {
+    super("MANIFEST-DIGESTS",
+        "the manifest is valid and every recorded file has its recorded size and sha256", Severity.ERROR);
   }
 
   @Override

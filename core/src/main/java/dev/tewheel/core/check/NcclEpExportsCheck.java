@@ -1,7 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
-import java.io.IOException;
+import java.util.Optional;
 import java.util.List;
 import java.util.Set;
 
@@ -10,33 +11,21 @@ import java.util.Set;
  * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
  * is one te-runtime and TE's loader both accept.
  */
-final class NcclEpExportsCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-EXPORTS";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so exports the functions TE's provider resolves";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpExportsCheck extends BaseCheck {
+  NcclEpExportsCheck() {
+    super("EP-EXPORTS",
+        "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     return subject.ncclEpLibrary().map(ep -> {
-      Set<String> defined;
-      try {
-        defined = subject.elf(ep).definedSymbolNames();
-      } catch (IOException e) {
-        return List.of(finding(ep.origin(), "a file that cannot be read as ELF (" + e.getMessage() + ")",
-            "an ELF shared object exporting " + String.join(", ", NcclEpFunctions.REQUIRED),
-            "ship the NCCL EP library that NCCL EP's build wrote to lib/"));
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(ep, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      Set<String> defined = elf.get().definedSymbolNames();
       List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
       if (missing.isEmpty()) {
         return List.<Finding>of();

@@ -2,34 +2,33 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
 /** A versioned NCCL EP file name agrees with the shipped header's NCCL_EP_MAJOR.MINOR.PATCH. */
-final class NcclEpFileVersionCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-FILE-VERSION";
-  }
-
-  @Override
-  public String title() {
-    return "a versioned libnccl_ep.so.M[.m.p] file name matches nccl_ep.h's version";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpFileVersionCheck extends BaseCheck {
+  NcclEpFileVersionCheck() {
+    super("EP-FILE-VERSION",
+        "a versioned libnccl_ep.so.M[.m.p] file name matches nccl_ep.h's version", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
-    Optional<NcclEpVersion> header = subject.headerVersion();
-    if (header.isEmpty()) {
-      return List.of();
+    Optional<SubjectFile> headerFile = subject.ncclEpHeader();
+    if (headerFile.isEmpty()) {
+      return List.of(); // LAYOUT-REQUIRED reports a missing nccl_ep.h
+    }
+    NcclEpVersion want;
+    try {
+      want = NcclEpVersion.fromHeader(subject.text(headerFile.get()));
+    } catch (IOException | IllegalArgumentException e) {
+      // The version is the single source of truth; a header that does not state it leaves nothing to hold to.
+      return List.of(finding(headerFile.get().origin(), "an nccl_ep.h whose version cannot be read ("
+          + e.getMessage() + ")", "#define NCCL_EP_MAJOR, NCCL_EP_MINOR and NCCL_EP_PATCH",
+          "ship the nccl_ep.h that NCCL EP's build installed with this library"));
     }
     return subject.ncclEpLibrary().flatMap(ep -> NcclEpLibraryName.parse(ep.originName()).map(name -> {
-      NcclEpVersion want = header.get();
       String fix = "ship the library and the headers of the same NCCL EP build (" + subject.layout().includeRoot()
           + "/nccl_ep.h says " + want + ")";
       if (name.version().isPresent() && !name.version().get().equals(want)) {

@@ -1,7 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
-import java.io.IOException;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,32 +9,21 @@ import java.util.List;
  * NCCL EP's library carries no RUNPATH or RPATH: by its convention NCCL is found through the loader's path or
  * preloaded with RTLD_GLOBAL, and a build machine's path would point at nothing on a user's machine.
  */
-final class NcclEpNoRunpathCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-NO-RUNPATH";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so has no RUNPATH or RPATH";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpNoRunpathCheck extends BaseCheck {
+  NcclEpNoRunpathCheck() {
+    super("EP-NO-RUNPATH",
+        "libnccl_ep.so has no RUNPATH or RPATH", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     subject.ncclEpLibrary().ifPresent(ep -> {
-      ElfFile elf;
-      try {
-        elf = subject.elf(ep);
-      } catch (IOException e) {
+      Optional<ElfFile> read = subject.readableElf(ep, this, findings);
+      if (read.isEmpty()) {
         return;
       }
+      ElfFile elf = read.get();
       if (!elf.runpath().isEmpty()) {
         findings.add(finding(ep.origin(), "RUNPATH " + String.join(":", elf.runpath()), "no RUNPATH",
             "link NCCL EP without -Wl,-rpath (its build sets none); callers find libnccl.so.2 themselves"));

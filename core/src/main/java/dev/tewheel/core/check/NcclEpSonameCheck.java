@@ -1,7 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
-import java.io.IOException;
+import java.util.Optional;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -9,31 +10,21 @@ import java.util.OptionalInt;
  * The NCCL EP library's SONAME is {@code libnccl_ep.so.<M>} with M the required major: what TE's provider and the
  * runtime's selection rule accept.
  */
-final class NcclEpSonameCheck implements Check {
-  @Override
-  public String id() {
-    return "EP-SONAME";
-  }
-
-  @Override
-  public String title() {
-    return "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class NcclEpSonameCheck extends BaseCheck {
+  NcclEpSonameCheck() {
+    super("EP-SONAME",
+        "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     return subject.ncclEpLibrary().map(ep -> {
-      String soname;
-      try {
-        soname = subject.elf(ep).soname().orElse(null);
-      } catch (IOException e) {
-        return List.<Finding>of();
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(ep, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      String soname = elf.get().soname().orElse(null);
       OptionalInt required = subject.requiredNcclEpMajor();
       if (required.isEmpty()) {
         return List.of(finding(ep.origin(), "no NCCL_EP_MAJOR to compare with (neither configured nor in "

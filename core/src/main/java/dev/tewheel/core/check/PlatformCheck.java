@@ -2,7 +2,6 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.VersionNeed;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,24 +13,14 @@ import java.util.regex.Pattern;
  * GLIBCXX_ and CXXABI_ version it needs is within the tag's ceilings. Every offender is listed with its file and
  * the version; a library whose version needs cannot be read fails, never passes for lack of data.
  */
-final class PlatformCheck implements Check {
+final class PlatformCheck extends BaseCheck {
   private static final Pattern VERSION = Pattern.compile("(GLIBC|GLIBCXX|CXXABI)_(\\d+(?:\\.\\d+)*)");
   private static final List<String> GLIBC_FILES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
       "librt.so.1");
 
-  @Override
-  public String id() {
-    return "PLATFORM";
-  }
-
-  @Override
-  public String title() {
-    return "libraries match the platform tag's architecture and stay within its GLIBC/GLIBCXX/CXXABI ceilings";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  PlatformCheck() {
+    super("PLATFORM",
+        "libraries match the platform tag's architecture and stay within its GLIBC/GLIBCXX/CXXABI ceilings", Severity.ERROR);
   }
 
   @Override
@@ -42,12 +31,11 @@ final class PlatformCheck implements Check {
     }
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
-      ElfFile elf;
-      try {
-        elf = subject.elf(library);
-      } catch (IOException e) {
-        continue; // ELF-SHARED-OBJECT reports it
+      Optional<ElfFile> read = subject.readableElf(library, this, findings);
+      if (read.isEmpty()) {
+        continue;
       }
+      ElfFile elf = read.get();
       if (!elf.header().machine().equals(tag.machine()) || elf.header().elfClass() != tag.elfClass()) {
         findings.add(finding(library.origin(), elf.header().machine() + " " + elf.header().elfClass(),
             tag.machine() + " " + tag.elfClass() + " for platform " + tag.tag(),

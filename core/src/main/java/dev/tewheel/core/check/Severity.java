@@ -6,6 +6,9 @@ public enum Severity {
   WARNING,
   ERROR;
 
+  /** The lowest severity that fails a goal when none is configured, as its parameter value. */
+  public static final String DEFAULT_FAIL_ON = "error";
+
   /** "error", "warning" or "info", any case. */
   public static Severity parse(String text) {
     for (Severity severity : values()) {

@@ -1,6 +1,6 @@
 package dev.tewheel.core.check;
 
-import java.io.IOException;
+import dev.tewheel.elf.ElfFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -9,20 +9,10 @@ import java.util.Optional;
  * A library ships under its SONAME, so that ld.so finds it by that name; the layout's own library paths are the
  * exception (the default layout ships libnccl_ep.so with SONAME libnccl_ep.so.0, and loads it by path).
  */
-final class SonameFileNameCheck implements Check {
-  @Override
-  public String id() {
-    return "SONAME-FILE-NAME";
-  }
-
-  @Override
-  public String title() {
-    return "a library's file name is its SONAME, unless the layout places it under another name on purpose";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class SonameFileNameCheck extends BaseCheck {
+  SonameFileNameCheck() {
+    super("SONAME-FILE-NAME",
+        "a library's file name is its SONAME, unless the layout places it under another name on purpose", Severity.ERROR);
   }
 
   @Override
@@ -33,12 +23,11 @@ final class SonameFileNameCheck implements Check {
           || subject.ncclEpLibrary().filter(library::equals).isPresent()) {
         continue;
       }
-      Optional<String> soname;
-      try {
-        soname = subject.elf(library).soname();
-      } catch (IOException e) {
+      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
+      if (elf.isEmpty()) {
         continue;
       }
+      Optional<String> soname = elf.get().soname();
       String name = library.path().substring(library.path().lastIndexOf('/') + 1);
       if (soname.isPresent() && !soname.get().equals(name)) {
         findings.add(finding(library.origin(), "file name " + name + " for SONAME " + soname.get(),

@@ -1,10 +1,10 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.core.headers.IncludeSearchPath;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;
@@ -25,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What checks examine: a wheel_lib's files by their path inside it (planned by assemble, a folder, or a .whl's
- * entries), the layout they follow, and the settings of the run. ELF files and header texts are read once and
- * shared by all checks.
+ * entries), the layout they follow, and the settings of the run. Immutable: {@code with*} return copies. ELF files
+ * and header texts are read once per subject and shared by all checks.
  */
 public final class Subject {
   /** Headers over this size are not read as text: no JIT header comes close. */
@@ -40,20 +40,31 @@ public final class Subject {
   private final Map<String, Object> digests = new ConcurrentHashMap<>();
   private final Map<String, Object> gpuCodes = new ConcurrentHashMap<>();
   private final Map<String, Object> properties = new ConcurrentHashMap<>();
-  private Manifest manifest;
-  private WheelFacts wheel;
+  private final Manifest manifest;
+  private final WheelArchive wheel;
 
   public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
+    this(description, layout, byPath(description, files), settings, null, null);
+  }
+
+  private Subject(String description, Layout layout, SortedMap<String, SubjectFile> files, CheckSettings settings,
+      Manifest manifest, WheelArchive wheel) {
     this.description = Objects.requireNonNull(description, "description");
     this.layout = Objects.requireNonNull(layout, "layout");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.files = files;
+    this.manifest = manifest;
+    this.wheel = wheel;
+  }
+
+  private static SortedMap<String, SubjectFile> byPath(String description, Collection<SubjectFile> files) {
     SortedMap<String, SubjectFile> byPath = new TreeMap<>();
     for (SubjectFile file : files) {
       if (byPath.put(file.path(), file) != null) {
         throw new IllegalArgumentException(description + " has two files at " + file.path());
       }
     }
-    this.files = java.util.Collections.unmodifiableSortedMap(byPath);
+    return java.util.Collections.unmodifiableSortedMap(byPath);
   }
 
   /** The manifest the subject carries (a folder or wheel assemble wrote), if any. */
@@ -62,20 +73,18 @@ public final class Subject {
   }
 
   /** The .whl the subject was read from, for the wheel-level checks. */
-  public Optional<WheelFacts> wheel() {
+  public Optional<WheelArchive> wheel() {
     return Optional.ofNullable(wheel);
   }
 
-  /** The same subject with its manifest. */
+  /** A copy with its manifest; this subject is unchanged. */
   public Subject withManifest(Manifest value) {
-    this.manifest = value;
-    return this;
+    return new Subject(description, layout, files, settings, value, wheel);
   }
 
-  /** The same subject with the wheel it came from. */
-  public Subject withWheel(WheelFacts value) {
-    this.wheel = value;
-    return this;
+  /** A copy with the wheel it came from; this subject is unchanged. */
+  public Subject withWheel(WheelArchive value) {
+    return new Subject(description, layout, files, settings, manifest, value);
   }
 
   /** SHA-256 of the file's bytes in lower-case hex, computed once per subject. */
@@ -151,16 +160,13 @@ public final class Subject {
 
   /** The configured major, else NCCL_EP_MAJOR of the shipped header. */
   public OptionalInt requiredNcclEpMajor() {
-    if (settings.ncclEpMajor() != null) {
-      return OptionalInt.of(settings.ncclEpMajor());
-    }
-    return ncclEpHeader().map(header -> {
+    return settings.requiredNcclEpMajor(() -> ncclEpHeader().flatMap(header -> {
       try {
-        return NcclEpVersion.majorFromHeader(text(header));
+        return Optional.of(text(header));
       } catch (IOException e) {
-        return OptionalInt.empty();
+        return Optional.empty();
       }
-    }).orElse(OptionalInt.empty());
+    }));
   }
 
   /** The shipped headers: every file under the include root, keyed by its path relative to that root. */
@@ -231,7 +237,24 @@ public final class Subject {
     return Libraries.of(this);
   }
 
-  /** The file read as ELF, or empty when it is not a readable ELF file (ELF-SHARED-OBJECT reports that). */
+  /**
+   * The file read as ELF for {@code check}. When it cannot be read, the check cannot judge it and says so: a finding
+   * of {@code check} naming the file and the reader's reason goes to {@code findings}, and the result is empty. The
+   * one place the "unreadable ELF" rule lives, so no check passes a file it could not read, whatever
+   * ELF-SHARED-OBJECT's severity.
+   */
+  public Optional<ElfFile> readableElf(SubjectFile file, Check check, List<Finding> findings) {
+    try {
+      return Optional.of(elf(file));
+    } catch (IOException e) {
+      findings.add(check.finding(file.origin(), "a file that cannot be read as ELF (" + e.getMessage() + ")",
+          "an ELF shared object " + check.id() + " can check",
+          "ship the library the build wrote, not a copy, script or truncated file (ELF-SHARED-OBJECT says more)"));
+      return Optional.empty();
+    }
+  }
+
+  /** The file read as ELF, or empty when it is not one: for comparisons that report unreadable files themselves. */
   public Optional<ElfFile> elfIfReadable(SubjectFile file) {
     try {
       return Optional.of(elf(file));

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.elf.ByteSource;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,14 +32,7 @@ public interface SubjectFile {
   /** SHA-256 of its bytes in lower-case hex; a source that already hashes its bytes (a wheel) answers from that. */
   default String sha256() throws IOException {
     try (InputStream in = stream()) {
-      java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        digest.update(buffer, 0, n);
-      }
-      return java.util.HexFormat.of().formatHex(digest.digest());
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
+      return Sha256.hex(Sha256.of(in));
     }
   }
 

@@ -1,37 +1,22 @@
 package dev.tewheel.core.check;
 
-import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The TE library resolves every symbol at load time (-z now), as BOLT optimization requires. */
-final class TeBindNowCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-BIND-NOW";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so is linked with -z now (BIND_NOW)";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeBindNowCheck extends BaseCheck {
+  TeBindNowCheck() {
+    super("TE-BIND-NOW",
+        "libtransformer_engine.so is linked with -z now (BIND_NOW)", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
-    return subject.transformerEngineLibrary().map(te -> {
-      try {
-        if (subject.elf(te).bindNow()) {
-          return List.<Finding>of();
-        }
-        return List.of(finding(te.origin(), "lazy binding (no DT_BIND_NOW, no DF_BIND_NOW, no DF_1_NOW)",
-            "BIND_NOW, as -z now produces", "link libtransformer_engine.so with -Wl,-z,now"));
-      } catch (IOException e) {
-        return List.<Finding>of();
-      }
-    }).orElse(List.of());
+    List<Finding> findings = new ArrayList<>();
+    subject.transformerEngineLibrary().ifPresent(te -> subject.readableElf(te, this, findings)
+        .filter(elf -> !elf.bindNow())
+        .ifPresent(elf -> findings.add(finding(te.origin(), "lazy binding (no DT_BIND_NOW, no DF_BIND_NOW,"
+            + " no DF_1_NOW)", "BIND_NOW, as -z now produces", "link libtransformer_engine.so with -Wl,-z,now"))));
+    return findings;
   }
 }

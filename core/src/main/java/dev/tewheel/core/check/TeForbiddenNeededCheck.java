@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
-import java.io.IOException;
+import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,33 +9,21 @@ import java.util.List;
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
  * driver comes from the user's machine.
  */
-final class TeForbiddenNeededCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-FORBIDDEN-NEEDED";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeForbiddenNeededCheck extends BaseCheck {
+  TeForbiddenNeededCheck() {
+    super("TE-FORBIDDEN-NEEDED",
+        "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     List<Finding> findings = new ArrayList<>();
     subject.transformerEngineLibrary().ifPresent(te -> {
-      List<String> needed;
-      try {
-        needed = subject.elf(te).needed();
-      } catch (IOException e) {
+      Optional<ElfFile> elf = subject.readableElf(te, this, findings);
+      if (elf.isEmpty()) {
         return;
       }
-      for (String name : needed) {
+      for (String name : elf.get().needed()) {
         for (String pattern : subject.settings().forbiddenNeeded()) {
           if (Libraries.globMatches(pattern, name)) {
             findings.add(finding(te.origin(), "DT_NEEDED " + name, "no DT_NEEDED matching " + pattern,

@@ -1,37 +1,28 @@
 package dev.tewheel.core.check;
 
-import java.io.IOException;
+import dev.tewheel.elf.ElfFile;
+import java.util.Optional;
 import java.util.List;
 
 /**
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
  * make NCCL EP (and its NCCL) a hard requirement for every user.
  */
-final class TeUndefinedNcclEpCheck implements Check {
-  @Override
-  public String id() {
-    return "TE-UNDEFINED-NCCL-EP";
-  }
-
-  @Override
-  public String title() {
-    return "libtransformer_engine.so has no undefined ncclEp* symbol";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class TeUndefinedNcclEpCheck extends BaseCheck {
+  TeUndefinedNcclEpCheck() {
+    super("TE-UNDEFINED-NCCL-EP",
+        "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR);
   }
 
   @Override
   public List<Finding> run(Subject subject) {
     return subject.transformerEngineLibrary().map(te -> {
-      List<String> undefined;
-      try {
-        undefined = subject.elf(te).undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
-      } catch (IOException e) {
-        return List.<Finding>of();
+      List<Finding> unreadable = new java.util.ArrayList<>();
+      Optional<ElfFile> elf = subject.readableElf(te, this, unreadable);
+      if (elf.isEmpty()) {
+        return unreadable;
       }
+      List<String> undefined = elf.get().undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
       if (undefined.isEmpty()) {
         return List.<Finding>of();
       }

@@ -7,20 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Every file a library needs versions from (DT_VERNEED) is also one of its DT_NEEDED: else the file is corrupt. */
-final class VerneedNeededCheck implements Check {
-  @Override
-  public String id() {
-    return "ELF-VERNEED-NEEDED";
-  }
-
-  @Override
-  public String title() {
-    return "every version-need file is also a DT_NEEDED entry";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+final class VerneedNeededCheck extends BaseCheck {
+  VerneedNeededCheck() {
+    super("ELF-VERNEED-NEEDED",
+        "every version-need file is also a DT_NEEDED entry", Severity.ERROR);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.WheelArchive;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,22 +13,12 @@ import java.util.regex.Pattern;
  * drive letter, no backslash, no {@code ..} segment; no two names that a case-insensitive file system (or a plain
  * duplicate) would merge; no symbolic links, which pip ignores and a hostile wheel uses to write through.
  */
-final class WheelPathsCheck implements Check {
+final class WheelPathsCheck extends BaseCheck {
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
 
-  @Override
-  public String id() {
-    return "WHEEL-PATHS";
-  }
-
-  @Override
-  public String title() {
-    return "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  WheelPathsCheck() {
+    super("WHEEL-PATHS",
+        "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries", Severity.ERROR);
   }
 
   @Override
@@ -35,13 +26,13 @@ final class WheelPathsCheck implements Check {
     if (subject.wheel().isEmpty()) {
       return List.of();
     }
-    WheelFacts wheel = subject.wheel().get();
+    WheelArchive wheel = subject.wheel().get();
     List<Finding> findings = new ArrayList<>();
     String expected = "a relative '/'-separated path that stays inside the wheel";
     String fix = "rebuild the wheel from a clean staging folder with a PEP 427 tool (wheel pack); an installer"
         + " that trusts this name writes outside site-packages";
     Map<String, String> seen = new HashMap<>();
-    for (WheelFacts.Entry entry : wheel.entries()) {
+    for (WheelArchive.Entry entry : wheel.entries()) {
       String name = entry.name();
       String file = wheel.path() + "!" + name;
       if (name.startsWith("/")) {

@@ -1,5 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.RecordFile;
+import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.wheel.ZipBombBounds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -9,35 +12,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The dist-info folder's RECORD lists every file of the wheel once, with the sha256 and size of its bytes, and
  * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
  * first.
  */
-final class WheelRecordCheck implements Check {
-  /** A RECORD of 100,000 files is about 15 MB. */
-  static final int MAX_RECORD_BYTES = 64 << 20;
-
-  private static final Pattern SHA256 = Pattern.compile("sha256=[A-Za-z0-9_-]{43}");
-
+final class WheelRecordCheck extends BaseCheck {
   /** One row of RECORD, with the line it starts on. */
   private record Row(int line, String path, String hash, String size) {}
 
-  @Override
-  public String id() {
-    return "WHEEL-RECORD";
-  }
-
-  @Override
-  public String title() {
-    return "RECORD lists every file once with its sha256 and size, and nothing else";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
+  WheelRecordCheck() {
+    super("WHEEL-RECORD",
+        "RECORD lists every file once with its sha256 and size, and nothing else", Severity.ERROR);
   }
 
   @Override
@@ -45,9 +32,9 @@ final class WheelRecordCheck implements Check {
     if (subject.wheel().isEmpty()) {
       return List.of();
     }
-    WheelFacts wheel = subject.wheel().get();
+    WheelArchive wheel = subject.wheel().get();
     String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
-    Optional<String> folder = WheelTagsCheck.distInfoFolder(wheel);
+    Optional<String> folder = wheel.distInfoFolder();
     if (folder.isEmpty()) {
       return List.of(finding(wheel.path(), "no <distribution>-<version>.dist-info/RECORD (no dist-info folder"
           + " matches the file name)", "a RECORD listing every file with its sha256 and size",
@@ -57,7 +44,7 @@ final class WheelRecordCheck implements Check {
     String recordFile = wheel.path() + "!" + recordName;
     Optional<String> text;
     try {
-      text = wheel.text(recordName, MAX_RECORD_BYTES);
+      text = wheel.text(recordName, RecordFile.MAX_BYTES);
     } catch (IOException e) {
       return List.of(finding(recordFile, "a RECORD that cannot be read (" + e.getMessage() + ")",
           "a readable RECORD", "rebuild the wheel"));
@@ -67,18 +54,17 @@ final class WheelRecordCheck implements Check {
           "build the wheel with a PEP 427 tool (wheel pack, pip wheel), which writes RECORD"));
     }
     List<Finding> findings = new ArrayList<>();
-    List<List<String>> fields;
-    List<Integer> lines = new ArrayList<>();
+    List<RecordFile.Row> parsed;
     try {
-      fields = parseCsv(text.get(), lines);
+      parsed = RecordFile.parse(text.get());
     } catch (IllegalArgumentException e) {
       return List.of(finding(recordFile, "a RECORD that is not CSV (" + e.getMessage() + ")",
           "CSV rows of path,hash,size", regenerate));
     }
     Map<String, Row> rows = new LinkedHashMap<>();
-    for (int i = 0; i < fields.size(); i++) {
-      List<String> row = fields.get(i);
-      int line = lines.get(i);
+    for (RecordFile.Row parsedRow : parsed) {
+      List<String> row = parsedRow.fields();
+      int line = parsedRow.line();
       if (row.size() != 3) {
         findings.add(finding(recordFile + ":" + line, "a row of " + row.size() + " fields (" + String.join(",", row)
             + ")", "3 fields: path,hash,size", regenerate));
@@ -91,20 +77,20 @@ final class WheelRecordCheck implements Check {
       }
     }
     // Hashing inflates; what the zip-bomb bounds flag is not inflated (WHEEL-BOMB says why), sizes still compare.
-    BitSet notInflated = WheelBombCheck.notToInflate(wheel.entries(), WheelBombCheck.Bounds.DEFAULTS);
+    BitSet notInflated = ZipBombBounds.DEFAULTS.notToInflate(wheel.entries());
     Set<String> refused = new HashSet<>();
     notInflated.stream().forEach(i -> refused.add(wheel.entries().get(i).name()));
     int unverified = 0;
-    Map<String, WheelFacts.Entry> files = new LinkedHashMap<>();
-    for (WheelFacts.Entry entry : wheel.entries()) {
+    Map<String, WheelArchive.Entry> files = new LinkedHashMap<>();
+    for (WheelArchive.Entry entry : wheel.entries()) {
       if (!entry.directory()) {
         files.putIfAbsent(entry.name(), entry); // a duplicate name is WHEEL-PATHS' to report
       }
     }
-    for (WheelFacts.Entry entry : files.values()) {
+    for (WheelArchive.Entry entry : files.values()) {
       String file = wheel.path() + "!" + entry.name();
       Row row = rows.get(entry.name());
-      if (isSignature(entry.name(), folder.get())) {
+      if (RecordFile.isSignature(entry.name(), folder.get())) {
         continue; // PEP 427 lets RECORD leave its signatures out or list them without a hash
       }
       if (row == null) {
@@ -138,7 +124,7 @@ final class WheelRecordCheck implements Check {
   }
 
   /** Whether the row's size is the entry's declared size and its hash a sha256; a finding when not. */
-  private boolean checkSize(WheelFacts.Entry entry, Row row, String file, String regenerate, List<Finding> findings) {
+  private boolean checkSize(WheelArchive.Entry entry, Row row, String file, String regenerate, List<Finding> findings) {
     long size;
     try {
       size = Long.parseLong(row.size());
@@ -152,7 +138,7 @@ final class WheelRecordCheck implements Check {
           regenerate + "; a file changed after RECORD was written"));
       return false;
     }
-    if (!SHA256.matcher(row.hash()).matches()) {
+    if (!RecordFile.isSha256Hash(row.hash())) {
       findings.add(finding(file, "hash '" + row.hash() + "' in RECORD (line " + row.line() + ")",
           "sha256=<urlsafe base64 without '=' padding>", regenerate));
       return false;
@@ -160,10 +146,10 @@ final class WheelRecordCheck implements Check {
     return true;
   }
 
-  private void checkHash(WheelFacts wheel, WheelFacts.Entry entry, Row row, String file, String regenerate,
+  private void checkHash(WheelArchive wheel, WheelArchive.Entry entry, Row row, String file, String regenerate,
       List<Finding> findings) {
     try {
-      String digest = "sha256=" + wheel.recordDigest(entry.name());
+      String digest = RecordFile.hash(wheel.sha256(entry.name()));
       if (!digest.equals(row.hash())) {
         findings.add(finding(file, digest, row.hash() + " as RECORD lists (line " + row.line() + ")",
             regenerate + "; a file changed after RECORD was written"));
@@ -172,79 +158,5 @@ final class WheelRecordCheck implements Check {
       findings.add(finding(file, "an entry that cannot be read (" + e.getMessage() + ")",
           "the bytes RECORD lists", "rebuild the wheel"));
     }
-  }
-
-  /** PEP 427's signatures of RECORD, which RECORD may leave out or list without a hash. */
-  private static boolean isSignature(String name, String folder) {
-    return name.equals(folder + "/RECORD.jws") || name.equals(folder + "/RECORD.p7s");
-  }
-
-  /**
-   * CSV as Python's csv module writes it: ',' between fields, '"' around fields holding ',', '"' or line breaks,
-   * '""' for a quote inside; rows end with \n or \r\n. Blank lines are skipped.
-   *
-   * @param lines receives the line each row starts on (1-based)
-   */
-  static List<List<String>> parseCsv(String text, List<Integer> lines) {
-    List<List<String>> rows = new ArrayList<>();
-    List<String> row = new ArrayList<>();
-    StringBuilder field = new StringBuilder();
-    boolean quoted = false;
-    boolean fieldStarted = false;
-    int line = 1;
-    int rowLine = 1;
-    int quoteLine = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (quoted) {
-        if (c == '"') {
-          if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
-            field.append('"');
-            i++;
-          } else {
-            quoted = false;
-          }
-        } else {
-          if (c == '\n') {
-            line++;
-          }
-          field.append(c);
-        }
-      } else if (c == '"' && field.length() == 0 && !fieldStarted) {
-        quoted = true;
-        fieldStarted = true;
-        quoteLine = line;
-      } else if (c == ',') {
-        row.add(field.toString());
-        field.setLength(0);
-        fieldStarted = false;
-      } else if (c == '\n' || c == '\r') {
-        if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-          i++;
-        }
-        if (!row.isEmpty() || field.length() > 0 || fieldStarted) {
-          row.add(field.toString());
-          rows.add(row);
-          lines.add(rowLine);
-        }
-        row = new ArrayList<>();
-        field.setLength(0);
-        fieldStarted = false;
-        line++;
-        rowLine = line;
-      } else {
-        field.append(c);
-        fieldStarted = true;
-      }
-    }
-    if (quoted) {
-      throw new IllegalArgumentException("the quote opened on line " + quoteLine + " is never closed");
-    }
-    if (!row.isEmpty() || field.length() > 0 || fieldStarted) {
-      row.add(field.toString());
-      rows.add(row);
-      lines.add(rowLine);
-    }
-    return rows;
   }
 }

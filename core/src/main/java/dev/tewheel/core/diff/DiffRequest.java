@@ -23,6 +23,8 @@ import java.util.Objects;
  */
 public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layout layout, double maxGrowthPercent,
     Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions, Path reportDirectory) {
+  public static final int DEFAULT_MAX_GROWTH_PERCENT = 10;
+
   public DiffRequest {
     Objects.requireNonNull(baseline, "baseline");
     Objects.requireNonNull(current, "current");
@@ -39,7 +41,10 @@ public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layo
     }
   }
 
-  private static void requireRule(String id) {
+  /**
+   * @throws IllegalArgumentException naming the unknown ID and listing the diff's rule IDs
+   */
+  public static void requireRule(String id) {
     if (DiffRule.byId(id).isEmpty()) {
       throw new IllegalArgumentException("no diff rule has the ID '" + id + "'; the IDs are "
           + String.join(", ", DiffRule.all().stream().map(DiffRule::id).toList()));

@@ -10,7 +10,7 @@ import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.core.verify.ReportWriter;
 import dev.tewheel.core.verify.Suppression;
 import dev.tewheel.core.verify.VerifyReport;
-import dev.tewheel.core.wheel.WheelSubject;
+import dev.tewheel.core.verify.WheelSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.GpuCode;
 import dev.tewheel.elf.VersionNeed;

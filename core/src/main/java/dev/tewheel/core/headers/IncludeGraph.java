@@ -1,5 +1,6 @@
 package dev.tewheel.core.headers;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,31 +87,13 @@ public final class IncludeGraph {
   }
 
   private static void add(Set<String> paths, String folder, String name) {
-    String normalized = normalize(folder.isEmpty() ? name : folder + "/" + name);
+    String normalized = WheelLibPaths.normalize(folder.isEmpty() ? name : folder + "/" + name);
     if (normalized != null) {
       paths.add(normalized);
     }
   }
 
   /** Folds "." and ".." segments; null when the path climbs above the include root. */
-  private static String normalize(String path) {
-    Deque<String> segments = new ArrayDeque<>();
-    for (String segment : path.split("/")) {
-      if (segment.isEmpty() || segment.equals(".")) {
-        continue;
-      }
-      if (segment.equals("..")) {
-        if (segments.isEmpty()) {
-          return null;
-        }
-        segments.removeLast();
-      } else {
-        segments.addLast(segment);
-      }
-    }
-    return String.join("/", segments);
-  }
-
   /** A breadth-first parent for every header reachable from a top-level one, so chains are shortest. */
   private static Map<String, String> parents(Map<String, List<String>> edges) {
     Set<String> included = new java.util.HashSet<>();

@@ -1,14 +1,12 @@
 package dev.tewheel.core.verify;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.json.Json;
 import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.Rule;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,8 +48,8 @@ public final class ReportWriter {
   /** Writes report.json and the JUnit XML into the folder, each beside its target and renamed into place. */
   public void write(Path folder) throws IOException {
     Files.createDirectories(folder);
-    atomicWrite(folder.resolve(JSON), json());
-    atomicWrite(folder.resolve(junitFileName()), junit());
+    AtomicFiles.writeString(folder.resolve(JSON), json());
+    AtomicFiles.writeString(folder.resolve(junitFileName()), junit());
   }
 
   /** TEST-te-verify-wheel-lib.xml, or TEST-te-diff-wheel.xml for the diff. */
@@ -170,19 +168,5 @@ public final class ReportWriter {
       }
     }
     return out.toString();
-  }
-
-  private static void atomicWrite(Path target, String text) throws IOException {
-    Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
-    try {
-      Files.writeString(temp, text, StandardCharsets.UTF_8);
-      try {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
   }
 }

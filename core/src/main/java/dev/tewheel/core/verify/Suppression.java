@@ -36,6 +36,11 @@ public record Suppression(String checkId, String file, String reason) {
     return new Suppression(id, file == null || file.isEmpty() ? null : file, text.substring(colon + 1).trim());
   }
 
+  /** Parses each entry with {@link #parse}; null is none. */
+  public static java.util.List<Suppression> parseAll(java.util.List<String> entries) {
+    return (entries == null ? java.util.List.<String>of() : entries).stream().map(Suppression::parse).toList();
+  }
+
   /** Whether this suppression accepts the finding: same ID, and the file contains the given text if any. */
   public boolean matches(Finding finding) {
     return finding.checkId().equals(checkId) && (file == null || finding.file().contains(file));

@@ -6,6 +6,7 @@ import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,12 +23,27 @@ public final class Verifier {
    */
   public VerifyReport verify(VerifyRequest request) throws IOException {
     if (request.wheel() != null) {
-      return WheelVerification.verify(request, this);
+      return verifyWheel(request);
     }
     PlatformTag platform = platform(request, null);
     CheckSettings settings = request.settings().withPlatform(platform);
     Subject subject = FolderSubject.read(request.wheelLib(), request.layout(), settings);
     return finish(request, subject, platform);
+  }
+
+  /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
+  private VerifyReport verifyWheel(VerifyRequest request) throws IOException {
+    String fromName;
+    try {
+      fromName = WheelName.parse(request.wheel().getFileName().toString()).platforms().get(0);
+    } catch (IllegalArgumentException e) {
+      fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
+    }
+    PlatformTag platform = platform(request, fromName);
+    try (WheelSubject wheel = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
+        request.settings().withPlatform(platform))) {
+      return finish(request, wheel.subject(), platform);
+    }
   }
 
   static PlatformTag platform(VerifyRequest request, String fromWheelName) {
@@ -65,11 +81,6 @@ public final class Verifier {
         active.add(finding);
       } else {
         suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
-      }
-    }
-    for (Suppression suppression : request.suppressions()) {
-      if (CheckCatalogue.byId(suppression.checkId()).isEmpty()) {
-        throw new IllegalArgumentException("suppression of unknown check '" + suppression.checkId() + "'");
       }
     }
     VerifyReport report = new VerifyReport(subject.description(), platform.tag(), request.failOn(),

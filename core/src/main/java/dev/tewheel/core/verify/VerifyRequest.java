@@ -1,6 +1,7 @@
 package dev.tewheel.core.verify;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Severity;
 import java.nio.file.Path;
@@ -35,12 +36,23 @@ public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layo
         : wheelLibPath.replaceAll("^/+|/+$", "");
     layout = layout == null ? Layout.DEFAULT : layout;
     settings = settings == null ? CheckSettings.defaults() : settings;
-    failOn = failOn == null ? Severity.ERROR : failOn;
-    if (failOn == Severity.INFO) {
-      throw new IllegalArgumentException("failOn must be error or warning");
-    }
+    failOn = failOn(failOn == null ? Severity.ERROR : failOn);
     severityOverrides = severityOverrides == null ? Map.of() : Map.copyOf(severityOverrides);
     suppressions = suppressions == null ? List.of() : List.copyOf(suppressions);
+    // Before any check runs: a typo in an ID must not cost a full verification first.
+    severityOverrides.keySet().forEach(CheckCatalogue::requireKnown);
+    suppressions.forEach(s -> CheckCatalogue.requireKnown(s.checkId()));
+  }
+
+  /**
+   * @return {@code level}, when it can fail a run
+   * @throws IllegalArgumentException for info, which cannot
+   */
+  public static Severity failOn(Severity level) {
+    if (level == Severity.INFO) {
+      throw new IllegalArgumentException("failOn must be error or warning");
+    }
+    return level;
   }
 
   public static VerifyRequest folder(Path wheelLib) {

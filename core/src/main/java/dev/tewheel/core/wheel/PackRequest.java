@@ -28,12 +28,17 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
   /** The zip epoch: the earliest DOS time, used when no timestamp is given. */
   public static final FileTime ZIP_EPOCH = FileTime.from(Instant.parse("1980-01-01T00:00:00Z"));
 
+  public static final String DEFAULT_DISTRIBUTION = "transformer_engine";
+  public static final String DEFAULT_PYTHON_TAG = "py3";
+  public static final String DEFAULT_ABI_TAG = "none";
+  public static final int DEFAULT_COMPRESSION_LEVEL = 6;
+
   public PackRequest {
     Objects.requireNonNull(stagingDirectory, "stagingDirectory");
     requireText(distribution, "distribution");
     requireText(version, "version");
-    pythonTag = pythonTag == null || pythonTag.isBlank() ? "py3" : pythonTag;
-    abiTag = abiTag == null || abiTag.isBlank() ? "none" : abiTag;
+    pythonTag = pythonTag == null || pythonTag.isBlank() ? DEFAULT_PYTHON_TAG : pythonTag;
+    abiTag = abiTag == null || abiTag.isBlank() ? DEFAULT_ABI_TAG : abiTag;
     requireText(platformTag, "platformTag");
     metadata = metadata == null ? Metadata.Fields.none() : metadata;
     if (compressionLevel < 0 || compressionLevel > 9) {
@@ -45,7 +50,7 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
   }
 
   public static PackRequest of(Path staging, String distribution, String version, String platformTag, Path out) {
-    return new PackRequest(staging, distribution, version, null, null, null, platformTag, null, null, 6, out, null,
+    return new PackRequest(staging, distribution, version, null, null, null, platformTag, null, null, DEFAULT_COMPRESSION_LEVEL, out, null,
         null);
   }
 
@@ -82,8 +87,7 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
 
   /** {@code <normalized dist>-<version>.dist-info}. */
   public String distInfo() {
-    WheelName name = wheelName();
-    return name.distribution() + "-" + name.version() + ".dist-info";
+    return wheelName().distInfo();
   }
 
   private static void requireText(String value, String what) {

@@ -1,8 +1,6 @@
 package dev.tewheel.core.wheel;
 
-import dev.tewheel.core.check.SubjectFile;
-import dev.tewheel.core.check.WheelBombCheck;
-import dev.tewheel.core.check.WheelFacts;
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.elf.ByteSource;
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,10 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,14 +23,30 @@ import org.apache.commons.compress.archivers.zip.ZipMethod;
 
 /**
  * A .whl read in place through its central directory: nothing is extracted, entries are streamed or read by range.
+ * What the wheel-level checks read (its name, its entries, small text entries, RECORD digests) and what the verifier
+ * reads of wheel_lib's files (by entry index).
  *
- * <p>Before anything is inflated, the declared sizes are held to {@link WheelBombCheck}'s bounds: the compressed
- * entries {@link WheelBombCheck#notToInflate} names are refused with an IOException that says why, so what is
+ * <p>Before anything is inflated, the declared sizes are held to {@link ZipBombBounds}: the compressed
+ * entries {@link ZipBombBounds#notToInflate} names are refused with an IOException that says why, so what is
  * inflated stays within the bounds' ratio of what is stored; STORED entries (nothing to inflate) and {@link #text}
  * (bounded by its caller) stay readable. Every stream stops at its entry's declared size. Close the archive when
  * the checks are done.
  */
-public final class WheelArchive implements WheelFacts, Closeable {
+public final class WheelArchive implements Closeable {
+  /**
+   * One zip entry.
+   *
+   * @param name the name as stored
+   * @param size the uncompressed size the archive declares
+   * @param compressedSize the stored size
+   * @param directory whether it is a folder entry
+   * @param symlink whether its unix mode marks a symbolic link
+   * @param mode the unix permission bits when the archive records them
+   * @param special whether its unix mode marks something that is neither a file nor a link (a device, a fifo)
+   */
+  public record Entry(String name, long size, long compressedSize, boolean directory, boolean symlink,
+      OptionalInt mode, boolean special) {}
+
   private static final int S_IFMT = 0170000;
   private static final int S_IFREG = 0100000;
   private static final int S_IFLNK = 0120000;
@@ -48,7 +59,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
   private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
   private final Map<String, Object> digests = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private WheelArchive(Path whl, ZipFile zip, WheelBombCheck.Bounds bounds) {
+  private WheelArchive(Path whl, ZipFile zip, ZipBombBounds bounds) {
     this.whl = whl;
     this.zip = zip;
     this.zipEntries = Collections.unmodifiableList(Collections.list(zip.getEntries()));
@@ -56,19 +67,19 @@ public final class WheelArchive implements WheelFacts, Closeable {
     for (ZipArchiveEntry entry : zipEntries) {
       String name = nameOf(entry);
       Entry facts = new Entry(name, entry.getSize(), entry.getCompressedSize(), entry.isDirectory(),
-          entry.isUnixSymlink(), modeOf(entry));
+          entry.isUnixSymlink(), modeOf(entry), isSpecial(entry));
       list.add(facts);
       if (!entry.isDirectory()) {
         firstByName.putIfAbsent(name, entry);
       }
     }
     this.entries = List.copyOf(list);
-    List<WheelBombCheck.Problem> problems = WheelBombCheck.problems(entries, bounds);
+    List<ZipBombBounds.Problem> problems = bounds.problems(entries);
     String archiveProblem = problems.stream().filter(p -> p.entry().isEmpty()).findFirst()
         .map(p -> "the archive declares " + reason(p)).orElse(null);
     Map<String, String> entryProblems = new HashMap<>();
     problems.forEach(p -> p.entry().ifPresent(name -> entryProblems.putIfAbsent(name, reason(p))));
-    BitSet notToInflate = WheelBombCheck.notToInflate(entries, bounds);
+    BitSet notToInflate = bounds.notToInflate(entries);
     for (int i = notToInflate.nextSetBit(0); i >= 0; i = notToInflate.nextSetBit(i + 1)) {
       refused.put(zipEntries.get(i), entryProblems.getOrDefault(entries.get(i).name(), archiveProblem));
     }
@@ -76,7 +87,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
 
   /** Opens a .whl with the default zip-bomb bounds. */
   public static WheelArchive open(Path whl) throws IOException {
-    return open(whl, WheelBombCheck.Bounds.DEFAULTS);
+    return open(whl, ZipBombBounds.DEFAULTS);
   }
 
   /**
@@ -84,7 +95,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
    *
    * @throws IOException naming the file when it is missing or not a zip archive
    */
-  public static WheelArchive open(Path whl, WheelBombCheck.Bounds bounds) throws IOException {
+  public static WheelArchive open(Path whl, ZipBombBounds bounds) throws IOException {
     if (!Files.isRegularFile(whl)) {
       throw new IOException("wheel " + whl + (Files.exists(whl) ? " is not a regular file" : " does not exist"));
     }
@@ -103,32 +114,27 @@ public final class WheelArchive implements WheelFacts, Closeable {
     }
   }
 
-  @Override
+  /** The .whl's path, for messages. */
   public String path() {
     return whl.toString();
   }
 
-  @Override
+  /** The .whl's file name, e.g. transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl. */
   public String fileName() {
     return whl.getFileName().toString();
   }
 
-  @Override
+  /** Every entry in archive order, directories included, duplicates kept. */
   public List<Entry> entries() {
     return entries;
   }
 
-  /** The archive's entries as Commons Compress reads them, in the order of {@link #entries()}. */
-  List<ZipArchiveEntry> zipEntries() {
-    return zipEntries;
-  }
-
   /** {@code <whl path>!<entry name>}, as findings name entries. */
-  String origin(String entryName) {
+  public String origin(String entryName) {
     return whl + "!" + entryName;
   }
 
-  @Override
+  /** A small text entry (RECORD, WHEEL, METADATA) as UTF-8, at most {@code maxBytes}; empty when absent. */
   public Optional<String> text(String name, int maxBytes) throws IOException {
     ZipArchiveEntry entry = firstByName.get(name);
     if (entry == null) {
@@ -144,16 +150,42 @@ public final class WheelArchive implements WheelFacts, Closeable {
     }
   }
 
-  @Override
-  public String recordDigest(String name) throws IOException {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(name));
+  /**
+   * The only dist-info folder, or, when there are several, the one the file name points at
+   * ({@code <dist>-<version>.dist-info}, compared as installers do); empty when none can be told.
+   */
+  public Optional<String> distInfoFolder() {
+    java.util.SortedSet<String> folders = distInfoFolders();
+    try {
+      WheelName name = WheelName.parse(fileName());
+      for (String folder : folders) {
+        if (name.isDistInfo(folder)) {
+          return Optional.of(folder);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      // WHEEL-TAGS reports the name; the only folder stands in.
+    }
+    return folders.size() == 1 ? Optional.of(folders.first()) : Optional.empty();
+  }
+
+  /** The top-level folders named *.dist-info, from every entry's name. */
+  public java.util.SortedSet<String> distInfoFolders() {
+    java.util.SortedSet<String> folders = new java.util.TreeSet<>();
+    for (Entry entry : entries) {
+      int slash = entry.name().indexOf('/');
+      if (slash > 0 && entry.name().substring(0, slash).endsWith(".dist-info")) {
+        folders.add(entry.name().substring(0, slash));
+      }
+    }
+    return folders;
   }
 
   /**
    * SHA-256 of an entry's bytes, inflated once and kept: RECORD, the manifest and the duplicate check all ask, and
    * a large library should be inflated once, not three times.
    */
-  byte[] sha256(String name) throws IOException {
+  public byte[] sha256(String name) throws IOException {
     Object known = digests.get(name);
     if (known == null) {
       try {
@@ -174,23 +206,25 @@ public final class WheelArchive implements WheelFacts, Closeable {
     if (entry == null) {
       throw new IOException(origin(name) + ": no such entry");
     }
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
     try (InputStream in = stream(entry, origin(name))) {
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        sha256.update(buffer, 0, n);
-      }
+      return Sha256.of(in);
     }
-    return sha256.digest();
+  }
+
+  /** Entry {@code index}'s bytes (of {@link #entries()}), held to its declared size; see {@link #stream}. */
+  public InputStream stream(int index) throws IOException {
+    ZipArchiveEntry entry = zipEntries.get(index);
+    return stream(entry, origin(entries.get(index).name()));
+  }
+
+  /** Random access to entry {@code index} (of {@link #entries()}) for the ELF reader; see {@link #source}. */
+  public ByteSource source(int index) throws IOException {
+    ZipArchiveEntry entry = zipEntries.get(index);
+    return source(entry, origin(entries.get(index).name()));
   }
 
   /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */
-  InputStream stream(ZipArchiveEntry entry, String origin) throws IOException {
+  private InputStream stream(ZipArchiveEntry entry, String origin) throws IOException {
     refuseBombs(entry, origin);
     return new DeclaredSizeInputStream(rawStream(entry, origin), entry.getSize(), origin);
   }
@@ -199,7 +233,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
    * Random access to the entry for the ELF reader, in bounded memory: a STORED entry is read in place from the
    * .whl; a compressed one is inflated forward in chunks ({@link InflatingEntrySource}).
    */
-  ByteSource source(ZipArchiveEntry entry, String origin) throws IOException {
+  private ByteSource source(ZipArchiveEntry entry, String origin) throws IOException {
     if (entry.getMethod() == ZipMethod.STORED.getCode() && entry.getCompressedSize() == entry.getSize()) {
       long offset = entry.getDataOffset();
       if (offset < 0) {
@@ -214,20 +248,17 @@ public final class WheelArchive implements WheelFacts, Closeable {
     return new InflatingEntrySource(origin, entry.getSize(), () -> stream(entry, origin));
   }
 
-  /** The entry's type from its unix mode: a file unless the mode (when recorded) says otherwise. */
-  static SubjectFile.EntryType typeOf(ZipArchiveEntry entry) {
+  /** Whether the unix mode (when recorded) marks neither a file nor a symbolic link. */
+  private static boolean isSpecial(ZipArchiveEntry entry) {
     if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX) {
-      return SubjectFile.EntryType.FILE;
+      return false;
     }
     int type = entry.getUnixMode() & S_IFMT;
-    if (type == S_IFLNK) {
-      return SubjectFile.EntryType.SYMLINK;
-    }
-    return type == 0 || type == S_IFREG ? SubjectFile.EntryType.FILE : SubjectFile.EntryType.OTHER;
+    return type != 0 && type != S_IFREG && type != S_IFLNK;
   }
 
   /** The permission bits, when the archive records unix modes (made on unix, mode not zero). */
-  static OptionalInt modeOf(ZipArchiveEntry entry) {
+  private static OptionalInt modeOf(ZipArchiveEntry entry) {
     if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX || entry.getUnixMode() == 0) {
       return OptionalInt.empty();
     }
@@ -250,7 +281,7 @@ public final class WheelArchive implements WheelFacts, Closeable {
     return entry.getName();
   }
 
-  private static String reason(WheelBombCheck.Problem problem) {
+  private static String reason(ZipBombBounds.Problem problem) {
     return problem.found() + ", beyond " + problem.expected() + " (WHEEL-BOMB)";
   }
 

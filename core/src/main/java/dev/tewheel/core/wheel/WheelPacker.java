@@ -1,5 +1,8 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,20 +10,15 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -47,7 +45,6 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
  * target and renamed into place.
  */
 public final class WheelPacker {
-  private static final int RECORD_ROWS_HINT = 64;
   private static final java.util.regex.Pattern ASSEMBLE_WORK_FILE =
       java.util.regex.Pattern.compile("(^|/)\\.[^/]+\\.(te-wheel-state\\.json$|staging-[^/]+/|old-[^/]+/)");
 
@@ -67,15 +64,11 @@ public final class WheelPacker {
     String distInfo = request.distInfo();
     String metadata = metadata(request);
     WheelName name = request.wheelName();
-    StringBuilder wheel = new StringBuilder("Wheel-Version: 1.0\nGenerator: " + request.generator()
-        + "\nRoot-Is-Purelib: false\n");
-    for (String tag : name.tags()) {
-      wheel.append("Tag: ").append(tag).append('\n');
-    }
+    String wheel = WheelFile.platformWheel(name, request.generator()).text();
 
     Files.createDirectories(request.outputDirectory());
     Path target = request.outputDirectory().resolve(name.fileName());
-    Path temp = Files.createTempFile(request.outputDirectory(), "." + name.fileName(), ".tmp");
+    Path temp = AtomicFiles.temporaryBeside(target);
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "te-wheel pack");
       thread.setDaemon(true);
@@ -83,7 +76,7 @@ public final class WheelPacker {
     });
     long bytesIn = 0;
     try {
-      List<String> record = new ArrayList<>(RECORD_ROWS_HINT);
+      RecordFile record = new RecordFile();
       try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(temp)) {
         zip.setUseZip64(Zip64Mode.AsNeeded);
         zip.setLevel(request.compressionLevel());
@@ -92,7 +85,7 @@ public final class WheelPacker {
             request.compressionLevel(), threads * 4);
         for (var file : files.entrySet()) {
           long size = Files.size(file.getValue());
-          Future<byte[]> sha256 = pool.submit(() -> sha256(file.getValue()));
+          Future<byte[]> sha256 = pool.submit(() -> Sha256.of(file.getValue()));
           ZipArchiveEntry entry = entry(file.getKey(), request, executable(file.getKey(), file.getValue()));
           entry.setSize(size);
           if (request.compressionLevel() == 0) {
@@ -126,30 +119,23 @@ public final class WheelPacker {
               }
             }
           }
-          record.add(csv(file.getKey()) + ",sha256=" + Base64.getUrlEncoder().withoutPadding()
-              .encodeToString(get(sha256)) + "," + size);
+          record.add(file.getKey(), get(sha256), size);
           bytesIn += size;
         }
         String metadataName = distInfo + "/METADATA";
         String wheelName = distInfo + "/WHEEL";
-        for (String[] small : new String[][] {{metadataName, metadata}, {wheelName, wheel.toString()}}) {
+        for (String[] small : new String[][] {{metadataName, metadata}, {wheelName, wheel}}) {
           byte[] bytes = small[1].getBytes(StandardCharsets.UTF_8);
           writeSmall(zip, small[0], bytes, request);
-          record.add(csv(small[0]) + ",sha256=" + Base64.getUrlEncoder().withoutPadding()
-              .encodeToString(sha256(bytes)) + "," + bytes.length);
+          record.add(small[0], Sha256.of(bytes), bytes.length);
           bytesIn += bytes.length;
         }
-        record.add(csv(distInfo + "/RECORD") + ",,");
-        byte[] recordBytes = (String.join("\n", record) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] recordBytes = record.addSelf(distInfo + "/RECORD").bytes();
         writeSmall(zip, distInfo + "/RECORD", recordBytes, request);
         bytesIn += recordBytes.length;
         zip.finish();
       }
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicFiles.replace(temp, target);
       return new PackResult(target, name, files.size() + 3, bytesIn, Files.size(target),
           Duration.ofNanos(System.nanoTime() - start));
     } finally {
@@ -230,14 +216,9 @@ public final class WheelPacker {
 
   /** Libraries and files the build made executable get 0755; everything else 0644. */
   static boolean executable(String name, Path file) {
-    String base = name.substring(name.lastIndexOf('/') + 1);
-    return base.endsWith(".so") || base.matches(".*\\.so(\\.\\d+)+") || Files.isExecutable(file);
+    return WheelLibPaths.isSharedObject(name) || Files.isExecutable(file);
   }
 
-  /** RECORD is CSV: quote a path holding a comma, quote or newline. */
-  static String csv(String field) {
-    return field.matches(".*[,\"\\r\\n].*") ? "\"" + field.replace("\"", "\"\"") + "\"" : field;
-  }
 
   private static long crc32(Path file) throws IOException {
     CRC32 crc = new CRC32();
@@ -252,30 +233,6 @@ public final class WheelPacker {
     return crc.getValue();
   }
 
-  private static byte[] sha256(Path file) throws IOException {
-    MessageDigest digest = newSha256();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        digest.update(buffer);
-        buffer.clear();
-      }
-    }
-    return digest.digest();
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    return newSha256().digest(bytes);
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
-  }
 
   static <T> T get(Future<T> future) throws IOException {
     try {

@@ -132,6 +132,38 @@ class EachCheckTest {
     }));
   }
 
+  /** Checks never pass silently: a file a check needs and cannot read is a finding of that check. */
+  @Test
+  void aCheckThatCannotReadItsLibrarySaysSoWhateverElfSharedObjectsSeverity() throws Exception {
+    Path bad = assembled(temp.resolve("unreadable"));
+    Files.writeString(bad.resolve("libtransformer_engine.so"), "INPUT(-ltransformer_engine_static)\n");
+    Files.delete(bad.resolve(Layout.MANIFEST));
+    Subject subject = FolderSubject.read(bad, Layout.DEFAULT,
+        CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG)));
+    List<Finding> findings = CheckCatalogue.run(subject, Map.of("ELF-SHARED-OBJECT", Severity.INFO));
+    for (String id : List.of("TE-BIND-NOW", "TE-FORBIDDEN-NEEDED", "TE-UNDEFINED-NCCL-EP", "TE-RUNPATH-ORIGIN",
+        "PLATFORM", "DEPS-RESOLVE", "EXEC-STACK", "ISA-LEVEL")) {
+      Severity severity = CheckCatalogue.byId(id).orElseThrow().defaultSeverity();
+      assertTrue(findings.stream().anyMatch(f -> f.checkId().equals(id) && f.severity() == severity
+          && f.file().endsWith("libtransformer_engine.so") && f.found().startsWith("a file that cannot be read as ELF")),
+          id + " passed a library it could not read: " + findings);
+    }
+  }
+
+  /** EP-FILE-VERSION once passed when nccl_ep.h lacked NCCL_EP_MINOR or NCCL_EP_PATCH. */
+  @Test
+  void aHeaderWithoutItsFullVersionIsAFinding() throws Exception {
+    Path bad = assembled(temp.resolve("no-minor"));
+    Path header = bad.resolve("nccl_ep/include/nccl_ep.h");
+    Files.writeString(header, Files.readString(header).replaceAll("#define NCCL_EP_MINOR[^\n]*\n", ""));
+    Files.delete(bad.resolve(Layout.MANIFEST));
+    List<Finding> findings = CheckCatalogue.byId("EP-FILE-VERSION").orElseThrow()
+        .run(FolderSubject.read(bad, Layout.DEFAULT, CheckSettings.defaults()));
+    assertEquals(1, findings.size(), findings.toString());
+    assertTrue(findings.get(0).found().startsWith("an nccl_ep.h whose version cannot be read"), findings.toString());
+    assertTrue(findings.get(0).file().endsWith("nccl_ep/include/nccl_ep.h"), findings.toString());
+  }
+
   private Path assembled(Path out) throws Exception {
     new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), out));
     return out;

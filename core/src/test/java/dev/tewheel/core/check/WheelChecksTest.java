@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.core.wheel.TestWheel;
-import dev.tewheel.core.wheel.WheelSubject;
+import dev.tewheel.core.verify.WheelSubject;
+import dev.tewheel.core.wheel.RecordFile;
+import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.wheel.ZipBombBounds;
 import dev.tewheel.core.wheel.ZipBytes;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
@@ -171,7 +174,7 @@ class WheelChecksTest {
         .add("transformer_engine/data/a,b \"c\".txt", "quoted".getBytes(StandardCharsets.UTF_8))
         .write(temp);
     try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.DEFAULT, CheckSettings.defaults())) {
-      assertTrue(wheel.facts().text("transformer_engine_cu12-2.9.0.dist-info/RECORD", 1 << 20).orElseThrow()
+      assertTrue(wheel.archive().text("transformer_engine_cu12-2.9.0.dist-info/RECORD", 1 << 20).orElseThrow()
           .contains("\"transformer_engine/data/a,b \"\"c\"\".txt\","), "RECORD quotes the name");
     }
     assertEquals(List.of(), wheelFindings(run(whl)));
@@ -243,19 +246,18 @@ class WheelChecksTest {
 
   @Test
   void theBombBoundsHoldTheTotalAndTheEntryCount() {
-    List<WheelFacts.Entry> entries = List.of(
-        new WheelFacts.Entry("a.so", 600L << 20, 200L << 20, false, false, java.util.OptionalInt.empty()),
-        new WheelFacts.Entry("b.so", 600L << 20, 150L << 20, false, false, java.util.OptionalInt.empty()));
-    assertEquals(List.of(), WheelBombCheck.problems(entries, WheelBombCheck.Bounds.DEFAULTS), "real libraries pass");
-    List<WheelBombCheck.Problem> problems = WheelBombCheck.problems(entries,
-        new WheelBombCheck.Bounds(1L << 30, 1, 200, 64L << 20));
+    List<WheelArchive.Entry> entries = List.of(
+        new WheelArchive.Entry("a.so", 600L << 20, 200L << 20, false, false, java.util.OptionalInt.empty(), false),
+        new WheelArchive.Entry("b.so", 600L << 20, 150L << 20, false, false, java.util.OptionalInt.empty(), false));
+    assertEquals(List.of(), ZipBombBounds.DEFAULTS.problems(entries), "real libraries pass");
+    List<ZipBombBounds.Problem> problems = new ZipBombBounds(1L << 30, 1, 200, 64L << 20).problems(entries);
     assertEquals(List.of("2 entries", "entries declaring 1258291200 bytes in total (1.2 GiB)"),
-        problems.stream().map(WheelBombCheck.Problem::found).toList());
+        problems.stream().map(ZipBombBounds.Problem::found).toList());
     assertEquals(List.of("at most 1 entries", "at most 1073741824 bytes (1.0 GiB) uncompressed"),
-        problems.stream().map(WheelBombCheck.Problem::expected).toList());
+        problems.stream().map(ZipBombBounds.Problem::expected).toList());
     // A small file may compress as well as it likes.
-    assertEquals(List.of(), WheelBombCheck.problems(List.of(new WheelFacts.Entry("zeros.h", 1L << 20, 1000, false,
-        false, java.util.OptionalInt.empty())), WheelBombCheck.Bounds.DEFAULTS));
+    assertEquals(List.of(), ZipBombBounds.DEFAULTS.problems(List.of(new WheelArchive.Entry("zeros.h", 1L << 20, 1000,
+        false, false, java.util.OptionalInt.empty(), false))));
   }
 
   @Test
@@ -275,31 +277,29 @@ class WheelChecksTest {
   @Test
   void whatIsNotInflatedFollowsTheBoundThatIsCrossed() {
     java.util.OptionalInt none = java.util.OptionalInt.empty();
-    WheelFacts.Entry library = new WheelFacts.Entry("lib.so", 300L << 20, 75L << 20, false, false, none);
-    WheelFacts.Entry zeros = new WheelFacts.Entry("zeros.bin", 1L << 20, 1 << 10, false, false, none);
-    WheelFacts.Entry header = new WheelFacts.Entry("a.h", 10_000, 2_000, false, false, none);
-    WheelBombCheck.Bounds defaults = WheelBombCheck.Bounds.DEFAULTS;
-    assertEquals("{}", WheelBombCheck.notToInflate(List.of(library, zeros, header), defaults).toString());
-    List<WheelFacts.Entry> many = new ArrayList<>();
+    WheelArchive.Entry library = new WheelArchive.Entry("lib.so", 300L << 20, 75L << 20, false, false, none, false);
+    WheelArchive.Entry zeros = new WheelArchive.Entry("zeros.bin", 1L << 20, 1 << 10, false, false, none, false);
+    WheelArchive.Entry header = new WheelArchive.Entry("a.h", 10_000, 2_000, false, false, none, false);
+    ZipBombBounds defaults = ZipBombBounds.DEFAULTS;
+    assertEquals("{}", defaults.notToInflate(List.of(library, zeros, header)).toString());
+    List<WheelArchive.Entry> many = new ArrayList<>();
     many.add(header);
     for (int i = 0; i < 100; i++) {
       many.add(zeros);
     }
-    java.util.BitSet refused = WheelBombCheck.notToInflate(many, defaults);
+    java.util.BitSet refused = defaults.notToInflate(many);
     assertEquals(100, refused.cardinality());
     assertFalse(refused.get(0), "the header compresses 5:1 and stays readable");
-    WheelBombCheck.Bounds tight = new WheelBombCheck.Bounds(1L << 30, 100_000, 200, 64L << 20);
-    assertEquals("{0, 1, 2}", WheelBombCheck.notToInflate(List.of(library, library, header, library, library),
-        tight).get(0, 3).toString(), "over the total: nothing is inflated");
+    ZipBombBounds tight = new ZipBombBounds(1L << 30, 100_000, 200, 64L << 20);
+    assertEquals("{0, 1, 2}", tight.notToInflate(List.of(library, library, header, library, library)).get(0, 3).toString(), "over the total: nothing is inflated");
   }
 
   @Test
   void csvParsingFollowsPythonsCsvModule() {
-    List<Integer> lines = new ArrayList<>();
-    List<List<String>> rows = WheelRecordCheck.parseCsv(
-        "a,sha256=x,1\r\n\"b,c\",\"sha256=\"\"y\"\"\",2\n\n\"multi\nline\",,\nlast,,", lines);
+    List<RecordFile.Row> rows = RecordFile.parse(
+        "a,sha256=x,1\r\n\"b,c\",\"sha256=\"\"y\"\"\",2\n\n\"multi\nline\",,\nlast,,");
     assertEquals(List.of(List.of("a", "sha256=x", "1"), List.of("b,c", "sha256=\"y\"", "2"),
-        List.of("multi\nline", "", ""), List.of("last", "", "")), rows);
-    assertEquals(List.of(1, 2, 4, 6), lines);
+        List.of("multi\nline", "", ""), List.of("last", "", "")), rows.stream().map(RecordFile.Row::fields).toList());
+    assertEquals(List.of(1, 2, 4, 6), rows.stream().map(RecordFile.Row::line).toList());
   }
 }

@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.core.verify.WheelSubject;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,7 +82,7 @@ class LargeLibraryTest {
     try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.DEFAULT, CheckSettings.defaults())) {
       SubjectFile te = wheel.subject().transformerEngineLibrary().orElseThrow();
       assertEquals(Files.size(big), te.size());
-      var entry = wheel.facts().entries().stream().filter(e -> e.name().endsWith("/libtransformer_engine.so"))
+      var entry = wheel.archive().entries().stream().filter(e -> e.name().endsWith("/libtransformer_engine.so"))
           .findFirst().orElseThrow();
       long ratio = entry.size() / entry.compressedSize();
       assertTrue(ratio > 20 && ratio < 200, "deflated " + ratio + ":1");

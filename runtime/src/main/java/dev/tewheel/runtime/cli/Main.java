@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.cli;
 
-import dev.tewheel.bundle.json.Json;
+import dev.tewheel.json.Json;
 import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.JitPreflight;
 import dev.tewheel.runtime.NativeWorld;

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.FileKind;
 import dev.tewheel.bundle.manifest.Manifest;
@@ -23,7 +24,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,10 +113,10 @@ public final class ClasspathBundle {
     Path root = cacheRoot.toAbsolutePath().normalize();
     try {
       prepareCacheFolder(root);
-      Path target = root.resolve(Digests.sha256(manifestBytes).substring(0, 32));
+      Path target = root.resolve(Sha256.hex(Sha256.of(manifestBytes)).substring(0, 32));
       boolean wrote = extractLocked(loader, folder, manifest, manifestBytes, root, target);
       List<ManifestEntry> all = new ArrayList<>(manifest.files());
-      all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, Digests.sha256(manifestBytes)));
+      all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes))));
       List<String> problems = Digests.check(target, all, true);
       if (!problems.isEmpty()) {
         throw new BundleProblem("the extracted bundle in " + target + " does not match its manifest, so te-runtime"
@@ -185,7 +185,7 @@ public final class ClasspathBundle {
             () -> loader.getResourceAsStream(folder + "/" + entry.path()), folder + "/" + entry.path());
       }
       // The manifest last: its presence says every file before it was published.
-      wrote |= publish(target.resolve(Layout.MANIFEST), manifestBytes.length, Digests.sha256(manifestBytes), false,
+      wrote |= publish(target.resolve(Layout.MANIFEST), manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes)), false,
           () -> new ByteArrayInputStream(manifestBytes), folder + "/" + Layout.MANIFEST);
       return wrote;
     } finally {
@@ -229,7 +229,7 @@ public final class ClasspathBundle {
     Files.createDirectories(parent, OWNER_ONLY_FOLDER);
     Path temp = Files.createTempFile(parent, "." + file.getFileName() + ".", TEMP_SUFFIX, OWNER_ONLY_FILE);
     try {
-      MessageDigest digest = Digests.newSha256();
+      MessageDigest digest = Sha256.newDigest();
       long written = 0;
       try (InputStream in = source.open(); FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         if (in == null) {
@@ -249,7 +249,7 @@ public final class ClasspathBundle {
         }
         out.force(true);
       }
-      String actual = HexFormat.of().formatHex(digest.digest());
+      String actual = Sha256.hex(digest.digest());
       if (written != size || !actual.equals(sha256)) {
         throw new BundleProblem("class path resource " + resource + " does not match the bundle's manifest ("
             + (written != size ? (written > size ? "more than " : "") + written + " bytes, expected " + size

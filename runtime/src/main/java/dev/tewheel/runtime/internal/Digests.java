@@ -1,18 +1,14 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * again in this process while its size, inode and ctime (which no user can set) stay the same.
  */
 public final class Digests {
-  private static final int BUFFER = 1 << 16;
   private static final Map<Path, Stamp> VERIFIED = new ConcurrentHashMap<>();
 
   private record Stamp(long size, Object inode, Object ctime) {}
@@ -53,7 +48,7 @@ public final class Digests {
       if (!hashes || stamp.equals(VERIFIED.get(file))) {
         continue;
       }
-      String actual = sha256(file);
+      String actual = Sha256.hex(Sha256.of(file));
       if (actual.equals(entry.sha256())) {
         VERIFIED.put(file, stamp);
       } else {
@@ -73,26 +68,4 @@ public final class Digests {
     return file.startsWith(folder.normalize()) && !file.equals(folder.normalize()) ? file : null;
   }
 
-  public static String sha256(Path file) throws IOException {
-    MessageDigest digest = newSha256();
-    byte[] buffer = new byte[BUFFER];
-    try (InputStream in = Files.newInputStream(file)) {
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        digest.update(buffer, 0, n);
-      }
-    }
-    return HexFormat.of().formatHex(digest.digest());
-  }
-
-  public static String sha256(byte[] bytes) {
-    return HexFormat.of().formatHex(newSha256().digest(Objects.requireNonNull(bytes)));
-  }
-
-  static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JVM has no SHA-256", e);
-    }
-  }
 }

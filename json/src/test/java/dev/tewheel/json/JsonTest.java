@@ -1,4 +1,4 @@
-package dev.tewheel.bundle.json;
+package dev.tewheel.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,5 +39,33 @@ class JsonTest {
       JsonException e = assertThrows(JsonException.class, () -> Json.parse(bad), bad);
       assertTrue(e.getMessage().contains("at offset"), e.getMessage());
     }
+  }
+
+  @Test
+  void escapesEveryAwkwardCharacterOnce() {
+    String awkward = "q\"b\\s/\n\r\t\b\f\u0001é€\uD83D\uDE00";
+    List<Object> values = Arrays.asList(awkward, null, true, -7L);
+    String json = Json.write(values, 0);
+    assertEquals("[\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u00e9\\u20ac\\ud83d\\ude00\", null, true, -7]\n", json);
+    assertEquals(values, Json.parse(json));
+  }
+
+  @Test
+  void containersFromTheMultilineDepthOnAreWrittenOnOneLine() {
+    Map<String, Object> file = new LinkedHashMap<>();
+    file.put("path", "a.so");
+    file.put("needed", List.of("libc.so.6", "libm.so.6"));
+    file.put("versionNeeds", Map.of("libc.so.6", List.of("GLIBC_2.2.5")));
+    file.put("rpath", List.of());
+    assertEquals("""
+        [
+          {
+            "path": "a.so",
+            "needed": ["libc.so.6", "libm.so.6"],
+            "versionNeeds": {"libc.so.6": ["GLIBC_2.2.5"]},
+            "rpath": []
+          }
+        ]
+        """, Json.write(List.of(file), 2));
   }
 }

@@ -1,8 +1,8 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.verify;
 
-import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
-import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.wheel.PackResult;
+import dev.tewheel.core.wheel.WheelPacker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

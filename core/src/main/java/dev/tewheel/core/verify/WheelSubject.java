@@ -1,12 +1,13 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.verify;
 
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
-import dev.tewheel.core.check.WheelFacts;
+import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import java.io.Closeable;
 import java.io.IOException;
@@ -19,11 +20,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 
 /**
  * A .whl opened in place (never extracted to disk) as checks see it: the entries under its wheel_lib folder are the
- * subject's files, and the whole archive is its {@link WheelFacts} for the wheel-level checks. Close it when the
+ * subject's files, and the whole archive is its {@link Subject#wheel()} for the wheel-level checks. Close it when the
  * checks are done.
  *
  * <pre>{@code
@@ -76,16 +76,15 @@ public final class WheelSubject implements Closeable {
     String folder = prefix + "/";
     List<SubjectFile> files = new ArrayList<>();
     Set<String> paths = new HashSet<>();
-    List<ZipArchiveEntry> zipEntries = archive.zipEntries();
-    List<WheelFacts.Entry> entries = archive.entries();
-    for (int i = 0; i < zipEntries.size(); i++) {
-      WheelFacts.Entry entry = entries.get(i);
+    List<WheelArchive.Entry> entries = archive.entries();
+    for (int i = 0; i < entries.size(); i++) {
+      WheelArchive.Entry entry = entries.get(i);
       if (entry.directory() || !entry.name().startsWith(folder) || entry.name().length() == folder.length()) {
         continue;
       }
       String path = entry.name().substring(folder.length());
       if (paths.add(path)) { // a second entry of the same name is WHEEL-PATHS' to report
-        files.add(new EntryFile(archive, zipEntries.get(i), path, archive.origin(entry.name())));
+        files.add(new EntryFile(archive, i, entry, path));
       }
     }
     Layout layout = fallback;
@@ -110,7 +109,8 @@ public final class WheelSubject implements Closeable {
     return subject;
   }
 
-  public WheelFacts facts() {
+  /** The whole archive, as the wheel-level checks read it. */
+  public WheelArchive archive() {
     return archive;
   }
 
@@ -119,42 +119,47 @@ public final class WheelSubject implements Closeable {
     archive.close();
   }
 
-  /** One entry under wheel_lib. */
-  private record EntryFile(WheelArchive archive, ZipArchiveEntry entry, String path, String origin)
+  /** One entry under wheel_lib, {@code index} of the archive's entries. */
+  private record EntryFile(WheelArchive archive, int index, WheelArchive.Entry entry, String path)
       implements SubjectFile {
     @Override
     public long size() {
-      return entry.getSize();
+      return entry.size();
     }
 
     @Override
     public ByteSource open() throws IOException {
-      return archive.source(entry, origin);
+      return archive.source(index);
     }
 
     @Override
     public InputStream stream() throws IOException {
-      return archive.stream(entry, origin);
+      return archive.stream(index);
     }
 
     @Override
     public String sha256() throws IOException {
-      return java.util.HexFormat.of().formatHex(archive.sha256(entry.getName()));
+      return Sha256.hex(archive.sha256(entry.name()));
     }
 
     @Override
     public EntryType type() {
-      return WheelArchive.typeOf(entry);
+      return entry.symlink() ? EntryType.SYMLINK : entry.special() ? EntryType.OTHER : EntryType.FILE;
     }
 
     @Override
     public OptionalInt mode() {
-      return WheelArchive.modeOf(entry);
+      return entry.mode();
+    }
+
+    @Override
+    public String origin() {
+      return archive.origin(entry.name());
     }
 
     @Override
     public String toString() {
-      return path + " <- " + origin;
+      return path + " <- " + origin();
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.tewheel.bundle.json;
+package dev.tewheel.json;
 
 /** Malformed JSON; the message gives the offset. */
 public final class JsonException extends IllegalArgumentException {

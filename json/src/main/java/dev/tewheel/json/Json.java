@@ -1,4 +1,4 @@
-package dev.tewheel.bundle.json;
+package dev.tewheel.json;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The little JSON this project reads and writes (manifests, reports), with no third-party library: objects become
+ * The little JSON this project reads and writes (manifests, reports, assemble's state, the runtime's and the ELF
+ * reader's command-line output), with no third-party library and one escaping rule: objects become
  * {@code Map<String, Object>} in document order, arrays {@code List<Object>}, numbers {@code Long} or
  * {@code Double}, plus {@code String}, {@code Boolean} and {@code null}.
  */
@@ -32,14 +33,26 @@ public final class Json {
     return value;
   }
 
-  /** Writes a value built of the types above, indented by two spaces, keys in map order. */
+  /** Writes a value built of the types above, indented by two spaces, keys in map order, ending with a new line. */
   public static String write(Object value) {
+    return write(value, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #write(Object)}, but a container nested {@code multilineDepth} or more levels deep is written on one
+   * line ({@code ["a", "b"]}, {@code {"k": 1}}): 2 puts each member of the top container and of its children on a
+   * line of its own and keeps their values compact, as the ELF CLI prints one file per object.
+   */
+  public static String write(Object value, int multilineDepth) {
     StringBuilder out = new StringBuilder();
-    write(value, out, 0);
+    write(value, out, 0, multilineDepth);
     return out.append('\n').toString();
   }
 
-  /** Appends {@code s} as a JSON string literal. */
+  /**
+   * Appends {@code s} as a JSON string literal: quote, backslash and control characters escaped, and every
+   * non-ASCII character as a {@code \}{@code uXXXX} escape, so the text survives any console or file encoding.
+   */
   public static void quote(String s, StringBuilder out) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
@@ -50,8 +63,10 @@ public final class Json {
         case '\n' -> out.append("\\n");
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
         default -> {
-          if (c < 0x20) {
+          if (c < 0x20 || c > 0x7e) {
             out.append(String.format("\\u%04x", (int) c));
           } else {
             out.append(c);
@@ -62,7 +77,8 @@ public final class Json {
     out.append('"');
   }
 
-  private static void write(Object value, StringBuilder out, int indent) {
+  private static void write(Object value, StringBuilder out, int indent, int multilineDepth) {
+    boolean inline = indent >= multilineDepth;
     if (value == null) {
       out.append("null");
     } else if (value instanceof String s) {
@@ -74,31 +90,48 @@ public final class Json {
         out.append("{}");
         return;
       }
-      out.append("{\n");
+      out.append('{');
       int i = 0;
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        out.append("  ".repeat(indent + 1));
+        separate(out, i++, indent, inline);
         quote((String) entry.getKey(), out);
         out.append(": ");
-        write(entry.getValue(), out, indent + 1);
-        out.append(++i < map.size() ? ",\n" : "\n");
+        write(entry.getValue(), out, indent + 1, multilineDepth);
       }
-      out.append("  ".repeat(indent)).append('}');
+      close(out, indent, inline, '}');
     } else if (value instanceof List<?> list) {
       if (list.isEmpty()) {
         out.append("[]");
         return;
       }
-      out.append("[\n");
+      out.append('[');
       for (int i = 0; i < list.size(); i++) {
-        out.append("  ".repeat(indent + 1));
-        write(list.get(i), out, indent + 1);
-        out.append(i + 1 < list.size() ? ",\n" : "\n");
+        separate(out, i, indent, inline);
+        write(list.get(i), out, indent + 1, multilineDepth);
       }
-      out.append("  ".repeat(indent)).append(']');
+      close(out, indent, inline, ']');
     } else {
       throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON");
     }
+  }
+
+  /** What goes before member {@code index}: a comma unless first, then a new line and indent or a space. */
+  private static void separate(StringBuilder out, int index, int indent, boolean inline) {
+    if (index > 0) {
+      out.append(',');
+    }
+    if (!inline) {
+      out.append('\n').append("  ".repeat(indent + 1));
+    } else if (index > 0) {
+      out.append(' ');
+    }
+  }
+
+  private static void close(StringBuilder out, int indent, boolean inline, char bracket) {
+    if (!inline) {
+      out.append('\n').append("  ".repeat(indent));
+    }
+    out.append(bracket);
   }
 
   private Object value(int depth) {

@@ -1,0 +1,224 @@
+package dev.tewheel.plugin;
+
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.assemble.BuildTimestamp;
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.verify.Suppression;
+import dev.tewheel.core.verify.VerifyRequest;
+import java.io.File;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/**
+ * Every parameter more than one goal reads, declared, named, defaulted and documented once (Jib's
+ * JibPluginConfiguration is the model). A goal extends this, adds its own parameters and builds its core request
+ * from the accessors below; the defaults are core's constants. Every parameter is also the user property
+ * {@code te.<name>}.
+ */
+abstract class TeMojo extends AbstractMojo {
+  /** Skips the goal. */
+  @Parameter(property = "te.skip", defaultValue = "false")
+  boolean skip;
+
+  /**
+   * The wheel_lib folder that verify-wheel-lib and diff-wheel read (default: what te:assemble-wheel-lib writes),
+   * unless {@code wheel} is set.
+   */
+  @Parameter(property = "te.wheelLib",
+      defaultValue = "${project.build.directory}/wheel/" + VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
+  File wheelLib;
+
+  /** A .whl to read instead of a folder; read in place, never extracted. */
+  @Parameter(property = "te.wheel")
+  File wheel;
+
+  /** Where wheel_lib sits inside a wheel. */
+  @Parameter(property = "te.wheelLibPath", defaultValue = VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
+  String wheelLibPath;
+
+  /** Built-in layout: default (TE's release tree) or ep-home (wheel_lib/nccl_ep is a complete NCCL_EP_HOME). */
+  @Parameter(property = "te.layout", defaultValue = Layout.DEFAULT_NAME)
+  String layout;
+
+  /** e.g. manylinux_2_28_x86_64; default: from the wheel's file name, else this machine (linux_<arch>). */
+  @Parameter(property = "te.platformTag")
+  String platformTag;
+
+  /** The lowest severity that fails the goal's verification: error or warning. */
+  @Parameter(property = "te.failOn", defaultValue = Severity.DEFAULT_FAIL_ON)
+  String failOn;
+
+  /** Accepted findings, each "ID[@file]: reason"; the reason is required and printed. */
+  @Parameter(property = "te.suppressions")
+  List<String> suppressions;
+
+  /** Where report.json and the JUnit XML go; default: target/te-verify (te:diff-wheel: target/te-diff). */
+  @Parameter(property = "te.reportDirectory")
+  File reportDirectory;
+
+  /** The time of every written file or entry (ISO-8601 or seconds since 1970), for reproducible output. */
+  @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
+  String outputTimestamp;
+
+  /** The NCCL EP major TE was built against; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. */
+  @Parameter(property = "te.ncclEpMajor")
+  Integer ncclEpMajor;
+
+  /** Glob patterns of DT_NEEDED names the TE library must not have. */
+  @Parameter(property = "te.forbiddenNeeded", defaultValue = CheckSettings.DEFAULT_FORBIDDEN_NEEDED_TEXT)
+  List<String> forbiddenNeeded;
+
+  /**
+   * The folders, relative to the include root ("" for the root itself), where a quoted include is looked for after
+   * the including file's own folder; default: NCCL EP's JIT order nccl_ep, nccl_ep/device, "".
+   */
+  @Parameter(property = "te.includeSearchPath")
+  List<String> includeSearchPath;
+
+  /** More headers (names or relative paths) that come from outside the wheel, beside NCCL's and CUDA's. */
+  @Parameter(property = "te.externalHeaders")
+  List<String> externalHeaders;
+
+  /** More DT_NEEDED glob patterns that may stay unshipped (provided by the system or a wheel dependency). */
+  @Parameter(property = "te.allowedNeeded")
+  List<String> allowedNeeded;
+
+  /**
+   * The GPU architectures the release supports, e.g. 80,90,100,120 (as CMAKE_CUDA_ARCHITECTURES; 90a or 100f for
+   * architecture- or family-specific code): GPU-ARCHS holds every library with CUDA code to them. None: not checked.
+   */
+  @Parameter(property = "te.cudaArchitectures")
+  List<String> cudaArchitectures;
+
+  /** Severity overrides, each ID=error|warning|info. */
+  @Parameter(property = "te.severities")
+  List<String> severities;
+
+  @Parameter(defaultValue = "${project.build.directory}", readonly = true)
+  File buildDirectory;
+
+  /** The goal as users type it, e.g. te:pack-wheel. */
+  abstract String goal();
+
+  /** True, after saying so, when {@code skip} is set. */
+  boolean skipped() {
+    if (skip) {
+      getLog().info(goal() + " skipped (te.skip)");
+    }
+    return skip;
+  }
+
+  /**
+   * Parses one parameter; a malformed value becomes a configuration error that names the parameter as users type it
+   * and echoes the value, e.g. {@code te:verify-wheel-lib: te.failOn = 'fatal': severity 'fatal' is none of ...}.
+   */
+  <T> T parameter(String name, Object value, Supplier<T> parse) throws MojoExecutionException {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw new MojoExecutionException(goal() + ": te." + name + " = " + echo(value) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String echo(Object value) {
+    if (value instanceof List<?> list) {
+      return list.stream().map(v -> "'" + v + "'").toList().toString();
+    }
+    return value == null ? "(unset)" : "'" + value + "'";
+  }
+
+  Layout chosenLayout() throws MojoExecutionException {
+    return parameter("layout", layout, () -> Layout.named(layout));
+  }
+
+  /**
+   * The configured platform tag, each tag of a compressed set ({@code a.b}) checked; null when unset (each goal has
+   * its own default).
+   */
+  String platform() throws MojoExecutionException {
+    if (platformTag == null || platformTag.isBlank()) {
+      return null;
+    }
+    return parameter("platformTag", platformTag, () -> {
+      for (String tag : platformTag.trim().split("\\.")) {
+        PlatformTag.parse(tag);
+      }
+      return platformTag.trim();
+    });
+  }
+
+  Severity failOnSeverity() throws MojoExecutionException {
+    return parameter("failOn", failOn, () -> VerifyRequest.failOn(Severity.parse(failOn)));
+  }
+
+  /** The suppressions; {@code known} checks each ID (before anything runs), listing the valid IDs if unknown. */
+  List<Suppression> suppressionList(Consumer<String> known) throws MojoExecutionException {
+    return parameter("suppressions", suppressions, () -> {
+      List<Suppression> parsed = Suppression.parseAll(suppressions);
+      parsed.forEach(s -> known.accept(s.checkId()));
+      return parsed;
+    });
+  }
+
+  /** The severity overrides; {@code known} checks each ID (before anything runs), listing the valid IDs if unknown. */
+  Map<String, Severity> severityOverrides(Consumer<String> known) throws MojoExecutionException {
+    return parameter("severities", severities, () -> {
+      Map<String, Severity> parsed = Severity.overrides(severities);
+      parsed.keySet().forEach(known);
+      return parsed;
+    });
+  }
+
+
+  /** The check settings; the platform is filled in from the wheel or this machine by the verifier. */
+  CheckSettings checkSettings() throws MojoExecutionException {
+    CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
+        forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
+    return parameter("cudaArchitectures", cudaArchitectures,
+        () -> settings.withCudaArchitectures(cudaArchitectures));
+  }
+
+  /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */
+  FileTime timestamp() throws MojoExecutionException {
+    return parameter("outputTimestamp", outputTimestamp, () -> BuildTimestamp.resolve(outputTimestamp).orElse(null));
+  }
+
+  /** The folder under target/ the goal writes its reports to when reportDirectory is unset. */
+  String defaultReportFolder() {
+    return "te-verify";
+  }
+
+  Path reportPath() {
+    return reportDirectory != null ? reportDirectory.toPath() : buildDirectory.toPath().resolve(defaultReportFolder());
+  }
+
+  /**
+   * What to verify and how, from the shared parameters: verify-wheel-lib and pack-wheel build their requests here,
+   * so both reach the same verdict on the same input.
+   *
+   * @param whl whether the input is a .whl (else a wheel_lib folder)
+   * @param tag the platform tag the libraries must fit; null: from the wheel's file name, else this machine
+   * @return given the input, the request to verify it
+   */
+  Function<Path, VerifyRequest> verification(boolean whl, String tag) throws MojoExecutionException {
+    Layout chosen = chosenLayout();
+    CheckSettings settings = checkSettings();
+    Severity level = failOnSeverity();
+    Map<String, Severity> overrides = severityOverrides(CheckCatalogue::requireKnown);
+    List<Suppression> accepted = suppressionList(CheckCatalogue::requireKnown);
+    Path reports = reportPath();
+    return input -> new VerifyRequest(whl ? null : input, whl ? input : null, wheelLibPath, chosen, tag,
+        settings, level, overrides, accepted, reports);
+  }
+}
