@@ -14,9 +14,12 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * NCCL EP ({@code libnccl_ep.so.0}), loaded once per process by {@link TeRuntime#loadNcclEp()}: typed bindings for
@@ -48,6 +51,7 @@ public final class NcclEp {
   private final Nccl nccl;
   private final Optional<EnvironmentSetting> ncclEpHome;
   private final Symbols symbols;
+  private final Map<String, MethodHandle> spreaders = new ConcurrentHashMap<>();
 
   NcclEp(Config config, Path file, Path mappedFrom, NcclEpVersion version, Availability availability, Nccl nccl,
       Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
@@ -306,9 +310,16 @@ public final class NcclEp {
     return symbols.function(name, descriptor, options);
   }
 
+  /**
+   * Calls {@code name} with {@code args}. The downcall handle is adapted once per function to take an Object[]
+   * (spread, unboxed) and cached, so each call is one invokeExact, not invokeWithArguments' per-call adaptation.
+   */
   private int call(String name, FunctionDescriptor descriptor, Object... args) {
+    MethodHandle spread = spreaders.computeIfAbsent(name, n -> symbols.function(n, descriptor)
+        .asType(MethodType.genericMethodType(args.length).changeReturnType(int.class))
+        .asSpreader(Object[].class, args.length));
     try {
-      return (int) symbols.function(name, descriptor).invokeWithArguments(args);
+      return (int) spread.invokeExact(args);
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
