@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The dynamic linker's cache, {@code /etc/ld.so.cache}, as ldconfig writes it: the "glibc-ld.so.cache1.1" table
@@ -26,17 +28,43 @@ final class LdSoCache {
 
   private LdSoCache() {}
 
+  /** A parsed cache and the file state it was parsed from; reparsed when ldconfig rewrites the file. */
+  private record Parsed(Path file, long size, long modified, Map<String, List<Path>> byName) {}
+
+  private static volatile Parsed parsed;
+
   /** The paths the cache lists for {@code name}, in the cache's order (the order the linker tries them). */
   static List<Path> lookup(Path cache, String name) {
-    List<Path> found = new ArrayList<>();
+    return table(cache).getOrDefault(name, List.of());
+  }
+
+  private static Map<String, List<Path>> table(Path cache) {
+    long size;
+    long modified;
     try {
-      if (!Files.isRegularFile(cache) || Files.size(cache) > MAX_SIZE) {
-        return found;
+      if (!Files.isRegularFile(cache) || (size = Files.size(cache)) > MAX_SIZE) {
+        return Map.of();
       }
+      modified = Files.getLastModifiedTime(cache).toMillis();
+    } catch (IOException e) {
+      return Map.of();
+    }
+    Parsed last = parsed;
+    if (last != null && last.file().equals(cache) && last.size() == size && last.modified() == modified) {
+      return last.byName();
+    }
+    Map<String, List<Path>> byName = parse(cache);
+    parsed = new Parsed(cache, size, modified, byName);
+    return byName;
+  }
+
+  private static Map<String, List<Path>> parse(Path cache) {
+    Map<String, List<Path>> byName = new HashMap<>();
+    try {
       ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(cache)).order(ByteOrder.nativeOrder());
       int start = indexOf(bytes, NEW_MAGIC);
       if (start < 0 || start + NEW_HEADER > bytes.limit()) {
-        return found;
+        return Map.of();
       }
       long entries = Integer.toUnsignedLong(bytes.getInt(start + NEW_MAGIC.length));
       for (long i = 0; i < entries; i++) {
@@ -45,18 +73,21 @@ final class LdSoCache {
           break;
         }
         int flags = bytes.getInt((int) at);
+        if ((flags & FLAG_TYPE_MASK) != FLAG_ELF_LIBC6) {
+          continue;
+        }
         String key = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 4)));
-        if ((flags & FLAG_TYPE_MASK) == FLAG_ELF_LIBC6 && name.equals(key)) {
-          String value = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 8)));
-          if (value != null) {
-            found.add(Path.of(value));
-          }
+        String value = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 8)));
+        if (key != null && value != null) {
+          byName.computeIfAbsent(key, k -> new ArrayList<>()).add(Path.of(value));
         }
       }
     } catch (IOException | RuntimeException e) {
       // An unreadable or foreign cache answers nothing; the default folders are searched after it anyway.
+      return Map.of();
     }
-    return found;
+    byName.replaceAll((k, v) -> List.copyOf(v));
+    return Map.copyOf(byName);
   }
 
   private static String string(ByteBuffer bytes, long offset) {
