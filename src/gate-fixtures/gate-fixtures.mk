@@ -77,8 +77,8 @@ $(OUT)/isa/libx86-64-v2.so: $(PLAIN)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -march=x86-64-v2 -Wl,-z,x86-64-v2 -o $@ $<
 
-# te:diff-wheel: release 1 exports nvte_legacy_api and has sm_80, sm_90 and sm_120 cubins; release 2 drops
-# nvte_legacy_api, adds nvte_norm, gains DT_NEEDED libm.so.6 and loses sm_120.
+# te:diff-wheel: release 1 exports nvte_set_tensor_param and has sm_80, sm_90 and sm_120 cubins; release 2 drops
+# nvte_set_tensor_param, adds nvte_set_tensor_param_v2, gains DT_NEEDED libm.so.6 and loses sm_120.
 $(OUT)/release/v1/libtransformer_engine.so: $(RELEASE)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -Xlinker -soname=libtransformer_engine.so -o $@ $< \

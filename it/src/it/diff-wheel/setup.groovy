@@ -1,5 +1,5 @@
 // Two releases of a TE wheel: the stand-ins' NCCL EP and headers, and a TE library nvcc builds per release
-// (gate-fixtures.mk: release 2 removes nvte_legacy_api, adds nvte_norm, needs libm.so.6, drops sm_120).
+// (gate-fixtures.mk: release 2 removes nvte_set_tensor_param, adds nvte_set_tensor_param_v2, needs libm.so.6, drops sm_120).
 import java.nio.file.*
 import java.security.MessageDigest
 import java.util.zip.*

@@ -104,7 +104,7 @@ public final class GateFixtures {
   }
 
   /**
-   * A TE-shaped library of release 1 (exports nvte_legacy_api; sm_80, sm_90, sm_120) or 2 (nvte_norm instead;
+   * A TE-shaped library of release 1 (exports nvte_set_tensor_param; sm_80, sm_90, sm_120) or 2 (nvte_set_tensor_param_v2 instead;
    * DT_NEEDED libm.so.6; sm_80, sm_90).
    */
   public static Path release(int release) {

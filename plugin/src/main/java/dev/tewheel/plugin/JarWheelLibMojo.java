@@ -1,18 +1,16 @@
 package dev.tewheel.plugin;
 
-import dev.tewheel.core.assemble.BuildTimestamp;
 import dev.tewheel.core.jar.WheelLibJar;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import javax.inject.Inject;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
 import org.apache.maven.project.MavenProjectHelper;
 
 /**
@@ -21,19 +19,10 @@ import org.apache.maven.project.MavenProjectHelper;
  * them from the class path. See docs/goals/jar-wheel-lib.md.
  */
 @Mojo(name = "jar-wheel-lib", defaultPhase = LifecyclePhase.PACKAGE, threadSafe = true)
-public class JarWheelLibMojo extends AbstractMojo {
-  /** The wheel_lib written by te:assemble-wheel-lib (it must hold te-wheel-lib.json). */
-  @Parameter(property = "te.wheelLibDirectory",
-      defaultValue = "${project.build.directory}/wheel/transformer_engine/wheel_lib")
-  File wheelLibDirectory;
-
+public class JarWheelLibMojo extends TeMojo {
   /** The classifier; default linux-&lt;arch of the bundle's libraries&gt;[-cu&lt;cudaMajor&gt;]. */
   @Parameter(property = "te.classifier")
   String classifier;
-
-  /** The CUDA major of the build, for the default classifier's -cu&lt;N&gt; (the same property as pack-wheel's). */
-  @Parameter(property = "te.cudaMajor")
-  Integer cudaMajor;
 
   /** The class-path folder the files go under; te-runtime's te.classpathBundle reads the same. */
   @Parameter(property = "te.classpathBundle", defaultValue = WheelLibJar.DEFAULT_RESOURCE_FOLDER)
@@ -47,20 +36,6 @@ public class JarWheelLibMojo extends AbstractMojo {
   @Parameter(property = "te.finalName", defaultValue = "${project.build.finalName}")
   String finalName;
 
-  /** The time of every entry (ISO-8601 or seconds since 1970); unset: SOURCE_DATE_EPOCH, else 1980-01-01. */
-  @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
-  String outputTimestamp;
-
-  /** Attach the jar to the project (type jar, the classifier), so install and deploy publish it. */
-  @Parameter(property = "te.attach", defaultValue = "true")
-  boolean attach;
-
-  @Parameter(property = "te.skip", defaultValue = "false")
-  boolean skip;
-
-  @Parameter(defaultValue = "${project}", readonly = true, required = true)
-  MavenProject project;
-
   private final MavenProjectHelper projectHelper;
 
   @Inject
@@ -69,28 +44,31 @@ public class JarWheelLibMojo extends AbstractMojo {
   }
 
   @Override
+  String goal() {
+    return "te:jar-wheel-lib";
+  }
+
+  /** Packs the wheel_lib of {@code te.wheelLib} (it must hold te-wheel-lib.json), the folder assemble writes. */
+  @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("te:jar-wheel-lib skipped (te.skip)");
+    if (skipped()) {
       return;
     }
-    Path wheelLib = wheelLibDirectory.toPath();
+    Path folder = wheelLib.toPath();
     String name;
-    WheelLibJar.Request request;
     try {
-      name = classifier == null || classifier.isBlank() ? WheelLibJar.classifier(wheelLib, cudaMajor) : classifier;
-      if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
-        throw new IllegalArgumentException("<classifier> '" + name + "' is not a Maven classifier (letters, digits,"
-            + " '.', '_', '-')");
-      }
-      request = new WheelLibJar.Request(wheelLib, classpathBundle,
-          jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"),
-          BuildTimestamp.resolve(outputTimestamp).orElse(null));
-    } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException("te:jar-wheel-lib is misconfigured: " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new MojoFailureException(e.getMessage(), e);
+      name = parameter("classifier", classifier, () -> {
+        try {
+          return WheelLibJar.classifier(classifier, folder, cudaMajor);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw new MojoFailureException(e.getCause().getMessage(), e.getCause());
     }
+    WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
+        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp());
     WheelLibJar.Written written;
     try {
       written = WheelLibJar.write(request);

@@ -18,7 +18,6 @@ import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
 import org.apache.maven.project.MavenProjectHelper;
 
 /**
@@ -39,10 +38,6 @@ public class PackWheelMojo extends TeMojo {
   /** The wheel's version (PEP 440), e.g. 2.9.0. */
   @Parameter(property = "te.version")
   String version;
-
-  /** When set, the distribution becomes {@code <name>_cu<N>} in the file name, dist-info and METADATA Name. */
-  @Parameter(property = "te.cudaMajor")
-  Integer cudaMajor;
 
   @Parameter(property = "te.pythonTag", defaultValue = PackRequest.DEFAULT_PYTHON_TAG)
   String pythonTag;
@@ -77,16 +72,9 @@ public class PackWheelMojo extends TeMojo {
   @Parameter(property = "te.wheelDirectory", defaultValue = "${project.build.directory}")
   File wheelDirectory;
 
-  /** Attach the .whl to the project (type whl), so install and deploy publish it. */
-  @Parameter(property = "te.attach", defaultValue = "true")
-  boolean attach;
-
   /** Verify the written wheel with every check before the goal returns. */
   @Parameter(property = "te.verify", defaultValue = "true")
   boolean verify;
-
-  @Parameter(defaultValue = "${project}", readonly = true, required = true)
-  MavenProject project;
 
   private final MavenProjectHelper projectHelper;
 

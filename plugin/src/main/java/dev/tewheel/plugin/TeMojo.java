@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
 
 /**
  * Every parameter more than one goal reads, declared, named, defaulted and documented once (Jib's
@@ -104,6 +105,20 @@ abstract class TeMojo extends AbstractMojo {
   /** Severity overrides, each ID=error|warning|info. */
   @Parameter(property = "te.severities")
   List<String> severities;
+
+  /**
+   * The CUDA major of the build: pack-wheel renames the distribution {@code <name>_cu<N>} (file name, dist-info,
+   * METADATA Name); jar-wheel-lib's default classifier ends in {@code -cu<N>}.
+   */
+  @Parameter(property = "te.cudaMajor")
+  Integer cudaMajor;
+
+  /** Attach what the goal writes (pack: the .whl, type whl; jar: the classifier jar) so install and deploy publish it. */
+  @Parameter(property = "te.attach", defaultValue = "true")
+  boolean attach;
+
+  @Parameter(defaultValue = "${project}", readonly = true, required = true)
+  MavenProject project;
 
   @Parameter(defaultValue = "${project.build.directory}", readonly = true)
   File buildDirectory;

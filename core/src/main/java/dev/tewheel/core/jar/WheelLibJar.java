@@ -67,6 +67,23 @@ public final class WheelLibJar {
    * The platform part of a classifier for this wheel_lib: {@code linux-<arch>} from its TE (else NCCL EP) library's
    * ELF machine, then {@code -cu<N>} when a CUDA major is given, e.g. {@code linux-x86_64-cu12}.
    */
+  /**
+   * The classifier to attach the jar with: {@code configured} when given (it must be a Maven classifier: letters,
+   * digits, '.', '_', '-'), else {@link #classifier(Path, Integer)}.
+   *
+   * @throws IllegalArgumentException for a configured value that is no Maven classifier
+   */
+  public static String classifier(String configured, Path wheelLib, Integer cudaMajor) throws IOException {
+    if (configured == null || configured.isBlank()) {
+      return classifier(wheelLib, cudaMajor);
+    }
+    if (!configured.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+      throw new IllegalArgumentException("'" + configured + "' is not a Maven classifier (letters, digits, '.', '_',"
+          + " '-', starting with a letter or digit)");
+    }
+    return configured;
+  }
+
   public static String classifier(Path wheelLib, Integer cudaMajor) throws IOException {
     Manifest manifest = manifest(wheelLib);
     String arch = arch(wheelLib, manifest).orElseThrow(() -> new IOException("the wheel_lib " + wheelLib

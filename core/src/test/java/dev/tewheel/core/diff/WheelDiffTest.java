@@ -98,8 +98,8 @@ class WheelDiffTest {
     assertFalse(report.passed(), report.summary());
     Map<String, String> messages = report.findings().stream().filter(f -> f.file().endsWith("libtransformer_engine.so"))
         .collect(Collectors.toMap(f -> f.checkId() + "/" + f.severity(), Finding::found, (a, b) -> a + " | " + b));
-    assertEquals("1 exported symbol removed: nvte_legacy_api", messages.get("DIFF-EXPORTS/ERROR"));
-    assertEquals("1 exported symbol added: nvte_norm", messages.get("DIFF-EXPORTS/INFO"));
+    assertEquals("1 exported symbol removed: nvte_set_tensor_param", messages.get("DIFF-EXPORTS/ERROR"));
+    assertEquals("1 exported symbol added: nvte_set_tensor_param_v2", messages.get("DIFF-EXPORTS/INFO"));
     assertEquals("a new DT_NEEDED libm.so.6", messages.get("DIFF-NEEDED/WARNING"));
     assertEquals("CUDA code dropped: sm_120", messages.get("DIFF-GPU-ARCHS/WARNING"));
     assertTrue(messages.get("DIFF-FILES/INFO").startsWith("changed content:"), messages.toString());
@@ -112,7 +112,7 @@ class WheelDiffTest {
     assertTrue(junit.contains("<failure type=\"ERROR\""), junit);
     // A suppression with its reason makes it pass; warnings stay below failOn error.
     VerifyReport accepted = new WheelDiff().diff(request(v1, v2, null,
-        List.of(Suppression.parse("DIFF-EXPORTS: nvte_legacy_api was deprecated in 2.9"))));
+        List.of(Suppression.parse("DIFF-EXPORTS: nvte_set_tensor_param was deprecated in 2.9"))));
     assertTrue(accepted.passed(), accepted.summary());
     assertEquals(1, accepted.suppressed().stream().filter(s -> s.finding().severity() == Severity.ERROR).count());
   }

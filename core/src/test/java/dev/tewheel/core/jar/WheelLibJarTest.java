@@ -67,6 +67,12 @@ class WheelLibJarTest {
     Path wheelLib = wheelLib("a");
     assertEquals("linux-x86_64-cu12", WheelLibJar.classifier(wheelLib, 12));
     assertEquals("linux-x86_64", WheelLibJar.classifier(wheelLib, null));
+    assertEquals("linux-x86_64-cu13", WheelLibJar.classifier("linux-x86_64-cu13", wheelLib, 12));
+    assertEquals("linux-x86_64-cu12", WheelLibJar.classifier(" ", wheelLib, 12));
+    IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> WheelLibJar.classifier("linux x86", wheelLib, 12));
+    assertEquals("'linux x86' is not a Maven classifier (letters, digits, '.', '_', '-', starting with a letter or"
+        + " digit)", bad.getMessage());
   }
 
   @Test
