@@ -1,5 +1,6 @@
 package dev.tewheel.core.jar;
 
+import dev.tewheel.bundle.io.AtomicFiles;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
@@ -8,10 +9,8 @@ import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -106,11 +105,9 @@ public final class WheelLibJar {
       throw new IOException("the wheel_lib " + request.wheelLib() + " does not match its manifest: "
           + String.join("; ", problems) + ". Run te:assemble-wheel-lib again");
     }
-    LocalDateTime time = request.time() == null ? EARLIEST
+    LocalDateTime given = request.time() == null ? EARLIEST
         : LocalDateTime.ofInstant(request.time().toInstant(), ZoneOffset.UTC);
-    if (time.isBefore(EARLIEST)) {
-      time = EARLIEST;
-    }
+    LocalDateTime time = given.isBefore(EARLIEST) ? EARLIEST : given;
     TreeSet<String> names = new TreeSet<>();
     names.add(Layout.MANIFEST);
     manifest.files().forEach(e -> names.add(e.path()));
@@ -124,12 +121,12 @@ public final class WheelLibJar {
     }
     folders.remove("META-INF/");
     Files.createDirectories(request.target().toAbsolutePath().getParent());
-    Path temp = request.target().resolveSibling(request.target().getFileName() + ".part");
     java.util.jar.Manifest jarManifest = new java.util.jar.Manifest();
     jarManifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
     jarManifest.getMainAttributes().putValue("Created-By", "te-wheel");
     jarManifest.getMainAttributes().putValue("TE-Wheel-Lib", request.resourceFolder());
-    try (OutputStream out = Files.newOutputStream(temp); JarOutputStream jar = new JarOutputStream(out)) {
+    AtomicFiles.write(request.target(), out -> {
+      JarOutputStream jar = new JarOutputStream(out);
       jar.putNextEntry(entry("META-INF/", time));
       jar.closeEntry();
       jar.putNextEntry(entry("META-INF/MANIFEST.MF", time));
@@ -146,11 +143,8 @@ public final class WheelLibJar {
         }
         jar.closeEntry();
       }
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(temp);
-      throw e;
-    }
-    Files.move(temp, request.target(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      jar.finish();
+    });
     return new Written(request.target(), names.size(), arch(request.wheelLib(), manifest));
   }
 
