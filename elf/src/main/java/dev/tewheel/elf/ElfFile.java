@@ -40,7 +40,9 @@ public final class ElfFile {
   private final long flags;
   private final long flags1;
   private final boolean bindNowTag;
+  private final boolean symbolsRead;
   private final List<DynamicSymbol> dynamicSymbols;
+  private final List<String> versionDefinitions;
   private final List<VersionNeed> versionNeeds;
   // Sorted on first use: sorting thousands of names costs more than reading them, and many callers want only the
   // SONAME. Racy but idempotent: every thread computes the same immutable set.
@@ -62,7 +64,9 @@ public final class ElfFile {
     this.flags = facts.flags();
     this.flags1 = facts.flags1();
     this.bindNowTag = facts.bindNowTag();
+    this.symbolsRead = facts.symbolsRead();
     this.dynamicSymbols = facts.symbols();
+    this.versionDefinitions = facts.versionDefinitions();
     this.versionNeeds = facts.versionNeeds();
   }
 
@@ -75,7 +79,18 @@ public final class ElfFile {
 
   /** Reads from {@code source}, which stays open. */
   public static ElfFile read(ByteSource source) throws IOException {
-    return ElfParser.parse(source);
+    return ElfParser.parse(source, true);
+  }
+
+  /**
+   * Reads the file at {@code path} as {@link #read(Path)} does, but not its dynamic symbol table: for the SONAME,
+   * NEEDED, search paths, flags and versions of a library with thousands of symbols (libc, libstdc++, CUDA's), a
+   * fraction of the work. {@link #dynamicSymbols()} and the symbol-name sets of the result throw.
+   */
+  public static ElfFile readWithoutSymbols(Path path) throws IOException {
+    try (ByteSource source = ByteSource.open(path)) {
+      return ElfParser.parse(source, false);
+    }
   }
 
   /** The source's name, usually the path it was read from. */
@@ -171,9 +186,25 @@ public final class ElfFile {
     return relro() && bindNow();
   }
 
-  /** The dynamic symbol table in index order, including entry 0. */
+  /**
+   * The dynamic symbol table in index order, including entry 0.
+   *
+   * @throws IllegalStateException when the file was read {@linkplain #readWithoutSymbols without it}
+   */
   public List<DynamicSymbol> dynamicSymbols() {
+    if (!symbolsRead) {
+      throw new IllegalStateException(name + " was read without its dynamic symbol table"
+          + " (ElfFile.readWithoutSymbols); read it with ElfFile.read for its symbols");
+    }
     return dynamicSymbols;
+  }
+
+  /**
+   * DT_VERDEF in file order: every version name this object defines, its base version (its own name) first. The
+   * dynamic linker checks a dependent's DT_VERNEED against exactly these names.
+   */
+  public List<String> versionDefinitions() {
+    return versionDefinitions;
   }
 
   /** DT_VERNEED in file order: each needed file with the versions needed from it. */
@@ -206,7 +237,7 @@ public final class ElfFile {
 
   private SortedSet<String> symbolNames(boolean defined) {
     List<String> names = new ArrayList<>();
-    for (DynamicSymbol s : dynamicSymbols) {
+    for (DynamicSymbol s : dynamicSymbols()) {
       if (!s.name().isEmpty() && s.defined() == defined && (!defined || s.binding().isExported())) {
         names.add(s.name());
       }

@@ -32,7 +32,8 @@ final class ElfParser {
 
   private ElfParser() {}
 
-  static ElfFile parse(ByteSource source) throws IOException {
+  /** @param symbols whether to read the dynamic symbol table too */
+  static ElfFile parse(ByteSource source, boolean symbols) throws IOException {
     String name = source.name();
     long size = source.size();
     ByteBuffer start = source.read(0, (int) Math.min(size, RawFileHeader.SIZE64));
@@ -64,10 +65,10 @@ final class ElfParser {
     RawFileHeader h = RawFileHeader.decode(start.order(data.order()), is64);
     ElfHeader header = new ElfHeader(is64 ? ElfClass.ELF64 : ElfClass.ELF32, data, new OsAbi(start.get(7) & 0xff),
         start.get(8) & 0xff, new ElfType(h.type()), new ElfMachine(h.machine()), h.entry(), h.flags());
-    return read(in, h, header);
+    return read(in, h, header, symbols);
   }
 
-  private static ElfFile read(ElfInput in, RawFileHeader h, ElfHeader header) throws IOException {
+  private static ElfFile read(ElfInput in, RawFileHeader h, ElfHeader header, boolean symbols) throws IOException {
     boolean is64 = in.is64();
     // Section 0 carries the real counts when they do not fit the header's 16-bit fields.
     long shnum = 0;
@@ -89,12 +90,12 @@ final class ElfParser {
     List<SectionHeader> sections = readSectionHeaders(in, h, shnum, shstrndx);
     Optional<String> interpreter = readInterpreter(in, segments);
     return new ElfFile(in.name(), header, segments, sections, interpreter,
-        readDynamic(in, header, segments, sections));
+        readDynamic(in, header, segments, sections, symbols));
   }
 
   /** The dynamic section from PT_DYNAMIC, else from a SHT_DYNAMIC section, and everything it points at. */
   private static DynamicFacts readDynamic(ElfInput in, ElfHeader header, List<ProgramHeader> segments,
-      List<SectionHeader> sections) throws IOException {
+      List<SectionHeader> sections, boolean readSymbols) throws IOException {
     DynamicTable dynamic = null;
     for (ProgramHeader p : segments) {
       if (p.type().equals(SegmentType.DYNAMIC)) {
@@ -123,12 +124,13 @@ final class ElfParser {
     VersionTables versions = dynamic.has(DynamicTable.DT_VERDEF) || dynamic.has(DynamicTable.DT_VERNEED)
         ? VersionTables.read(in, dynamic, addresses, strings)
         : VersionTables.none();
-    List<DynamicSymbol> symbols = dynamic.has(DynamicTable.DT_SYMTAB)
+    List<DynamicSymbol> symbols = readSymbols && dynamic.has(DynamicTable.DT_SYMTAB)
         ? readSymbols(in, header, dynamic, addresses, strings, versions, sections)
         : List.of();
     return new DynamicFacts(true, soname, needed, searchPath(dynamic.rpath(), strings),
         searchPath(dynamic.runpath(), strings), dynamic.value(DynamicTable.DT_FLAGS, 0),
-        dynamic.value(DynamicTable.DT_FLAGS_1, 0), dynamic.bindNowTag(), symbols, versions.needs());
+        dynamic.value(DynamicTable.DT_FLAGS_1, 0), dynamic.bindNowTag(), readSymbols, symbols,
+        versions.definitions(), versions.needs());
   }
 
   private static List<ProgramHeader> readProgramHeaders(ElfInput in, RawFileHeader h, int count) throws IOException {

@@ -22,11 +22,14 @@ final class VersionTables {
   record Version(String name, Optional<String> neededFrom) {}
 
   private final Map<Integer, Version> defined;
+  private final List<String> definitions;
   private final Map<Integer, Version> needed;
   private final List<VersionNeed> needs;
 
-  private VersionTables(Map<Integer, Version> defined, Map<Integer, Version> needed, List<VersionNeed> needs) {
+  private VersionTables(Map<Integer, Version> defined, List<String> definitions, Map<Integer, Version> needed,
+      List<VersionNeed> needs) {
     this.defined = defined;
+    this.definitions = definitions;
     this.needed = needed;
     this.needs = needs;
   }
@@ -35,10 +38,12 @@ final class VersionTables {
       throws IOException {
     Counter counter = new Counter(input);
     Map<Integer, Version> defined = new HashMap<>();
+    List<String> definitions = new ArrayList<>();
     if (dynamic.has(DynamicTable.DT_VERDEF)) {
       long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_VERDEF, 0), "DT_VERDEF", input,
           DynamicTable.STRUCTURE, dynamic.offset());
-      readDefinitions(input, at, dynamic.value(DynamicTable.DT_VERDEFNUM, -1), strings, counter, defined);
+      readDefinitions(input, at, dynamic.value(DynamicTable.DT_VERDEFNUM, -1), strings, counter, defined,
+          definitions);
     }
     Map<Integer, Version> needed = new HashMap<>();
     List<VersionNeed> needs = new ArrayList<>();
@@ -47,16 +52,21 @@ final class VersionTables {
           DynamicTable.STRUCTURE, dynamic.offset());
       readNeeds(input, at, dynamic.value(DynamicTable.DT_VERNEEDNUM, -1), strings, counter, needed, needs);
     }
-    return new VersionTables(Map.copyOf(defined), Map.copyOf(needed), List.copyOf(needs));
+    return new VersionTables(Map.copyOf(defined), List.copyOf(definitions), Map.copyOf(needed), List.copyOf(needs));
   }
 
   /** An empty set of tables, for a file without versions. */
   static VersionTables none() {
-    return new VersionTables(Map.of(), Map.of(), List.of());
+    return new VersionTables(Map.of(), List.of(), Map.of(), List.of());
   }
 
   List<VersionNeed> needs() {
     return needs;
+  }
+
+  /** Every name DT_VERDEF defines, in file order, the base version (the file's own name) included. */
+  List<String> definitions() {
+    return definitions;
   }
 
   /**
@@ -73,7 +83,7 @@ final class VersionTables {
 
   /** Walks Verdef records; {@code declared} is DT_VERDEFNUM, or -1 to follow vd_next to its end. */
   private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Counter counter,
-      Map<Integer, Version> out) throws IOException {
+      Map<Integer, Version> out, List<String> names) throws IOException {
     long offset = at;
     for (long i = 0; declared < 0 || i < declared; i++) {
       counter.visit(VERDEF, offset);
@@ -82,10 +92,14 @@ final class VersionTables {
         throw input.error(VERDEF, offset, "unsupported vd_version " + def.version());
       }
       // The first Verdaux holds the version's own name; later ones name its parents.
-      if (def.count() > 0 && (def.flags() & RawVerdef.VER_FLG_BASE) == 0) {
+      if (def.count() > 0) {
         long auxAt = input.add(VERDEF, offset, def.aux());
         RawVerdaux aux = RawVerdaux.decode(input.read(VERDEF, auxAt, RawVerdaux.SIZE));
-        out.put(def.index() & 0x7fff, new Version(strings.at(aux.name()), Optional.empty()));
+        String name = strings.at(aux.name());
+        names.add(name);
+        if ((def.flags() & RawVerdef.VER_FLG_BASE) == 0) {
+          out.put(def.index() & 0x7fff, new Version(name, Optional.empty()));
+        }
       }
       if (def.next() == 0) {
         break;

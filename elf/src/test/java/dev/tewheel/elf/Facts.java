@@ -17,7 +17,7 @@ record Facts(
     Optional<String> soname, List<String> needed, List<String> rpath, List<String> runpath, boolean bindNow,
     boolean relro, Optional<String> interpreter, SortedSet<String> defined, SortedSet<String> undefined,
     SortedSet<String> definedVersioned, SortedSet<String> undefinedVersioned,
-    SortedMap<String, SortedSet<String>> versionNeeds) {
+    SortedMap<String, SortedSet<String>> versionNeeds, List<String> versionDefinitions) {
 
   static Facts of(ElfFile elf) {
     SortedSet<String> definedVersioned = new TreeSet<>();
@@ -38,7 +38,26 @@ record Facts(
     }
     return new Facts(elf.soname(), elf.needed(), elf.rpath(), elf.runpath(), elf.bindNow(), elf.relro(),
         elf.interpreter(), new TreeSet<>(elf.definedSymbolNames()), new TreeSet<>(elf.undefinedSymbolNames()),
-        definedVersioned, undefinedVersioned, needs);
+        definedVersioned, undefinedVersioned, needs, elf.versionDefinitions());
+  }
+
+  /**
+   * What {@link ElfFile#readWithoutSymbols} must report exactly as {@link ElfFile#read} does: every fact but the
+   * symbols, one per line, or "" when all agree.
+   */
+  static String differencesWithoutSymbols(ElfFile light, ElfFile full) {
+    StringBuilder s = new StringBuilder();
+    diff(s, "soname", light.soname(), full.soname(), "without symbols", "full");
+    diff(s, "needed", light.needed(), full.needed(), "without symbols", "full");
+    diff(s, "rpath", light.rpath(), full.rpath(), "without symbols", "full");
+    diff(s, "runpath", light.runpath(), full.runpath(), "without symbols", "full");
+    diff(s, "bindNow", light.bindNow(), full.bindNow(), "without symbols", "full");
+    diff(s, "relro", light.relro(), full.relro(), "without symbols", "full");
+    diff(s, "interpreter", light.interpreter(), full.interpreter(), "without symbols", "full");
+    diff(s, "machine", light.header().machine(), full.header().machine(), "without symbols", "full");
+    diff(s, "version needs", light.versionNeeds(), full.versionNeeds(), "without symbols", "full");
+    diff(s, "version definitions", light.versionDefinitions(), full.versionDefinitions(), "without symbols", "full");
+    return s.toString();
   }
 
   /** The fields that differ from {@code other}, one per line, or "" when none do. */
@@ -56,6 +75,7 @@ record Facts(
     setDiff(s, "defined symbol versions", definedVersioned, other.definedVersioned, thisName, otherName);
     setDiff(s, "undefined symbol versions", undefinedVersioned, other.undefinedVersioned, thisName, otherName);
     diff(s, "version needs", versionNeeds, other.versionNeeds, thisName, otherName);
+    diff(s, "version definitions", versionDefinitions, other.versionDefinitions, thisName, otherName);
     return s.toString();
   }
 

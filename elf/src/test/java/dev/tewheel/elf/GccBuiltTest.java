@@ -49,6 +49,28 @@ class GccBuiltTest {
   }
 
   @Test
+  void versionDefinitionsAndAReadWithoutSymbols() throws Exception {
+    Path script = Files.writeString(dir.resolve("tiny.map"), """
+        TINY_1.0 { global: tiny_answer; local: *; };
+        TINY_2.0 { global: tiny_call; } TINY_1.0;
+        """);
+    Path lib = Tools.gcc(dir, "libtinyv.so.1", TINY, "-Wl,-soname,libtinyv.so.1",
+        "-Wl,--version-script=" + script);
+    ElfFile full = ElfFile.read(lib);
+    ElfFile light = ElfFile.readWithoutSymbols(lib);
+    assertEquals(List.of("libtinyv.so.1", "TINY_1.0", "TINY_2.0"), full.versionDefinitions());
+    assertEquals(full.versionDefinitions(), light.versionDefinitions());
+    assertEquals(full.soname(), light.soname());
+    assertEquals(full.needed(), light.needed());
+    assertEquals(full.versionNeeds(), light.versionNeeds());
+    assertEquals(Readelf.facts(lib), Facts.of(full));
+    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        light::definedSymbolNames);
+    assertTrue(e.getMessage().contains(lib.toString()) && e.getMessage().contains("readWithoutSymbols"),
+        e.getMessage());
+  }
+
+  @Test
   void sysvHashOnlyAndBothHashes() throws Exception {
     for (String style : List.of("sysv", "both", "gnu")) {
       Path lib = Tools.gcc(dir, "libhash-" + style + ".so", TINY, "-Wl,--hash-style=" + style);

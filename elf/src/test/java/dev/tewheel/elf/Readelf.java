@@ -28,6 +28,7 @@ final class Readelf {
       "^\\s*\\d+:\\s+[0-9a-f]+\\s+\\S+\\s+" + COLUMN + "\\s+" + COLUMN + "\\s+(\\S+)\\s+(?:\\[[^\\]]*\\]\\s+)?(\\S+)"
           + "\\s?(.*?)(?:\\s+\\(\\d+\\))?$");
   private static final Pattern NEED_FILE = Pattern.compile("^\\s*[0-9a-fx]+:\\s+Version: \\d+\\s+File: (\\S+)\\s+Cnt:");
+  private static final Pattern DEFINITION = Pattern.compile("^\\s*[0-9a-fx]+:\\s+Rev: \\d+\\s+Flags: .*\\sName: (\\S+)$");
   private static final Pattern NEED_NAME = Pattern.compile("^\\s*0x[0-9a-f]+:\\s+Name: (\\S+)\\s+Flags:");
   private static final Pattern INTERP = Pattern.compile("\\[Requesting program interpreter: (.*)\\]");
 
@@ -50,6 +51,7 @@ final class Readelf {
     SortedSet<String> definedVersioned = new TreeSet<>();
     SortedSet<String> undefinedVersioned = new TreeSet<>();
     SortedMap<String, SortedSet<String>> needs = new TreeMap<>();
+    List<String> definitions = new ArrayList<>();
     String section = "";
     String needFile = null;
     for (String line : output.split("\n")) {
@@ -104,6 +106,11 @@ final class Readelf {
           defined.add(name);
           definedVersioned.add(versioned);
         }
+      } else if (section.startsWith("Version definition section")) {
+        Matcher m = DEFINITION.matcher(line);
+        if (m.find()) {
+          definitions.add(m.group(1));
+        }
       } else if (section.startsWith("Version needs section")) {
         Matcher file = NEED_FILE.matcher(line);
         Matcher name = NEED_NAME.matcher(line);
@@ -116,7 +123,7 @@ final class Readelf {
       }
     }
     return new Facts(soname, needed, rpath, runpath, bindNow, relro, interpreter, defined, undefined,
-        definedVersioned, undefinedVersioned, needs);
+        definedVersioned, undefinedVersioned, needs, definitions);
   }
 
   private static List<String> split(String path) {

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * This reader against binutils' readelf over every shared object of the machine's library folders (where
  * {@code ldconfig -p} finds the C library of the JVM's architecture) and of the JDK
  * running the test: SONAME, NEEDED, RPATH, RUNPATH, bind-now, RELRO, PT_INTERP, defined and undefined symbol names
- * (plain and with readelf's version suffix) and version needs must be equal. All mismatches are collected and
- * reported at once, each with its file.
+ * (plain and with readelf's version suffix), version needs and version definitions must be equal, and
+ * {@link ElfFile#readWithoutSymbols} must agree with {@link ElfFile#read} on everything but the symbols. All
+ * mismatches are collected and reported at once, each with its file.
  */
 class ReadelfDifferentialTest {
   private static final Pattern SHARED_OBJECT_NAME = Pattern.compile(".*\\.so(\\..*)?");
@@ -78,13 +79,16 @@ class ReadelfDifferentialTest {
       }
     }
     Facts expected = Readelf.parse(readelf.stdout());
-    Facts actual;
+    ElfFile full;
+    ElfFile light;
     try {
-      actual = Facts.of(ElfFile.read(file));
+      full = ElfFile.read(file);
+      light = ElfFile.readWithoutSymbols(file);
     } catch (IOException | RuntimeException e) {
       return file + ": readelf reads it, this reader fails: " + e + "\n";
     }
-    String differences = actual.differences(expected, "reader", "readelf");
+    String differences = Facts.of(full).differences(expected, "reader", "readelf")
+        + Facts.differencesWithoutSymbols(light, full);
     return differences.isEmpty() ? "" : file + ":\n" + differences;
   }
 

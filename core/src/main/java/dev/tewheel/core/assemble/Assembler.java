@@ -128,7 +128,7 @@ public final class Assembler {
 
   private static ElfMachine machineOf(Path library) {
     try {
-      return ElfFile.read(library).header().machine();
+      return ElfFile.readWithoutSymbols(library).header().machine();
     } catch (IOException e) {
       return null; // ELF-SHARED-OBJECT reports it
     }
@@ -136,7 +136,7 @@ public final class Assembler {
 
   private static OptionalInt sonameMajor(Path library) {
     try {
-      return ElfFile.read(library).soname().map(NcclEpLibraryName::sonameMajor).orElse(OptionalInt.empty());
+      return ElfFile.readWithoutSymbols(library).soname().map(NcclEpLibraryName::sonameMajor).orElse(OptionalInt.empty());
     } catch (IOException e) {
       return OptionalInt.empty();
     }

@@ -171,7 +171,7 @@ public final class WheelLibJar {
     for (Optional<ManifestEntry> library : List.of(manifest.transformerEngineLibrary(), manifest.ncclEpLibrary())) {
       if (library.isPresent()) {
         try {
-          ElfMachine machine = ElfFile.read(wheelLib.resolve(library.get().path())).header().machine();
+          ElfMachine machine = ElfFile.readWithoutSymbols(wheelLib.resolve(library.get().path())).header().machine();
           if (machine.equals(ElfMachine.X86_64)) {
             return Optional.of("x86_64");
           }

@@ -188,7 +188,7 @@ public final class Discovery {
     }
     if (variant.isEmpty() && teLibrary.isPresent() && Files.isRegularFile(teLibrary.get())) {
       try {
-        for (String needed : ElfFile.read(teLibrary.get()).needed()) {
+        for (String needed : ElfFile.readWithoutSymbols(teLibrary.get()).needed()) {
           Matcher m = Pattern.compile("libcudart\\.so\\.(\\d+)").matcher(needed);
           if (m.matches()) {
             variant = Optional.of(Integer.parseInt(m.group(1)));

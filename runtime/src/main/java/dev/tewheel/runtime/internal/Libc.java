@@ -1,7 +1,6 @@
 package dev.tewheel.runtime.internal;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
@@ -17,12 +16,20 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The few libc functions te-runtime calls, bound once: the dynamic linker ({@code dlopen}, {@code dlerror},
- * {@code dlsym}, {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid}
- * and {@code statvfs}. errno is captured with {@link Linker.Option#captureCallState}, never read after the call.
+ * The few libc functions te-runtime calls: the dynamic linker ({@code dlopen}, {@code dlerror}, {@code dlsym},
+ * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid} and
+ * {@code statvfs}.
  *
- * <p>The first use of a function creates its downcall handle, a restricted operation: callers check native access
- * first ({@link NativeAccess#check}). All C strings live in a confined arena closed before the method returns.
+ * <p>All of them go through one downcall shape, {@code long f(long, long, long)}, and {@code statvfs} through the
+ * same shape with errno captured. Each distinct shape costs the JVM a freshly generated class the first time (8-28 ms
+ * cold, even with an AOT cache; docs/performance.md), and these calls sit on the path from nothing loaded to the
+ * first NCCL EP call. One shape is exact here, not a cast: every argument and result of these functions is a pointer
+ * or an integer, and on the only two ABIs te-runtime runs on (System V x86-64 and AAPCS64) such values travel in
+ * the same general-purpose registers whatever their C width, a callee never reads an argument register it does not
+ * declare, and an {@code int} result is the low 32 bits of the result register (hence the casts to int below).
+ *
+ * <p>Creating the handle is a restricted operation: callers check native access first ({@link NativeAccess#check}).
+ * All C strings live in a confined arena closed before the method returns.
  */
 @SuppressWarnings("restricted") // native access is checked before any function is used (NativeAccess.check)
 public final class Libc {
@@ -37,52 +44,30 @@ public final class Libc {
   public static final long ST_NOEXEC = 8;
 
   private static final Linker LINKER = Linker.nativeLinker();
-  private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-  private static final VarHandle ERRNO = CALL_STATE.varHandle(PathElement.groupElement("errno"));
+  private static final FunctionDescriptor WORDS = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
 
-  // One holder class per function: each downcall handle is made on first use (making one costs milliseconds, and
-  // availability() needs only the dl* functions), then it is a constant.
-  private static final class Dlopen {
-    static final MethodHandle HANDLE = libc("dlopen", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+  // The shape, made on first use; the function's address is its first argument.
+  private static final class Call {
+    static final MethodHandle HANDLE = LINKER.downcallHandle(WORDS);
   }
 
-  private static final class Dlerror {
-    static final MethodHandle HANDLE = libc("dlerror", FunctionDescriptor.of(ADDRESS));
+  // The same shape with errno captured: only statvfs, off the load path, needs errno.
+  private static final class CallWithErrno {
+    static final StructLayout STATE = Linker.Option.captureStateLayout();
+    static final VarHandle ERRNO = STATE.varHandle(PathElement.groupElement("errno"));
+    static final MethodHandle HANDLE = LINKER.downcallHandle(WORDS, Linker.Option.captureCallState("errno"));
   }
 
-  private static final class Dlsym {
-    static final MethodHandle HANDLE = libc("dlsym", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-  }
-
-  private static final class Dlclose {
-    static final MethodHandle HANDLE = libc("dlclose", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-  }
-
-  private static final class Dlinfo {
-    static final MethodHandle HANDLE = libc("dlinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-  }
-
-  private static final class Getenv {
-    static final MethodHandle HANDLE = libc("getenv", FunctionDescriptor.of(ADDRESS, ADDRESS));
-  }
-
-  private static final class Setenv {
-    static final MethodHandle HANDLE = libc("setenv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT),
-        Linker.Option.captureCallState("errno"));
-  }
-
-  private static final class Getuid {
-    static final MethodHandle HANDLE = libc("getuid", FunctionDescriptor.of(JAVA_INT));
-  }
-
-  private static final class Statvfs {
-    static final MethodHandle HANDLE = libc("statvfs", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS),
-        Linker.Option.captureCallState("errno"));
-  }
-
-  private static final class Strerror {
-    static final MethodHandle HANDLE = libc("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-  }
+  private static final MemorySegment DLOPEN = libc("dlopen");
+  private static final MemorySegment DLERROR = libc("dlerror");
+  private static final MemorySegment DLSYM = libc("dlsym");
+  private static final MemorySegment DLCLOSE = libc("dlclose");
+  private static final MemorySegment DLINFO = libc("dlinfo");
+  private static final MemorySegment GETENV = libc("getenv");
+  private static final MemorySegment SETENV = libc("setenv");
+  private static final MemorySegment GETUID = libc("getuid");
+  private static final MemorySegment STATVFS = libc("statvfs");
+  private static final MemorySegment STRERROR = libc("strerror");
 
   /** struct statvfs on LP64 glibc and musl: 9 unsigned longs, then f_flag. 256 bytes covers the whole struct. */
   private static final long STATVFS_SIZE = 256;
@@ -105,36 +90,26 @@ public final class Libc {
    */
   public static Opened dlopen(String file, int flags) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment stale = (MemorySegment) Dlerror.HANDLE.invokeExact();
-      // A local, not a conditional in the call: invokeExact would see a conditional as Object.
-      MemorySegment name = file == null ? MemorySegment.NULL : arena.allocateFrom(file);
-      MemorySegment handle = (MemorySegment) Dlopen.HANDLE.invokeExact(name, flags);
-      if (handle.equals(MemorySegment.NULL)) {
+      call(DLERROR); // clears a stale message
+      long handle = call(DLOPEN, file == null ? 0 : cString(arena, file), flags);
+      if (handle == 0) {
         String error = lastDlError();
         return new Opened(null, error == null ? "dlopen failed without a dlerror message" : error);
       }
-      return new Opened(handle, null);
-    } catch (Throwable t) {
-      throw unexpected(t);
+      return new Opened(MemorySegment.ofAddress(handle), null);
     }
   }
 
   /** The address of {@code name} in {@code handle}'s library or its dependencies, or empty. */
   public static Optional<MemorySegment> dlsym(MemorySegment handle, String name) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment address = (MemorySegment) Dlsym.HANDLE.invokeExact(handle, arena.allocateFrom(name));
-      return address.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(address);
-    } catch (Throwable t) {
-      throw unexpected(t);
+      long address = call(DLSYM, handle.address(), cString(arena, name));
+      return address == 0 ? Optional.empty() : Optional.of(MemorySegment.ofAddress(address));
     }
   }
 
   public static void dlclose(MemorySegment handle) {
-    try {
-      int unused = (int) Dlclose.HANDLE.invokeExact(handle);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
+    call(DLCLOSE, handle.address());
   }
 
   /**
@@ -144,21 +119,14 @@ public final class Libc {
   public static Optional<Path> mappedFile(MemorySegment handle) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(ADDRESS);
-      int rc = (int) Dlinfo.HANDLE.invokeExact(handle, RTLD_DI_LINKMAP, out);
-      if (rc != 0) {
+      if ((int) call(DLINFO, handle.address(), RTLD_DI_LINKMAP, out.address()) != 0) {
         lastDlError();
         return Optional.empty();
       }
       // struct link_map { ElfW(Addr) l_addr; char *l_name; ... }
       MemorySegment linkMap = out.get(ADDRESS, 0).reinterpret(2 * ADDRESS.byteSize());
-      MemorySegment name = linkMap.get(ADDRESS, ADDRESS.byteSize());
-      if (name.equals(MemorySegment.NULL)) {
-        return Optional.empty();
-      }
-      String text = name.reinterpret(Long.MAX_VALUE).getString(0);
-      return text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
-    } catch (Throwable t) {
-      throw unexpected(t);
+      String text = string(linkMap.get(ADDRESS, ADDRESS.byteSize()).address());
+      return text == null || text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
     }
   }
 
@@ -181,69 +149,90 @@ public final class Libc {
   /** libc's getenv: the environment as native code sees it (System.getenv keeps the copy it made on first use). */
   public static String getenv(String name) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment value = (MemorySegment) Getenv.HANDLE.invokeExact(arena.allocateFrom(name));
-      return value.equals(MemorySegment.NULL) ? null : value.reinterpret(Long.MAX_VALUE).getString(0);
-    } catch (Throwable t) {
-      throw unexpected(t);
+      return string(call(GETENV, cString(arena, name)));
     }
   }
 
-  /** libc's setenv; with overwrite false an existing value is kept. */
+  /**
+   * libc's setenv; with overwrite false an existing value is kept.
+   *
+   * @throws IllegalArgumentException for a name setenv refuses (empty, or holding '=')
+   * @throws IOException when setenv fails, which for a valid name POSIX allows only for want of memory
+   */
   public static void setenv(String name, String value, boolean overwrite) throws IOException {
+    if (name.isEmpty() || name.indexOf('=') >= 0) {
+      throw new IllegalArgumentException("setenv refuses the variable name '" + name + "' (empty or holding '=')");
+    }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment state = arena.allocate(CALL_STATE);
-      int rc = (int) Setenv.HANDLE.invokeExact(state, arena.allocateFrom(name), arena.allocateFrom(value),
-          overwrite ? 1 : 0);
-      if (rc != 0) {
-        throw new IOException("setenv(" + name + ") failed: " + strerror((int) ERRNO.get(state, 0L)));
+      if ((int) call(SETENV, cString(arena, name), cString(arena, value), overwrite ? 1 : 0) != 0) {
+        throw new IOException("setenv(" + name + ") failed: out of memory (ENOMEM, the only error POSIX gives"
+            + " setenv for a valid name)");
       }
-    } catch (IOException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw unexpected(t);
     }
   }
 
   public static int getuid() {
-    try {
-      return (int) Getuid.HANDLE.invokeExact();
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
+    return (int) call(GETUID);
   }
 
   /** statvfs's f_flag for the file system holding {@code path} (ST_NOEXEC, ST_RDONLY, ...). */
   public static long mountFlags(Path path) throws IOException {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment state = arena.allocate(CALL_STATE);
+      MemorySegment state = arena.allocate(CallWithErrno.STATE);
       MemorySegment buffer = arena.allocate(STATVFS_SIZE, 8);
-      int rc = (int) Statvfs.HANDLE.invokeExact(state, arena.allocateFrom(path.toString()), buffer);
+      int rc;
+      try {
+        rc = (int) (long) CallWithErrno.HANDLE.invokeExact(STATVFS, state, cString(arena, path.toString()),
+            buffer.address(), 0L);
+      } catch (Throwable t) {
+        throw unexpected(t);
+      }
       if (rc != 0) {
-        throw new IOException("statvfs(" + path + ") failed: " + strerror((int) ERRNO.get(state, 0L)));
+        int errno = (int) CallWithErrno.ERRNO.get(state, 0L);
+        String text = string(call(STRERROR, errno));
+        throw new IOException("statvfs(" + path + ") failed: " + (text == null ? "" : text + " ") + "(errno " + errno
+            + ")");
       }
       return buffer.get(JAVA_LONG, STATVFS_F_FLAG);
-    } catch (IOException e) {
-      throw e;
+    }
+  }
+
+  private static String lastDlError() {
+    return string(call(DLERROR));
+  }
+
+  private static long call(MemorySegment function) {
+    return call(function, 0, 0, 0);
+  }
+
+  private static long call(MemorySegment function, long a) {
+    return call(function, a, 0, 0);
+  }
+
+  private static long call(MemorySegment function, long a, long b) {
+    return call(function, a, b, 0);
+  }
+
+  private static long call(MemorySegment function, long a, long b, long c) {
+    try {
+      return (long) Call.HANDLE.invokeExact(function, a, b, c);
     } catch (Throwable t) {
       throw unexpected(t);
     }
   }
 
-  private static String strerror(int errno) throws Throwable {
-    MemorySegment text = (MemorySegment) Strerror.HANDLE.invokeExact(errno);
-    return (text.equals(MemorySegment.NULL) ? "errno " + errno : text.reinterpret(Long.MAX_VALUE).getString(0))
-        + " (errno " + errno + ")";
+  private static long cString(Arena arena, String text) {
+    return arena.allocateFrom(text).address();
   }
 
-  private static String lastDlError() throws Throwable {
-    MemorySegment error = (MemorySegment) Dlerror.HANDLE.invokeExact();
-    return error.equals(MemorySegment.NULL) ? null : error.reinterpret(Long.MAX_VALUE).getString(0);
+  /** The NUL-terminated string at {@code address}, or null for NULL. */
+  private static String string(long address) {
+    return address == 0 ? null : MemorySegment.ofAddress(address).reinterpret(Long.MAX_VALUE).getString(0);
   }
 
-  private static MethodHandle libc(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-    MemorySegment address = LINKER.defaultLookup().find(name)
+  private static MemorySegment libc(String name) {
+    return LINKER.defaultLookup().find(name)
         .orElseThrow(() -> new UnsatisfiedLinkError("Unresolved symbol: " + name + " in the C library"));
-    return LINKER.downcallHandle(address, descriptor, options);
   }
 
   /**

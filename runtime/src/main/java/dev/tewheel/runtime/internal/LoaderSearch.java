@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
@@ -50,13 +49,10 @@ public final class LoaderSearch {
     if (wanted.isEmpty()) {
       return found;
     }
-    Set<String> defined = new HashSet<>();
+    // As the linker checks (glibc's dl-version.c), against the dependency's DT_VERDEF names.
+    Set<String> defined;
     try {
-      for (DynamicSymbol symbol : ElfFile.read(found.file().get()).dynamicSymbols()) {
-        if (symbol.defined()) {
-          symbol.version().filter(v -> v.neededFrom().isEmpty()).ifPresent(v -> defined.add(v.name()));
-        }
-      }
+      defined = new HashSet<>(ElfFile.readWithoutSymbols(found.file().get()).versionDefinitions());
     } catch (IOException e) {
       return found; // unreadable here; the machine check already passed, and dlopen will say more
     }

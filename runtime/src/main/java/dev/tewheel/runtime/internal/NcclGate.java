@@ -58,7 +58,7 @@ public final class NcclGate {
       }
       Optional<String> soname;
       try {
-        soname = ElfFile.read(configured).soname();
+        soname = ElfFile.readWithoutSymbols(configured).soname();
       } catch (IOException e) {
         return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());

@@ -88,7 +88,7 @@ public final class ProcMaps {
     }
     Optional<String> soname;
     try {
-      soname = ElfFile.read(file).soname();
+      soname = ElfFile.readWithoutSymbols(file).soname();
     } catch (IOException | RuntimeException e) {
       soname = Optional.empty();
     }

@@ -238,7 +238,7 @@ public final class Resolver {
   private static List<Dependency> dependencies(Path library, NcclStatus nccl) {
     try {
       Map<String, Path> preloads = nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
-      return LoaderSearch.needed(library, ElfFile.read(library), preloads);
+      return LoaderSearch.needed(library, ElfFile.readWithoutSymbols(library), preloads);
     } catch (IOException e) {
       return List.of();
     }
