@@ -30,4 +30,16 @@ public record OsAbi(int value) {
   public String toString() {
     return name();
   }
+
+  // Written out: a record's generated equals and hashCode bootstrap through java.lang.runtime.ObjectMethods on first
+  // use, milliseconds of a cold start, and ELF reading compares these on every file.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof OsAbi that && that.value == value;
+  }
+
+  @Override
+  public int hashCode() {
+    return value;
+  }
 }

@@ -42,7 +42,7 @@ public record SegmentType(int value) {
   }
 
   // Written out: a record's generated equals and hashCode bootstrap through java.lang.runtime.ObjectMethods on first
-  // use, a few milliseconds of a cold start, and ELF reading compares these on every file.
+  // use, milliseconds of a cold start, and ELF reading compares these on every file.
   @Override
   public boolean equals(Object other) {
     return other instanceof SegmentType that && that.value == value;

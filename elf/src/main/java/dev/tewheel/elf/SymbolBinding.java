@@ -25,4 +25,16 @@ public record SymbolBinding(int value) {
   public String toString() {
     return name();
   }
+
+  // Written out: a record's generated equals and hashCode bootstrap through java.lang.runtime.ObjectMethods on first
+  // use, milliseconds of a cold start, and ELF reading compares these on every file.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof SymbolBinding that && that.value == value;
+  }
+
+  @Override
+  public int hashCode() {
+    return value;
+  }
 }

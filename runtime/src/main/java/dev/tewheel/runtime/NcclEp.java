@@ -382,8 +382,10 @@ public final class NcclEp {
 
   // ncclEpGetVersion is the per-call overhead benchmark's subject: a static holder makes its handle a constant the
   // JIT inlines through (one NcclEp per process, published before first use).
+  @SuppressWarnings("restricted") // native access was checked by TeRuntime before NCCL EP was loaded
   private static final class GetVersion {
-    static final MethodHandle HANDLE = instance.symbols.function("ncclEpGetVersion",
-        FunctionDescriptor.of(JAVA_INT, ADDRESS), Linker.Option.critical(true));
+    static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+        instance.symbols.address("ncclEpGetVersion"), FunctionDescriptor.of(JAVA_INT, ADDRESS),
+        Linker.Option.critical(true));
   }
 }

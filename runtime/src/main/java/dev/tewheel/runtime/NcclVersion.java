@@ -1,6 +1,5 @@
 package dev.tewheel.runtime;
 
-import java.util.Comparator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,8 +12,6 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
   public static final NcclVersion EP_MINIMUM = new NcclVersion(2, 30, 4);
 
   private static final Pattern TEXT = Pattern.compile("(\\d{1,4})\\.(\\d{1,2})\\.(\\d{1,2})");
-  private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)
-      .thenComparingInt(NcclVersion::minor).thenComparingInt(NcclVersion::patch);
 
   public NcclVersion {
     if (major < 0 || minor < 0 || patch < 0 || minor > 99 || patch > 99) {
@@ -47,7 +44,12 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
 
   @Override
   public int compareTo(NcclVersion other) {
-    return ORDER.compare(this, other);
+    int byMajor = Integer.compare(major, other.major);
+    if (byMajor != 0) {
+      return byMajor;
+    }
+    int byMinor = Integer.compare(minor, other.minor);
+    return byMinor != 0 ? byMinor : Integer.compare(patch, other.patch);
   }
 
   @Override

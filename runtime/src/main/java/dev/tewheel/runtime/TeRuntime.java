@@ -376,9 +376,11 @@ public final class TeRuntime {
     }
   }
 
+  @SuppressWarnings("restricted") // native access was checked by loadNcclEp
   private static NcclEpVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
-    MethodHandle getVersion = symbols.function("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        Linker.Option.critical(true));
+    // Called once per load, so not cached in Symbols (whose key would bootstrap a record hashCode on the cold path).
+    MethodHandle getVersion = Linker.nativeLinker().downcallHandle(symbols.address("ncclEpGetVersion"),
+        FunctionDescriptor.of(JAVA_INT, ADDRESS), Linker.Option.critical(true));
     int[] code = new int[1];
     int status;
     try {
@@ -399,7 +401,7 @@ public final class TeRuntime {
 
   /** The process's NCCL EP, unless this configuration selects another file. */
   private NcclEp sameOrRefuse(NcclEp ep) {
-    if (ep.config().equals(config)) {
+    if (ep.config() == config || ep.config().equals(config)) {
       return ep;
     }
     Availability availability = Resolver.resolve(config).availability();

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,16 +67,26 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     for (Path file : files) {
       judged.add(judge(file, requiredMajor, machine, required));
     }
-    Comparator<NcclEpCandidate> best = Comparator
-        .comparing((NcclEpCandidate c) -> preferred != null && sameFile(c.file(), preferred))
-        .thenComparing(c -> c.version().orElse(null), Comparator.nullsFirst(Comparator.naturalOrder()));
     NcclEpCandidate chosen = null;
     for (NcclEpCandidate candidate : judged) {
-      if (candidate.accepted() && (chosen == null || best.compare(candidate, chosen) > 0)) {
+      if (candidate.accepted() && (chosen == null || better(candidate, chosen, preferred))) {
         chosen = candidate;
       }
     }
     return new NcclEpSelection(Optional.ofNullable(chosen), judged, requiredMajor);
+  }
+
+  /** Whether {@code a} beats {@code b}: the manifest's file first, then the higher version (a versionless one last). */
+  private static boolean better(NcclEpCandidate a, NcclEpCandidate b, Path preferred) {
+    boolean aPreferred = preferred != null && sameFile(a.file(), preferred);
+    boolean bPreferred = preferred != null && sameFile(b.file(), preferred);
+    if (aPreferred != bPreferred) {
+      return aPreferred;
+    }
+    if (a.version().isEmpty() || b.version().isEmpty()) {
+      return b.version().isEmpty() && a.version().isPresent();
+    }
+    return a.version().get().compareTo(b.version().get()) > 0;
   }
 
   /** The candidates in a folder: {@code libnccl_ep.so}, {@code .so.<N>}, {@code .so.<N>.<m>.<p>}, by name. */

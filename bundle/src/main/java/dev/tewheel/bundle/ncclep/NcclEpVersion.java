@@ -1,6 +1,5 @@
 package dev.tewheel.bundle.ncclep;
 
-import java.util.Comparator;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,9 +12,6 @@ import java.util.regex.Pattern;
 public record NcclEpVersion(int major, int minor, int patch) implements Comparable<NcclEpVersion> {
   /** The header's name inside the include root. */
   public static final String HEADER = "nccl_ep.h";
-
-  private static final Comparator<NcclEpVersion> ORDER = Comparator.comparingInt(NcclEpVersion::major)
-      .thenComparingInt(NcclEpVersion::minor).thenComparingInt(NcclEpVersion::patch);
 
   public NcclEpVersion {
     if (major < 0 || minor < 0 || patch < 0 || minor > 99 || patch > 99) {
@@ -65,7 +61,12 @@ public record NcclEpVersion(int major, int minor, int patch) implements Comparab
 
   @Override
   public int compareTo(NcclEpVersion other) {
-    return ORDER.compare(this, other);
+    int byMajor = Integer.compare(major, other.major);
+    if (byMajor != 0) {
+      return byMajor;
+    }
+    int byMinor = Integer.compare(minor, other.minor);
+    return byMinor != 0 ? byMinor : Integer.compare(patch, other.patch);
   }
 
   @Override

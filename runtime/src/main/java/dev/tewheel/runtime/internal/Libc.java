@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
@@ -12,6 +11,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -27,6 +29,9 @@ import java.util.Optional;
  * or an integer, and on the only two ABIs te-runtime runs on (System V x86-64 and AAPCS64) such values travel in
  * the same general-purpose registers whatever their C width, a callee never reads an argument register it does not
  * declare, and an {@code int} result is the low 32 bits of the result register (hence the casts to int below).
+ *
+ * <p>Memory is read and written through {@link MemorySegment#asByteBuffer} views rather than value layouts: on this
+ * path a layout's first use (its VarHandle, a string copy's type switch) would generate classes of its own.
  *
  * <p>Creating the handle is a restricted operation: callers check native access first ({@link NativeAccess#check}).
  * All C strings live in a confined arena closed before the method returns.
@@ -68,10 +73,13 @@ public final class Libc {
   private static final MemorySegment GETUID = libc("getuid");
   private static final MemorySegment STATVFS = libc("statvfs");
   private static final MemorySegment STRERROR = libc("strerror");
+  private static final MemorySegment STRLEN = libc("strlen");
 
   /** struct statvfs on LP64 glibc and musl: 9 unsigned longs, then f_flag. 256 bytes covers the whole struct. */
   private static final long STATVFS_SIZE = 256;
   private static final long STATVFS_F_FLAG = 9 * JAVA_LONG.byteSize();
+  /** A pointer's and an unsigned long's size on LP64. */
+  private static final int WORD = 8;
 
   private Libc() {}
 
@@ -118,14 +126,14 @@ public final class Libc {
    */
   public static Optional<Path> mappedFile(MemorySegment handle) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
+      MemorySegment out = arena.allocate(WORD, WORD);
       if ((int) call(DLINFO, handle.address(), RTLD_DI_LINKMAP, out.address()) != 0) {
         lastDlError();
         return Optional.empty();
       }
       // struct link_map { ElfW(Addr) l_addr; char *l_name; ... }
-      MemorySegment linkMap = out.get(ADDRESS, 0).reinterpret(2 * ADDRESS.byteSize());
-      String text = string(linkMap.get(ADDRESS, ADDRESS.byteSize()).address());
+      long linkMap = words(out).getLong(0);
+      String text = string(words(MemorySegment.ofAddress(linkMap).reinterpret(2 * WORD)).getLong(WORD));
       return text == null || text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
     }
   }
@@ -193,7 +201,7 @@ public final class Libc {
         throw new IOException("statvfs(" + path + ") failed: " + (text == null ? "" : text + " ") + "(errno " + errno
             + ")");
       }
-      return buffer.get(JAVA_LONG, STATVFS_F_FLAG);
+      return words(buffer).getLong((int) STATVFS_F_FLAG);
     }
   }
 
@@ -221,13 +229,27 @@ public final class Libc {
     }
   }
 
+  /** {@code text} as a NUL-terminated UTF-8 string in {@code arena}. */
   private static long cString(Arena arena, String text) {
-    return arena.allocateFrom(text).address();
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    MemorySegment segment = arena.allocate(bytes.length + 1L);
+    segment.asByteBuffer().put(bytes).put((byte) 0);
+    return segment.address();
   }
 
-  /** The NUL-terminated string at {@code address}, or null for NULL. */
+  /** The NUL-terminated UTF-8 string at {@code address}, or null for NULL. */
   private static String string(long address) {
-    return address == 0 ? null : MemorySegment.ofAddress(address).reinterpret(Long.MAX_VALUE).getString(0);
+    if (address == 0) {
+      return null;
+    }
+    byte[] bytes = new byte[Math.toIntExact(call(STRLEN, address))];
+    MemorySegment.ofAddress(address).reinterpret(bytes.length).asByteBuffer().get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A native-order view of {@code segment} for reading pointers and longs. */
+  private static ByteBuffer words(MemorySegment segment) {
+    return segment.asByteBuffer().order(ByteOrder.nativeOrder());
   }
 
   private static MemorySegment libc(String name) {
