@@ -62,10 +62,22 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
    */
   public static NcclEpSelection select(List<Path> files, int requiredMajor, ElfMachine machine, Path preferred,
       Set<String> requiredSymbols) {
+    return select(files, requiredMajor, machine, preferred, requiredSymbols, ElfFile::read);
+  }
+
+  /** How the rule reads a candidate: {@link ElfFile#read(Path)}, or a cache of it. */
+  @FunctionalInterface
+  public interface Reader {
+    ElfFile read(Path file) throws IOException;
+  }
+
+  /** As {@link #select(List, int, ElfMachine, Path, Set)}, reading candidates with {@code reader}. */
+  public static NcclEpSelection select(List<Path> files, int requiredMajor, ElfMachine machine, Path preferred,
+      Set<String> requiredSymbols, Reader reader) {
     Set<String> required = new TreeSet<>(requiredSymbols);
     List<NcclEpCandidate> judged = new ArrayList<>();
     for (Path file : files) {
-      judged.add(judge(file, requiredMajor, machine, required));
+      judged.add(judge(file, requiredMajor, machine, required, reader));
     }
     NcclEpCandidate chosen = null;
     for (NcclEpCandidate candidate : judged) {
@@ -99,7 +111,8 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     }
   }
 
-  private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine, Set<String> required) {
+  private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine, Set<String> required,
+      Reader reader) {
     Optional<NcclEpVersion> version = versionOf(file);
     if (!Files.exists(file)) {
       return new NcclEpCandidate(file, false, Files.isSymbolicLink(file) ? "dangling symlink" : "no such file",
@@ -107,7 +120,7 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     }
     ElfFile elf;
     try {
-      elf = ElfFile.read(file);
+      elf = reader.read(file);
     } catch (IOException e) {
       return new NcclEpCandidate(file, false, "not a readable ELF file: " + e.getMessage(), Optional.empty(), version);
     }

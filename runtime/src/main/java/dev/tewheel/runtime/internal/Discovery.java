@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.NativeLibrary;
@@ -188,7 +187,7 @@ public final class Discovery {
     }
     if (variant.isEmpty() && teLibrary.isPresent() && Files.isRegularFile(teLibrary.get())) {
       try {
-        for (String needed : ElfFile.readWithoutSymbols(teLibrary.get()).needed()) {
+        for (String needed : ElfCache.readWithoutSymbols(teLibrary.get()).needed()) {
           Matcher m = Pattern.compile("libcudart\\.so\\.(\\d+)").matcher(needed);
           if (m.matches()) {
             variant = Optional.of(Integer.parseInt(m.group(1)));

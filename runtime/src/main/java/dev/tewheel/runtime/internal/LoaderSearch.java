@@ -52,7 +52,7 @@ public final class LoaderSearch {
     // As the linker checks (glibc's dl-version.c), against the dependency's DT_VERDEF names.
     Set<String> defined;
     try {
-      defined = new HashSet<>(ElfFile.readWithoutSymbols(found.file().get()).versionDefinitions());
+      defined = new HashSet<>(ElfCache.readWithoutSymbols(found.file().get()).versionDefinitions());
     } catch (IOException e) {
       return found; // unreadable here; the machine check already passed, and dlopen will say more
     }

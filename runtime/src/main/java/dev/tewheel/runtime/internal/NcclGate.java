@@ -3,7 +3,6 @@ package dev.tewheel.runtime.internal;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NcclVersion;
 import java.io.IOException;
@@ -58,7 +57,7 @@ public final class NcclGate {
       }
       Optional<String> soname;
       try {
-        soname = ElfFile.readWithoutSymbols(configured).soname();
+        soname = ElfCache.readWithoutSymbols(configured).soname();
       } catch (IOException e) {
         return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());

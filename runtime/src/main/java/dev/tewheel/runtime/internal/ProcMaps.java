@@ -1,11 +1,9 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The shared objects mapped into this process, read from {@code /proc/self/maps}, grouped by DT_SONAME (read from
@@ -22,9 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ProcMaps {
   static final Path MAPS = Path.of("/proc/self/maps");
-  private static final Map<Path, Cached> SONAMES = new ConcurrentHashMap<>();
 
-  private record Cached(long size, long modified, Optional<String> soname) {}
 
   private ProcMaps() {}
 
@@ -72,27 +67,12 @@ public final class ProcMaps {
     return result;
   }
 
-  /** The DT_SONAME of a file, cached while its size and modification time stay the same. */
+  /** The DT_SONAME of a file, read once while the file stays the same ({@link ElfCache}); empty if unreadable. */
   public static Optional<String> soname(Path file) {
-    BasicFileAttributes attributes;
     try {
-      attributes = Files.readAttributes(file, BasicFileAttributes.class);
-    } catch (IOException e) {
+      return ElfCache.readWithoutSymbols(file).soname();
+    } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
-    long size = attributes.size();
-    long modified = attributes.lastModifiedTime().toMillis();
-    Cached cached = SONAMES.get(file);
-    if (cached != null && cached.size() == size && cached.modified() == modified) {
-      return cached.soname();
-    }
-    Optional<String> soname;
-    try {
-      soname = ElfFile.readWithoutSymbols(file).soname();
-    } catch (IOException | RuntimeException e) {
-      soname = Optional.empty();
-    }
-    SONAMES.put(file, new Cached(size, modified, soname));
-    return soname;
   }
 }

@@ -9,7 +9,6 @@ import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
 import dev.tewheel.runtime.Availability;
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.SearchStep;
@@ -187,7 +186,8 @@ public final class Resolver {
       }
     }
     NcclEpSelection selection =
-        NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED));
+        NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED),
+            ElfCache::read);
 
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
     NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
@@ -238,7 +238,7 @@ public final class Resolver {
   private static List<Dependency> dependencies(Path library, NcclStatus nccl) {
     try {
       Map<String, Path> preloads = nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
-      return LoaderSearch.needed(library, ElfFile.readWithoutSymbols(library), preloads);
+      return LoaderSearch.needed(library, ElfCache.readWithoutSymbols(library), preloads);
     } catch (IOException e) {
       return List.of();
     }
