@@ -3,15 +3,12 @@ package dev.tewheel.runtime.internal;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The ELF files te-runtime has read, kept while each file stays the same one (file key, size and modification time):
+ * The ELF files te-runtime has read, kept while each file stays the same one ({@link FileStamp}):
  * {@code availability()} and {@code loadNcclEp()} read the same few files (the NCCL EP candidates, libnccl.so.2, the
  * dependencies' version definitions, mapped libraries' SONAMEs), and a cold process pays milliseconds per read.
  * Values are soft references, so a library with thousands of symbols is read again rather than kept when memory is
@@ -33,39 +30,29 @@ public final class ElfCache {
   }
 
   private static ElfFile get(Path file, boolean symbols) throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    FileStamp stamp = FileStamp.of(file);
     Path key = file.toAbsolutePath().normalize();
     Entry entry = FILES.get(key);
-    if (entry != null && (entry.symbols || !symbols) && entry.sameFile(attributes)) {
+    if (entry != null && (entry.symbols || !symbols) && entry.stamp.equals(stamp)) {
       ElfFile elf = entry.elf.get();
       if (elf != null) {
         return elf;
       }
     }
     ElfFile elf = symbols ? ElfFile.read(file) : ElfFile.readWithoutSymbols(file);
-    FILES.put(key, new Entry(attributes, symbols, elf));
+    FILES.put(key, new Entry(stamp, symbols, elf));
     return elf;
   }
 
-  // A class, not a record: a record's generated equals would bootstrap on te-runtime's cold path.
   private static final class Entry {
-    final Object fileKey;
-    final long size;
-    final long modified;
+    final FileStamp stamp;
     final boolean symbols;
     final SoftReference<ElfFile> elf;
 
-    Entry(BasicFileAttributes attributes, boolean symbols, ElfFile elf) {
-      this.fileKey = attributes.fileKey();
-      this.size = attributes.size();
-      this.modified = attributes.lastModifiedTime().toMillis();
+    Entry(FileStamp stamp, boolean symbols, ElfFile elf) {
+      this.stamp = stamp;
       this.symbols = symbols;
       this.elf = new SoftReference<>(elf);
-    }
-
-    boolean sameFile(BasicFileAttributes attributes) {
-      return Objects.equals(fileKey, attributes.fileKey()) && size == attributes.size()
-          && modified == attributes.lastModifiedTime().toMillis();
     }
   }
 }

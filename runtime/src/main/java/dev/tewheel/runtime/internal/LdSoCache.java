@@ -29,7 +29,7 @@ final class LdSoCache {
   private LdSoCache() {}
 
   /** A parsed cache and the file state it was parsed from; reparsed when ldconfig rewrites the file. */
-  private record Parsed(Path file, long size, long modified, Map<String, List<Path>> byName) {}
+  private record Parsed(Path file, FileStamp stamp, Map<String, List<Path>> byName) {}
 
   private static volatile Parsed parsed;
 
@@ -39,22 +39,20 @@ final class LdSoCache {
   }
 
   private static Map<String, List<Path>> table(Path cache) {
-    long size;
-    long modified;
+    FileStamp stamp;
     try {
-      if (!Files.isRegularFile(cache) || (size = Files.size(cache)) > MAX_SIZE) {
+      if (!Files.isRegularFile(cache) || (stamp = FileStamp.of(cache)).size() > MAX_SIZE) {
         return Map.of();
       }
-      modified = Files.getLastModifiedTime(cache).toMillis();
     } catch (IOException e) {
       return Map.of();
     }
     Parsed last = parsed;
-    if (last != null && last.file().equals(cache) && last.size() == size && last.modified() == modified) {
+    if (last != null && last.file().equals(cache) && last.stamp().equals(stamp)) {
       return last.byName();
     }
     Map<String, List<Path>> byName = parse(cache);
-    parsed = new Parsed(cache, size, modified, byName);
+    parsed = new Parsed(cache, stamp, byName);
     return byName;
   }
 

@@ -12,16 +12,23 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The NCCL gate: loads {@code libnccl.so.2} (RTLD_LOCAL, closed again after) and asks {@code ncclGetVersion}.
  * NCCL EP NEEDS {@code libnccl.so.2} and has no RUNPATH, so it binds to a copy already in the process if there is
  * one (the dynamic linker matches DT_NEEDED against loaded SONAMEs), else to the configured file te-runtime
  * preloads, else to what the loader's search finds. The gate checks that very copy.
+ *
+ * <p>A file's version is a property of the file, so the gate remembers what each file reported while it stays the
+ * same file ({@link FileStamp}), and a later probe of it (loadNcclEp() repeats availability()'s)
+ * does not load the library again: a real libnccl.so.2 is hundreds of megabytes to map and relocate.
  */
 public final class NcclGate {
   public static final String SONAME = "libnccl.so.2";
+  private static final Map<Path, Reported> REPORTED = new ConcurrentHashMap<>();
 
   private NcclGate() {}
 
@@ -72,6 +79,10 @@ public final class NcclGate {
       source = NcclStatus.Source.LOADER_SEARCH;
       target = SONAME;
     }
+    Optional<NcclVersion> known = existing.isPresent() ? Optional.empty() : reported(Path.of(target));
+    if (known.isPresent()) {
+      return status(Path.of(target), source, known.get(), minimum, note);
+    }
     Libc.Opened opened = Libc.dlopen(target, Libc.RTLD_NOW | Libc.RTLD_LOCAL);
     if (!opened.ok()) {
       String hint = configured != null ? ""
@@ -94,15 +105,43 @@ public final class NcclGate {
             note + "ncclGetVersion of " + mapped + " failed with status " + status);
       }
       NcclVersion version = NcclVersion.fromCode(code[0]);
-      boolean ok = version.compareTo(minimum) >= 0;
-      return new NcclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
-          + source + " (" + mapped + ") reports " + version + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
+      remember(mapped, version);
+      return status(mapped, source, version, minimum, note);
     } catch (Throwable t) {
       throw Libc.unexpected(t);
     } finally {
       Libc.dlclose(opened.handle());
     }
   }
+
+  private static NcclStatus status(Path mapped, NcclStatus.Source source, NcclVersion version, NcclVersion minimum,
+      String note) {
+    boolean ok = version.compareTo(minimum) >= 0;
+    return new NcclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
+        + source + " (" + mapped + ") reports " + version
+        + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
+  }
+
+  /** What {@code file} reported before, if it is still the same file. */
+  private static Optional<NcclVersion> reported(Path file) {
+    Reported before = REPORTED.get(file.toAbsolutePath().normalize());
+    try {
+      return before != null && before.stamp.equals(FileStamp.of(file)) ? Optional.of(before.version)
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static void remember(Path file, NcclVersion version) {
+    try {
+      REPORTED.put(file.toAbsolutePath().normalize(), new Reported(FileStamp.of(file), version));
+    } catch (IOException e) {
+      // not remembered: the next probe loads it again
+    }
+  }
+
+  private record Reported(FileStamp stamp, NcclVersion version) {}
 
   /** ncclGetVersion(int *): a trivial getter, so a critical downcall that may write to a heap array. */
   @SuppressWarnings("restricted") // native access was checked by TeRuntime
