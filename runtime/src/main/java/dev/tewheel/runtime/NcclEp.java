@@ -8,6 +8,7 @@ import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Symbols;
+import dev.tewheel.runtime.internal.VersionGetter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -382,10 +383,7 @@ public final class NcclEp {
 
   // ncclEpGetVersion is the per-call overhead benchmark's subject: a static holder makes its handle a constant the
   // JIT inlines through (one NcclEp per process, published before first use).
-  @SuppressWarnings("restricted") // native access was checked by TeRuntime before NCCL EP was loaded
   private static final class GetVersion {
-    static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-        instance.symbols.address("ncclEpGetVersion"), FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        Linker.Option.critical(true));
+    static final MethodHandle HANDLE = VersionGetter.at(instance.symbols.address("ncclEpGetVersion"));
   }
 }

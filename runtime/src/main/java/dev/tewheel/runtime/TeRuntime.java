@@ -1,7 +1,5 @@
 package dev.tewheel.runtime;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
@@ -15,9 +13,8 @@ import dev.tewheel.runtime.internal.NcclGate;
 import dev.tewheel.runtime.internal.NativeAccess;
 import dev.tewheel.runtime.internal.Resolver;
 import dev.tewheel.runtime.internal.Symbols;
+import dev.tewheel.runtime.internal.VersionGetter;
 import java.io.IOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
@@ -376,11 +373,8 @@ public final class TeRuntime {
     }
   }
 
-  @SuppressWarnings("restricted") // native access was checked by loadNcclEp
   private static NcclEpVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
-    // Called once per load, so not cached in Symbols (whose key would bootstrap a record hashCode on the cold path).
-    MethodHandle getVersion = Linker.nativeLinker().downcallHandle(symbols.address("ncclEpGetVersion"),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS), Linker.Option.critical(true));
+    MethodHandle getVersion = VersionGetter.at(symbols.address("ncclEpGetVersion"));
     int[] code = new int[1];
     int status;
     try {

@@ -1,15 +1,10 @@
 package dev.tewheel.runtime.internal;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NcclVersion;
 import java.io.IOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -99,7 +94,7 @@ public final class NcclGate {
             note + SONAME + " from " + mapped + " defines no ncclGetVersion");
       }
       int[] code = new int[1];
-      int status = (int) versionHandle(function.get()).invokeExact(MemorySegment.ofArray(code));
+      int status = (int) VersionGetter.at(function.get()).invokeExact(MemorySegment.ofArray(code));
       if (status != 0 || code[0] <= 0) {
         return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + "ncclGetVersion of " + mapped + " failed with status " + status);
@@ -142,13 +137,6 @@ public final class NcclGate {
   }
 
   private record Reported(FileStamp stamp, NcclVersion version) {}
-
-  /** ncclGetVersion(int *): a trivial getter, so a critical downcall that may write to a heap array. */
-  @SuppressWarnings("restricted") // native access was checked by TeRuntime
-  private static MethodHandle versionHandle(MemorySegment function) {
-    return Linker.nativeLinker().downcallHandle(function, FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        Linker.Option.critical(true));
-  }
 
   static boolean sameFile(Path a, Path b) {
     try {

@@ -83,13 +83,16 @@ public final class Resolver {
   /** The search alone, with the bundle's integrity checked; loading the TE library needs no more. */
   public static Located locate(Config config) {
     List<SearchStep> steps = new ArrayList<>();
-    String[][] explicit = {
-        {"API TeRuntime.Builder.wheelLib", config.wheelLib() == null ? null : config.wheelLib().toString()},
-        {"system property " + Config.WHEEL_LIB_PROPERTY, Config.property(Config.WHEEL_LIB_PROPERTY)},
-        {"environment " + Config.WHEEL_LIB_ENV, blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV))}};
-    for (int i = 0; i < explicit.length; i++) {
-      String source = explicit[i][0];
-      String value = explicit[i][1];
+    String[] sources = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
+        "environment " + Config.WHEEL_LIB_ENV};
+    for (int i = 0; i < sources.length; i++) {
+      String source = sources[i];
+      // Each read only when the one before is unset: the environment is read through libc.
+      String value = switch (i) {
+        case 0 -> config.wheelLib() == null ? null : config.wheelLib().toString();
+        case 1 -> Config.property(Config.WHEEL_LIB_PROPERTY);
+        default -> blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV));
+      };
       if (value == null) {
         steps.add(new SearchStep(source, null, "not set"));
         continue;
