@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * so each fork measures one cold start): te-runtime's {@code availability()} + {@code load()} (search, ELF reading of
  * every candidate, NCCL gate, preload, dlopen, dlinfo and dlsym checks), beside JNA's and JNI's own cold paths (JNA:
  * preload NCCL, Native.load, call; JNI: System.load of the stub, preload, dlopen, call). Setup (laying out the
- * bundle, compiling the stub) is not measured.
+ * bundle, compiling the stub) is not measured. {@code bench/runtime/cold-start.sh} runs these forks plain and with
+ * the JDK's AOT cache and CDS archive, round-robin, and prints the medians (docs/performance.md).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
