@@ -31,8 +31,7 @@ public record OsAbi(int value) {
     return name();
   }
 
-  // Written out: a record's generated equals and hashCode bootstrap through java.lang.runtime.ObjectMethods on first
-  // use, milliseconds of a cold start, and ELF reading compares these on every file.
+  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
   @Override
   public boolean equals(Object other) {
     return other instanceof OsAbi that && that.value == value;
