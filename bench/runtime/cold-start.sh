@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# The cold first call (RuntimeFirstCallBenchmark: te-runtime's availability() + loadNcclEp() + ncclEpGetVersion,
-# beside JNA's preload + Native.load + call), each in a fresh JVM, plain and with the JDK's caches: an AOT cache
-# (JEP 483/514) and a dynamic CDS archive, each trained by one JMH fork of the same benchmark method. Every round
-# runs each configuration once, round-robin, so the machine's drift spreads over all of them; the medians are
-# printed as a table. See docs/performance.md.
+# The cold first call (te-runtime's availability() + loadNcclEp() + ncclEpGetVersion, beside JNA's preload +
+# Native.load + call), each in a fresh JVM, plain and with the JDK's caches: an AOT cache (JEP 483/514) and a dynamic
+# CDS archive, each trained by one run of the same configuration. Every round runs each configuration once,
+# round-robin, so the machine's drift spreads over all of them; the medians are printed as a table. See
+# docs/performance.md.
 #
-#   bench/runtime/cold-start.sh [rounds]        (default 15; JAVA=<JDK 25+ java> to choose the JDK)
+#   bench/runtime/cold-start.sh [rounds]          JMH forks of RuntimeFirstCallBenchmark (default 15 rounds)
+#   bench/runtime/cold-start.sh --main [rounds]   plain `java -cp benchmarks.jar dev.tewheel.bench.FirstCall` runs:
+#                                                 no JMH host in the JVM. WHEEL_LIB and NCCL name the libraries
+#                                                 (default: a wheel_lib laid out from te-wheel's stand-ins)
+# JAVA=<JDK 25+ java> chooses the JDK.
 set -euo pipefail
 
+mode=jmh
+if [[ ${1:-} == --main ]]; then
+  mode=main
+  shift
+fi
 rounds=${1:-15}
 java=${JAVA:-java}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,9 +37,43 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 native_access=--enable-native-access=ALL-UNNAMED
 
-# One JMH fork of one method; prints its single-shot time in ms.
+if [[ $mode == main ]]; then
+  if [[ -n ${WHEEL_LIB:-} || -n ${NCCL:-} ]]; then
+    wheel_lib=${WHEEL_LIB:?WHEEL_LIB and NCCL go together}
+    nccl=${NCCL:?WHEEL_LIB and NCCL go together}
+    libraries="$wheel_lib and $nccl"
+  else
+    # As RuntimeFixture lays it out: TE's default layout, and the stand-in CUDA driver NCCL EP NEEDS.
+    stand_ins=$(cd "$here/../.." && pwd)/src/native/target/stand-ins
+    if [[ ! -d $stand_ins/nccl_ep ]]; then
+      echo "cold-start.sh: no stand-ins in $stand_ins; build them: ./mvnw -B -q install -DskipTests -Dinvoker.skip" >&2
+      exit 2
+    fi
+    wheel_lib=$work/wheel_lib
+    mkdir -p "$wheel_lib/nccl_ep"
+    cp "$stand_ins/te/libtransformer_engine.so" "$wheel_lib/"
+    cp "$stand_ins"/nccl_ep/lib/libnccl_ep.so.*.*.* "$wheel_lib/libnccl_ep.so"
+    cp -r "$stand_ins/nccl_ep/include" "$wheel_lib/nccl_ep/"
+    nccl=$stand_ins/nccl/lib/libnccl.so.2
+    export LD_LIBRARY_PATH=$stand_ins/cuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    libraries="te-wheel's stand-ins"
+  fi
+fi
+
+# One cold start of one method in a fresh JVM; prints its time in ms.
 shot() {
   local method=$1 extra=$2
+  if [[ $mode == main ]]; then
+    # shellcheck disable=SC2086 # $extra is zero or one JVM flag
+    if ! "$java" $native_access $extra -cp "$jar" dev.tewheel.bench.FirstCall "$method" "$wheel_lib" "$nccl" \
+        >"$work/shot.log" 2>&1; then
+      echo "cold-start.sh: FirstCall $method with '$extra' failed:" >&2
+      cat "$work/shot.log" >&2
+      exit 1
+    fi
+    sed -n 's/^.* first call \([0-9.]*\) ms.*/\1/p' "$work/shot.log" | tail -1
+    return
+  fi
   if ! "$java" -jar "$jar" "RuntimeFirstCallBenchmark\.$method\$" -f 1 -rf csv -rff "$work/shot.csv" \
       -jvmArgsAppend "$native_access $extra" >"$work/shot.log" 2>&1; then
     echo "cold-start.sh: the $method fork with '$extra' failed:" >&2
@@ -60,7 +103,8 @@ median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) /
 range() { sort -g "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f-%.1f", lo, hi }'; }
 jna_plain=$(median "$work/times.3")
 echo
-echo "Cold first call, median of $rounds forks per row ($("$java" -version 2>&1 | head -1)):"
+what=$([[ $mode == main ]] && echo "FirstCall runs on $libraries" || echo "JMH forks on te-wheel's stand-ins")
+echo "Cold first call, median of $rounds $what per row ($("$java" -version 2>&1 | head -1)):"
 echo
 echo "| benchmark | cache | median (ms) | range (ms) | vs JNA plain | vs JNA, same cache |"
 echo "|---|---|---|---|---|---|"

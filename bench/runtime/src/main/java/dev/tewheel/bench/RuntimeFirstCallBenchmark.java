@@ -1,12 +1,6 @@
 package dev.tewheel.bench;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
-import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.TeRuntime;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,8 +29,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
 public class RuntimeFirstCallBenchmark {
-  private static final int RTLD_NOW_GLOBAL = 0x2 | 0x100;
-
   private Path wheelLib;
   private Path nccl;
   private Path jniStub;
@@ -50,23 +42,12 @@ public class RuntimeFirstCallBenchmark {
 
   @Benchmark
   public int teRuntime() {
-    TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(nccl).build();
-    Availability availability = runtime.availability();
-    if (!availability.available()) {
-      throw new IllegalStateException(availability.reason());
-    }
-    return runtime.loadNcclEp().getVersion();
+    return FirstCall.teRuntime(wheelLib, nccl);
   }
 
   @Benchmark
   public int jna() {
-    NativeLibrary.getInstance(nccl.toString(), Map.of(Library.OPTION_OPEN_FLAGS, RTLD_NOW_GLOBAL));
-    RuntimeJna library = Native.load(wheelLib.resolve("libnccl_ep.so").toString(), RuntimeJna.class);
-    int[] version = new int[1];
-    if (library.ncclEpGetVersion(version) != 0) {
-      throw new IllegalStateException("ncclEpGetVersion failed");
-    }
-    return version[0];
+    return FirstCall.jna(wheelLib, nccl);
   }
 
   @Benchmark

@@ -1,0 +1,62 @@
+package dev.tewheel.bench;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.TeRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The cold paths RuntimeFirstCallBenchmark compares, from nothing loaded to the first {@code ncclEpGetVersion}, and a
+ * {@code main} that runs one of them once in a fresh JVM and prints its time: for runs outside JMH, plain and with
+ * the JDK's caches (bench/runtime/cold-start.sh --main), and on other machines' real libraries.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar dev.tewheel.bench.FirstCall teRuntime|jna WHEEL_LIB LIBNCCL
+ * </pre>
+ */
+public final class FirstCall {
+  private static final int RTLD_NOW_GLOBAL = 0x2 | 0x100;
+
+  private FirstCall() {}
+
+  /** te-runtime: availability(), loadNcclEp() (NCCL gate, preload, dlopen and its checks), getVersion(). */
+  public static int teRuntime(Path wheelLib, Path nccl) {
+    TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(nccl).build();
+    Availability availability = runtime.availability();
+    if (!availability.available()) {
+      throw new IllegalStateException(availability.reason());
+    }
+    return runtime.loadNcclEp().getVersion();
+  }
+
+  /** JNA: NCCL preloaded with RTLD_NOW | RTLD_GLOBAL, the bundle's NCCL EP by Native.load, one call. */
+  public static int jna(Path wheelLib, Path nccl) {
+    NativeLibrary.getInstance(nccl.toString(), Map.of(Library.OPTION_OPEN_FLAGS, RTLD_NOW_GLOBAL));
+    RuntimeJna library = Native.load(wheelLib.resolve("libnccl_ep.so").toString(), RuntimeJna.class);
+    int[] version = new int[1];
+    if (library.ncclEpGetVersion(version) != 0) {
+      throw new IllegalStateException("ncclEpGetVersion failed");
+    }
+    return version[0];
+  }
+
+  public static void main(String[] args) {
+    if (args.length != 3 || !(args[0].equals("teRuntime") || args[0].equals("jna"))
+        || !Files.isDirectory(Path.of(args[1])) || !Files.isRegularFile(Path.of(args[2]))) {
+      System.err.println("usage: FirstCall teRuntime|jna WHEEL_LIB LIBNCCL   (a wheel_lib folder holding"
+          + " libnccl_ep.so, and a libnccl.so.2 file)");
+      System.exit(1);
+    }
+    Path wheelLib = Path.of(args[1]);
+    Path nccl = Path.of(args[2]);
+    long start = System.nanoTime();
+    int version = args[0].equals("teRuntime") ? teRuntime(wheelLib, nccl) : jna(wheelLib, nccl);
+    long end = System.nanoTime();
+    System.out.println(args[0] + " first call " + (end - start) / 1_000_000.0 + " ms (ncclEpGetVersion " + version
+        + ")");
+  }
+}
