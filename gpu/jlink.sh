@@ -6,7 +6,10 @@
 #   JDK_HOME   the JDK whose jlink to use (default: the highest JDK >= 22 under /usr/lib/jvm with a
 #              bin/jlink). Its jmods/ is used when present; a JDK 24+ without jmods/ (Temurin 25 ships
 #              none) links from its own run-time image (JEP 493).
-#   MODULES    modules to link (default: java.base; te-runtime's FFM API lives there)
+#   MODULES    modules to link (default: java.base, where te-runtime's FFM API lives, and java.logging, which JNA
+#              needs for the cold-start comparison, bench/runtime/cold-start.sh --main)
+#   CDS=0      leave out the default CDS archive (kept by default: a JDK has one, and cold starts are measured
+#              with this image)
 #   PACK=0     skip writing OUT_DIR.tar.xz (the image as one file, for carrying to a device run)
 # The image is replaced whole: it is linked beside OUT_DIR and renamed into place.
 set -euo pipefail
@@ -14,7 +17,7 @@ set -euo pipefail
 die() { echo "jlink: error: $*" >&2; exit 1; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${1:-$here/work/jre}"
-modules="${MODULES:-java.base}"
+modules="${MODULES:-java.base,java.logging}"
 
 # feature version of a JDK folder, from its release file (JAVA_VERSION="25.0.1" -> 25; "1.8.0" -> 8)
 feature_of() {
@@ -56,7 +59,9 @@ tmp="$out.tmp.$$"
 rm -rf "$tmp"
 echo "jlink: JDK $v at $JDK_HOME; modules $modules -> $out"
 t0=$SECONDS
-"$JDK_HOME/bin/jlink" ${modpath[@]+"${modpath[@]}"} --add-modules "$modules" \
+cds=(--generate-cds-archive)
+[[ "${CDS:-1}" == 0 ]] && cds=()
+"$JDK_HOME/bin/jlink" ${modpath[@]+"${modpath[@]}"} --add-modules "$modules" ${cds[@]+"${cds[@]}"} \
   --strip-debug --no-man-pages --no-header-files "$compress" --output "$tmp"
 "$tmp/bin/java" -version 2>&1 | sed 's/^/jlink:   /'
 rm -rf "$out"
