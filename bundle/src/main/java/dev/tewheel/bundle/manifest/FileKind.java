@@ -19,8 +19,12 @@ public enum FileKind {
   }
 
   public static FileKind of(String id) {
-    return Arrays.stream(values()).filter(k -> k.id.equals(id)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown file kind '" + id + "': expected one of "
-            + Arrays.stream(values()).map(FileKind::id).toList()));
+    for (FileKind kind : values()) {
+      if (kind.id.equals(id)) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException("unknown file kind '" + id + "': expected one of "
+        + Arrays.stream(values()).map(FileKind::id).toList());
   }
 }
