@@ -603,7 +603,10 @@ API ncclResult_t ncclEpUpdateHandle(ncclEpHandle_t handle, const ncclEpTensor_t 
     }
     int e = r.slot[i];
     int64_t slot = r.offset[e] + cursor[e]++;
-    if (!g->eager && slot >= (int64_t)g->max_recv_tokens) {
+    /* The fixed budget is high throughput's. Low latency sizes its buffers itself (max_recv_tokens_per_rank: "LL:
+     * unused") with room for ranks * max_dispatch_tokens_per_rank tokens per local expert, which one token per
+     * expert per rank cannot overflow. */
+    if (g->config.algorithm == NCCL_EP_ALGO_HIGH_THROUGHPUT && !g->eager && slot >= (int64_t)g->max_recv_tokens) {
       /* TRAP (the default) is a device trap in the real library; DROP loses the token. */
       EP_HOST_ASSERT(g->config.overflow_policy == NCCL_EP_OVERFLOW_DROP && "receive overflow");
       slot = -1;

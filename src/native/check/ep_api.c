@@ -195,6 +195,19 @@ static void ep_checks(void) {
          mask[0] == 1);
   EXPECT(ncclEpHandleDestroy(handle) == ncclSuccess);
   EXPECT(ncclEpGroupDestroy(group) == ncclSuccess);
+
+  /* Low latency has no receive budget to overflow: 4 tokens routed to 2 experts each (8 copies) fit its per-expert
+   * buffers although ranks * max_dispatch_tokens_per_rank is 4, as on the real library (a fixed high-throughput
+   * budget of 4 would trap). */
+  config.enable_mask = 0;
+  config.max_recv_tokens_per_rank = NCCL_EP_AUTO;
+  EXPECT(ncclEpCreateGroup(&group, comm, &config) == ncclSuccess);
+  int ll_idx[4][K] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  size_t ll_shape[2] = {4, K};
+  ncclEpTensor_t ll_t = tensor(ll_idx, ncclInt32, 2, ll_shape);
+  EXPECT(ncclEpCreateHandle(&handle, group, NCCL_EP_LAYOUT_EXPERT_MAJOR, &ll_t, NULL, NULL, NULL) == ncclSuccess);
+  EXPECT(ncclEpHandleDestroy(handle) == ncclSuccess);
+  EXPECT(ncclEpGroupDestroy(group) == ncclSuccess);
   EXPECT(ncclCommDestroy(comm) == ncclSuccess);
 }
 

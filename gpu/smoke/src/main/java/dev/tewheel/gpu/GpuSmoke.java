@@ -310,10 +310,7 @@ public final class GpuSmoke {
         cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), recvSlots);
         cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_topk"), K);
       } else {
-        // AUTO, as the probe ran the real library. te-wheel's stand-in counts LL's receive slots per rank, not per
-        // expert, and would take 16 for 32 routed copies: on stand-ins only, give it room.
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"),
-            options.standIns() ? recvSlots : NcclEpStructs.AUTO);
+        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), NcclEpStructs.AUTO); // "LL: unused"
       }
       t0 = System.nanoTime();
       MemorySegment group = ep.createGroup(comm, cfg);
