@@ -316,9 +316,12 @@ public final class NcclEp {
    * (spread, unboxed) and cached, so each call is one invokeExact, not invokeWithArguments' per-call adaptation.
    */
   private int call(String name, FunctionDescriptor descriptor, Object... args) {
-    MethodHandle spread = spreaders.computeIfAbsent(name, n -> symbols.function(n, descriptor)
-        .asType(MethodType.genericMethodType(args.length).changeReturnType(int.class))
-        .asSpreader(Object[].class, args.length));
+    MethodHandle spread = spreaders.get(name); // get first: computeIfAbsent's capturing lambda allocates per call
+    if (spread == null) {
+      spread = spreaders.computeIfAbsent(name, n -> symbols.function(n, descriptor)
+          .asType(MethodType.genericMethodType(args.length).changeReturnType(int.class))
+          .asSpreader(Object[].class, args.length));
+    }
     try {
       return (int) spread.invokeExact(args);
     } catch (Throwable t) {

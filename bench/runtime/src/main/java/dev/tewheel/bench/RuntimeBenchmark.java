@@ -1,8 +1,17 @@
 package dev.tewheel.bench;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.LongByReference;
+import dev.tewheel.runtime.NcclComm;
 import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.NcclEpStructs;
 import dev.tewheel.runtime.TeRuntime;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -14,13 +23,17 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Per-call overhead of a trivial downcall, side by side: {@code ncclEpGetVersion(int *)} of the stand-in NCCL EP
- * through te-runtime's cached handle ({@link NcclEp#getVersion()}: a critical downcall writing to a heap array),
- * through a JNI stub, and through JNA (interface mapping and direct mapping). All four call the same function in the
- * same mapping of the library, and all check its status. Targets: at most 1.2x JNI, at least 10x faster than JNA.
+ * Per-call overhead of a downcall, side by side, through te-runtime, a JNI stub and JNA (interface mapping and direct
+ * mapping); each path calls the same function in the same mapping of the stand-in NCCL EP and checks its status.
+ * Two functions: {@code ncclEpGetVersion(int *)}, a trivial getter that te-runtime calls through a cached critical
+ * handle writing to a heap array ({@link NcclEp#getVersion()}; targets: at most 1.2x JNI, at least 10x faster than
+ * JNA), and {@code ncclEpHandleMemSize(group, layout, config, size_t *, num_topk)}, an ordinary typed function of
+ * the API ({@link NcclEp#handleMemSize}: the group and config checks, an out-parameter in a confined arena, the call
+ * through the cached spreading handle, the status check) on a one-rank high-throughput group.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -29,8 +42,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class RuntimeBenchmark {
+  private static final int TOPK = 2;
+
   private NcclEp ep;
   private RuntimeJna jna;
+  private Arena arena;
+  private NcclComm comm;
+  private MemorySegment group;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -45,6 +63,27 @@ public class RuntimeBenchmark {
     if (ffm() != 100 || jni() != 100 || jna() != 100 || jnaDirect() != 100) {
       throw new IllegalStateException("the four paths disagree on ncclEpGetVersion");
     }
+    arena = Arena.ofShared();
+    comm = ep.nccl().commInitRank(1, ep.nccl().uniqueId(), 0);
+    MemorySegment config = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
+    StructLayout g = NcclEpStructs.GROUP_CONFIG;
+    config.set(JAVA_INT, NcclEpStructs.offset(g, "algorithm"), NcclEpStructs.ALGO_HIGH_THROUGHPUT);
+    config.set(JAVA_INT, NcclEpStructs.offset(g, "num_experts"), 8);
+    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_dispatch_tokens_per_rank"), 16);
+    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), 32);
+    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_token_bytes"), 2048);
+    group = ep.createGroup(comm, config);
+    long size = ffmHandleMemSize();
+    if (size <= 0 || jniHandleMemSize() != size || jnaHandleMemSize() != size || jnaDirectHandleMemSize() != size) {
+      throw new IllegalStateException("the four paths disagree on ncclEpHandleMemSize");
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    ep.groupDestroy(group);
+    comm.close();
+    arena.close();
   }
 
   @Benchmark
@@ -77,5 +116,39 @@ public class RuntimeBenchmark {
       throw new IllegalStateException("ncclEpGetVersion failed");
     }
     return version[0];
+  }
+
+  @Benchmark
+  public long ffmHandleMemSize() {
+    return ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, TOPK);
+  }
+
+  @Benchmark
+  public long jniHandleMemSize() {
+    long size = RuntimeJni.handleMemSize(group.address(), NcclEpStructs.LAYOUT_EXPERT_MAJOR, TOPK);
+    if (size < 0) {
+      throw new IllegalStateException("ncclEpHandleMemSize failed");
+    }
+    return size;
+  }
+
+  @Benchmark
+  public long jnaHandleMemSize() {
+    LongByReference size = new LongByReference();
+    if (jna.ncclEpHandleMemSize(new Pointer(group.address()), NcclEpStructs.LAYOUT_EXPERT_MAJOR, null, size, TOPK)
+        != 0) {
+      throw new IllegalStateException("ncclEpHandleMemSize failed");
+    }
+    return size.getValue();
+  }
+
+  @Benchmark
+  public long jnaDirectHandleMemSize() {
+    long[] size = new long[1];
+    if (RuntimeJna.Direct.ncclEpHandleMemSize(group.address(), NcclEpStructs.LAYOUT_EXPERT_MAJOR, null, size, TOPK)
+        != 0) {
+      throw new IllegalStateException("ncclEpHandleMemSize failed");
+    }
+    return size[0];
   }
 }
