@@ -43,19 +43,14 @@ if [[ $mode == main ]]; then
     nccl=${NCCL:?WHEEL_LIB and NCCL go together}
     libraries="$wheel_lib and $nccl"
   else
-    # As RuntimeFixture lays it out: TE's default layout, and the stand-in CUDA driver NCCL EP NEEDS.
-    stand_ins=$(cd "$here/../.." && pwd)/src/native/target/stand-ins
-    if [[ ! -d $stand_ins/nccl_ep ]]; then
-      echo "cold-start.sh: no stand-ins in $stand_ins; build them: ./mvnw -B -q install -DskipTests -Dinvoker.skip" >&2
-      exit 2
+    # The benchmarks' own stand-in wheel_lib (RuntimeFixture's layout), and the stand-in CUDA driver NCCL EP NEEDS.
+    if ! "$java" -cp "$jar" dev.tewheel.bench.FirstCall standIns "$work" >"$work/stand-ins" 2>"$work/shot.log"; then
+      echo "cold-start.sh: could not lay out the stand-ins:" >&2
+      cat "$work/shot.log" >&2
+      exit 1
     fi
-    wheel_lib=$work/wheel_lib
-    mkdir -p "$wheel_lib/nccl_ep"
-    cp "$stand_ins/te/libtransformer_engine.so" "$wheel_lib/"
-    cp "$stand_ins"/nccl_ep/lib/libnccl_ep.so.*.*.* "$wheel_lib/libnccl_ep.so"
-    cp -r "$stand_ins/nccl_ep/include" "$wheel_lib/nccl_ep/"
-    nccl=$stand_ins/nccl/lib/libnccl.so.2
-    export LD_LIBRARY_PATH=$stand_ins/cuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    { read -r wheel_lib; read -r nccl; read -r cuda; } <"$work/stand-ins"
+    export LD_LIBRARY_PATH=$cuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     libraries="te-wheel's stand-ins"
   fi
 fi

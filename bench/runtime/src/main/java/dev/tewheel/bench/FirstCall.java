@@ -16,7 +16,11 @@ import java.util.Map;
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar dev.tewheel.bench.FirstCall teRuntime|jna WHEEL_LIB LIBNCCL
+ * java -cp benchmarks.jar dev.tewheel.bench.FirstCall standIns FOLDER
  * </pre>
+ * The second lays out the benchmarks' stand-in wheel_lib in FOLDER/wheel_lib (RuntimeFixture's layout) and prints
+ * three lines: that folder, the stand-in libnccl.so.2, and the folder of the stand-in libcuda.so.1 for
+ * LD_LIBRARY_PATH.
  */
 public final class FirstCall {
   private static final int RTLD_NOW_GLOBAL = 0x2 | 0x100;
@@ -44,11 +48,17 @@ public final class FirstCall {
     return version[0];
   }
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
+    if (args.length == 2 && args[0].equals("standIns")) {
+      System.out.println(RuntimeFixture.layOut(Path.of(args[1]).resolve("wheel_lib")));
+      System.out.println(RuntimeFixture.nccl());
+      System.out.println(RuntimeFixture.cudaLibDir());
+      return;
+    }
     if (args.length != 3 || !(args[0].equals("teRuntime") || args[0].equals("jna"))
         || !Files.isDirectory(Path.of(args[1])) || !Files.isRegularFile(Path.of(args[2]))) {
       System.err.println("usage: FirstCall teRuntime|jna WHEEL_LIB LIBNCCL   (a wheel_lib folder holding"
-          + " libnccl_ep.so, and a libnccl.so.2 file)");
+          + " libnccl_ep.so, and a libnccl.so.2 file)\n       FirstCall standIns FOLDER   (lays out the stand-ins)");
       System.exit(1);
     }
     Path wheelLib = Path.of(args[1]);

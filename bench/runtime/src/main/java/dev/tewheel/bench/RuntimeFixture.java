@@ -23,8 +23,12 @@ final class RuntimeFixture {
    * driver, which NCCL EP NEEDS, as a GPU host has it (there the ld.so cache finds the driver's libcuda.so.1).
    */
   static Path wheelLib() throws IOException {
-    System.load(StandIns.cudaLibDir().resolve("libcuda.so.1").toString());
-    Path folder = tempFolder("te-runtime-bench").resolve("wheel_lib");
+    System.load(cudaLibDir().resolve("libcuda.so.1").toString());
+    return layOut(tempFolder("te-runtime-bench").resolve("wheel_lib"));
+  }
+
+  /** Lays out the stand-in wheel_lib in {@code folder} (created; kept after the JVM exits). */
+  static Path layOut(Path folder) throws IOException {
     Files.createDirectories(folder);
     Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
     Files.copy(StandIns.ncclEpLibrary(), folder.resolve("libnccl_ep.so"));
@@ -58,6 +62,11 @@ final class RuntimeFixture {
       }
     }, "remove " + folder));
     return folder;
+  }
+
+  /** The folder of the stand-in CUDA driver, libcuda.so.1, which NCCL EP NEEDS. */
+  static Path cudaLibDir() {
+    return StandIns.cudaLibDir();
   }
 
   /** The stand-in libnccl.so.2 (2.30.4). */
