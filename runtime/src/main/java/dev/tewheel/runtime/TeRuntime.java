@@ -7,6 +7,7 @@ import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Discovery;
 import dev.tewheel.runtime.internal.Environment;
+import dev.tewheel.runtime.internal.FileStamp;
 import dev.tewheel.runtime.internal.JitCheck;
 import dev.tewheel.runtime.internal.Libc;
 import dev.tewheel.runtime.internal.NcclGate;
@@ -271,14 +272,14 @@ public final class TeRuntime {
     }
     synchronized (LOCK) {
       if (transformerEngine != null) {
-        if (!sameFile(transformerEngine.file(), te.get())) {
+        if (!FileStamp.sameFile(transformerEngine.file(), te.get())) {
           throw failure("libtransformer_engine.so is already loaded in this process from "
               + transformerEngine.file() + "; this configuration selects " + te.get());
         }
         return transformerEngine;
       }
       Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
-          .filter(p -> !sameFile(p, te.get()));
+          .filter(p -> !FileStamp.sameFile(p, te.get()));
       if (other.isPresent()) {
         throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
             + "; loading " + te.get() + " beside it would give this process two copies");
@@ -348,7 +349,7 @@ public final class TeRuntime {
     boolean keep = false;
     try {
       Path mapped = Libc.mappedFile(opened.handle()).orElse(chosen.file());
-      if (!sameFile(mapped, chosen.file())) {
+      if (!FileStamp.sameFile(mapped, chosen.file())) {
         throw new LoadException(Resolver.alreadyLoaded(chosen, mapped), availability);
       }
       Symbols symbols = new Symbols(opened.handle(), chosen.file());
@@ -399,7 +400,7 @@ public final class TeRuntime {
       return ep;
     }
     Availability availability = Resolver.resolve(config).availability();
-    if (availability.chosenFile().filter(f -> sameFile(f, ep.file())).isPresent()) {
+    if (availability.chosenFile().filter(f -> FileStamp.sameFile(f, ep.file())).isPresent()) {
       return ep;
     }
     throw new LoadException("NCCL EP is already loaded in this process from " + ep.file() + ", and one process"
@@ -411,13 +412,6 @@ public final class TeRuntime {
     return new LoadException(message, Resolver.resolve(config).availability());
   }
 
-  private static boolean sameFile(Path a, Path b) {
-    try {
-      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
-    } catch (IOException e) {
-      return false;
-    }
-  }
 
   /** Configuration; anything not given falls back to its system property, then to the default. */
   public static final class Builder {

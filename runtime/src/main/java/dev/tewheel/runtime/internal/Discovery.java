@@ -231,7 +231,7 @@ public final class Discovery {
     for (NativeLibrary library : libraries) {
       Optional<Path> chosen = library.file();
       if (chosen.isPresent() && !library.foundBy().equals("already loaded") && !library.mapped().isEmpty()
-          && library.mapped().stream().noneMatch(m -> NcclGate.sameFile(m, chosen.get()))) {
+          && library.mapped().stream().noneMatch(m -> FileStamp.sameFile(m, chosen.get()))) {
         warnings.add(library.soname().orElse(library.name()) + " is already mapped from " + library.mapped().get(0)
             + "; te-runtime's search chose " + chosen.get() + ", but symbols bind to the mapped copy");
       }
@@ -269,7 +269,7 @@ public final class Discovery {
    * lookup returns (the maps are in address order, not load order).
    */
   private static Path firstLoaded(String soname, List<Path> copies) {
-    return Libc.loadedFile(soname).filter(f -> copies.stream().anyMatch(c -> NcclGate.sameFile(c, f)))
+    return Libc.loadedFile(soname).filter(f -> copies.stream().anyMatch(c -> FileStamp.sameFile(c, f)))
         .orElse(copies.get(0));
   }
 
@@ -279,8 +279,8 @@ public final class Discovery {
     }
     Path first = firstLoaded(soname, copies);
     List<Path> ordered = new ArrayList<>();
-    copies.stream().filter(c -> NcclGate.sameFile(c, first)).forEach(ordered::add);
-    copies.stream().filter(c -> !NcclGate.sameFile(c, first)).forEach(ordered::add);
+    copies.stream().filter(c -> FileStamp.sameFile(c, first)).forEach(ordered::add);
+    copies.stream().filter(c -> !FileStamp.sameFile(c, first)).forEach(ordered::add);
     return ordered;
   }
 
@@ -406,7 +406,7 @@ public final class Discovery {
         .map(Discovery::cudnnParts).orElse(List.of());
     Optional<String> version = Optional.empty();
     String versionSource = "none";
-    if (found.file().isPresent() && copies.stream().anyMatch(c -> NcclGate.sameFile(c, found.file().get()))) {
+    if (found.file().isPresent() && copies.stream().anyMatch(c -> FileStamp.sameFile(c, found.file().get()))) {
       Libc.Opened opened = Libc.dlopen(found.file().get().toString(), Libc.RTLD_LAZY | Libc.RTLD_NOLOAD);
       if (opened.ok()) {
         try {
@@ -487,7 +487,7 @@ public final class Discovery {
   private static List<Path> distinctFiles(List<Path> files) {
     List<Path> distinct = new ArrayList<>();
     for (Path file : files) {
-      if (distinct.stream().noneMatch(d -> NcclGate.sameFile(d, file))) {
+      if (distinct.stream().noneMatch(d -> FileStamp.sameFile(d, file))) {
         distinct.add(file);
       }
     }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * library replaced by a copy, moved over, or rewritten in place gets another stamp, so what was read from it (its
  * ELF facts, its NCCL version, the ld.so cache's table) is read again.
  */
-final class FileStamp {
+public final class FileStamp {
   private final Object fileKey;
   private final long size;
   private final long modified;
@@ -25,6 +25,15 @@ final class FileStamp {
   /** The stamp of {@code file} now (links followed). */
   static FileStamp of(Path file) throws IOException {
     return new FileStamp(Files.readAttributes(file, BasicFileAttributes.class));
+  }
+
+  /** Whether two paths name one file: equal once absolute and normalised, or the same file by its key. */
+  public static boolean sameFile(Path a, Path b) {
+    try {
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   long size() {

@@ -47,7 +47,7 @@ public final class NcclGate {
     if (existing.isPresent()) {
       source = NcclStatus.Source.ALREADY_MAPPED;
       target = existing.get().toString();
-      if (configured != null && !sameFile(existing.get(), configured)) {
+      if (configured != null && !FileStamp.sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
             + " that copy, not to the " + label + " " + configured + "; ";
       }
@@ -138,11 +138,4 @@ public final class NcclGate {
 
   private record Reported(FileStamp stamp, NcclVersion version) {}
 
-  static boolean sameFile(Path a, Path b) {
-    try {
-      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
-    } catch (IOException e) {
-      return false;
-    }
-  }
 }

@@ -251,7 +251,7 @@ public final class Resolver {
     if (chosen.soname().isEmpty()) {
       return Optional.empty();
     }
-    return Libc.loadedFile(chosen.soname().get()).filter(loaded -> !NcclGate.sameFile(loaded, chosen.file()));
+    return Libc.loadedFile(chosen.soname().get()).filter(loaded -> !FileStamp.sameFile(loaded, chosen.file()));
   }
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
