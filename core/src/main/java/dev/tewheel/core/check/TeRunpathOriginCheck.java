@@ -2,12 +2,20 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-/** The TE library's RUNPATH/RPATH entries are all $ORIGIN-relative: absolute ones name the build machine. */
+/**
+ * The TE library's RUNPATH/RPATH entries are all $ORIGIN-relative: an absolute one names the build machine; an
+ * empty or relative one is resolved by the dynamic linker against the current working directory, so whatever
+ * library sits there would be loaded.
+ */
 final class TeRunpathOriginCheck extends BaseCheck {
+  private static final String FIX_RELEASE = "strip or replace the %s: patchelf --set-rpath '$ORIGIN'"
+      + " libtransformer_engine.so, or build with CMAKE_BUILD_WITH_INSTALL_RPATH=ON and an $ORIGIN-relative"
+      + " CMAKE_INSTALL_RPATH (or CMAKE_SKIP_RPATH=ON)";
+
   TeRunpathOriginCheck() {
     super("TE-RUNPATH-ORIGIN",
         "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative", Severity.ERROR);
@@ -22,15 +30,29 @@ final class TeRunpathOriginCheck extends BaseCheck {
         return;
       }
       ElfFile elf = read.get();
-      List<String> entries = new ArrayList<>(elf.runpath());
-      entries.addAll(elf.rpath());
-      for (String entry : entries) {
-        if (WheelLibPaths.originRelative(entry).isEmpty()) {
-          findings.add(finding(te.origin(), "search path entry " + entry, "only $ORIGIN-relative entries",
-              "set CMAKE_INSTALL_RPATH to $ORIGIN-relative folders (or CMAKE_SKIP_RPATH) for libtransformer_engine.so"));
-        }
-      }
+      check("RUNPATH", elf.runpath(), te.origin(), findings);
+      check("RPATH", elf.rpath(), te.origin(), findings);
     });
     return findings;
+  }
+
+  private void check(String tag, List<String> entries, String file, List<Finding> findings) {
+    String whole = tag + " '" + String.join(":", entries) + "'";
+    String fix = FIX_RELEASE.formatted(tag);
+    for (String entry : entries) {
+      if (entry.isEmpty()) {
+        findings.add(finding(file, "an empty " + tag + " entry (" + whole + "), which makes the dynamic linker"
+            + " search the current working directory, so a library planted there would be loaded (library"
+            + " injection); CMake's build RPATH ends in such an entry", "only $ORIGIN-relative entries",
+            fix));
+      } else if (WheelLibPaths.originRelative(entry).isEmpty()) {
+        findings.add(entry.startsWith("/")
+            ? finding(file, "the absolute " + tag + " entry " + entry + " (" + whole + "), a folder of the build"
+                + " machine", "only $ORIGIN-relative entries", fix)
+            : finding(file, "the relative " + tag + " entry " + entry + " (" + whole + "), which the dynamic"
+                + " linker resolves against the current working directory (library injection)",
+                "only $ORIGIN-relative entries", fix));
+      }
+    }
   }
 }

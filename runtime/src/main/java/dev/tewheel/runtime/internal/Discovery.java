@@ -5,16 +5,22 @@ import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.NativeLibrary;
 import dev.tewheel.runtime.NativeWorld;
 import java.io.IOException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -86,7 +92,10 @@ public final class Discovery {
   private static final Pattern DIST_INFO = Pattern.compile("transformer_engine_cu(\\d+)-.*\\.dist-info");
 
   /** lib*.so* files under a system root, walked once per process (the toolkit is thousands of files). */
-  private static final Map<Path, List<Path>> ROOT_INDEX = new ConcurrentHashMap<>();
+  private static final Map<Path, RootIndex> ROOT_INDEX = new ConcurrentHashMap<>();
+
+  /** A system root's libraries, and the folders its walk skipped (loops, unreadable), for the warnings. */
+  private record RootIndex(List<Path> files, List<String> skipped) {}
 
   private Discovery() {}
 
@@ -236,6 +245,7 @@ public final class Discovery {
             + "; te-runtime's search chose " + chosen.get() + ", but symbols bind to the mapped copy");
       }
     }
+    warnings.addAll(walkWarnings());
     return new NativeWorld(libraries, site.folder(), site.source(), toolkit, variant, variantSource, warnings,
         problems);
   }
@@ -329,7 +339,8 @@ public final class Discovery {
         : new Found(Optional.empty(), "not found", system.detail() + "; " + pip.detail(), Optional.empty());
   }
 
-  private static Found systemOrDlopen(Entry entry) {
+  /** TE's system roots for a library, in its order: {source, folder or null}. */
+  private static List<String[]> systemRoots(Entry entry) {
     String upper = entry.name().toUpperCase(Locale.ROOT);
     List<String[]> roots = new ArrayList<>();
     roots.add(new String[] {"environment " + upper + "_HOME", env(upper + "_HOME")});
@@ -339,6 +350,13 @@ public final class Discovery {
     String defaultRoot = System.getProperty(DEFAULT_CUDA_ROOT_PROPERTY, DEFAULT_CUDA_ROOT);
     roots.add(new String[] {"default " + (defaultRoot.isEmpty() ? "(none)" : defaultRoot),
         defaultRoot.isEmpty() ? null : defaultRoot});
+    return roots;
+  }
+
+  private static Found systemOrDlopen(Entry entry) {
+    String upper = entry.name().toUpperCase(Locale.ROOT);
+    List<String[]> roots = systemRoots(entry);
+    String defaultRoot = System.getProperty(DEFAULT_CUDA_ROOT_PROPERTY, DEFAULT_CUDA_ROOT);
     Pattern name = Pattern.compile(Pattern.quote(entry.base()) + "\\.so.*");
     for (String[] root : roots) {
       if (root[1] == null) {
@@ -464,24 +482,97 @@ public final class Discovery {
   }
 
   private static List<Path> index(Path root) {
+    return indexOf(root).files();
+  }
+
+  private static RootIndex indexOf(Path root) {
     Path key = root.toAbsolutePath().normalize();
     return ROOT_INDEX.computeIfAbsent(key, Discovery::walk);
   }
 
-  private static List<Path> walk(Path root) {
+  /**
+   * The lib*.so* files under {@code root}, links followed. A folder reached again (a link loop, or a second link
+   * to one already walked) is walked once, by file key; a folder that cannot be read is skipped. Both are
+   * recorded and the walk goes on, so one bad folder never hides the libraries beside it, and nothing loops.
+   */
+  private static RootIndex walk(Path root) {
     if (!Files.isDirectory(root)) {
-      return List.of();
+      return new RootIndex(List.of(), List.of());
     }
     List<Path> files = new ArrayList<>();
-    try (Stream<Path> all = Files.walk(root, 32, EnumSet.of(FileVisitOption.FOLLOW_LINKS).toArray(new FileVisitOption[0]))) {
-      all.filter(p -> {
-        String n = p.getFileName() == null ? "" : p.getFileName().toString();
-        return n.startsWith("lib") && n.contains(".so");
-      }).forEach(files::add);
-    } catch (IOException | java.io.UncheckedIOException e) {
-      // a loop or an unreadable folder: what was seen so far
+    List<String> skipped = new ArrayList<>();
+    Set<Object> walked = new HashSet<>();
+    try {
+      Files.walkFileTree(root, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 32, new SimpleFileVisitor<Path>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+          Object key = attrs.fileKey();
+          if (key != null && !walked.add(key)) {
+            return FileVisitResult.SKIP_SUBTREE; // another path to a folder already walked
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          String n = file.getFileName() == null ? "" : file.getFileName().toString();
+          if (n.startsWith("lib") && n.contains(".so") && attrs.isRegularFile()) {
+            files.add(file);
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          skipped.add(e instanceof FileSystemLoopException
+              ? file + " (a link back to the folder " + target(file) + " that contains it: a loop, not walked)"
+              : file + " (unreadable: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                  + ")");
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+          if (e != null) {
+            skipped.add(dir + " (listing failed: " + e.getMessage() + ")");
+          }
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException | RuntimeException e) {
+      skipped.add(root + " (walk stopped: " + e + ")");
     }
-    return List.copyOf(files);
+    return new RootIndex(List.copyOf(files), List.copyOf(skipped));
+  }
+
+  private static String target(Path link) {
+    try {
+      return link.toRealPath().toString();
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  /** The walk's warnings for the system roots already walked: folders skipped, and why. */
+  private static List<String> walkWarnings() {
+    List<String> warnings = new ArrayList<>();
+    for (Entry entry : ENTRIES) {
+      for (String[] root : systemRoots(entry)) {
+        if (root[1] == null) {
+          continue;
+        }
+        RootIndex index = ROOT_INDEX.get(Path.of(root[1]).toAbsolutePath().normalize());
+        if (index != null) {
+          for (String skipped : index.skipped()) {
+            String line = "while searching " + root[0] + "=" + root[1] + " for libraries, skipped " + skipped;
+            if (!warnings.contains(line)) {
+              warnings.add(line);
+            }
+          }
+        }
+      }
+    }
+    return warnings;
   }
 
   private static List<Path> distinctFiles(List<Path> files) {

@@ -1,0 +1,38 @@
+package dev.tewheel.runtime.internal;
+
+import dev.tewheel.runtime.Dependency;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * te-runtime's side of LoaderDifferentialTest, run in a child JVM with the case's LD_LIBRARY_PATH and current
+ * directory: {@link LoaderSearch#open}'s answer, printed as dlopen_probe.c prints glibc's.
+ */
+public final class LoaderPrediction {
+  private LoaderPrediction() {}
+
+  public static void main(String[] args) {
+    LoaderSearch.Opening opening = LoaderSearch.open(args[0], HostMachine.current());
+    if (!opening.succeeds()) {
+      System.out.println("fail " + opening.foundBy() + " " + opening.dependencies().stream()
+          .filter(d -> !d.found()).map(Dependency::problem).toList());
+      return;
+    }
+    System.out.println("ok " + real(opening.file().get()));
+    for (int i = 1; i < args.length; i++) {
+      String name = args[i];
+      Optional<Path> file = opening.dependencies().stream().filter(d -> d.name().equals(name))
+          .flatMap(d -> d.file().stream()).findFirst();
+      System.out.println(name + " " + file.map(LoaderPrediction::real).orElse("-"));
+    }
+  }
+
+  private static String real(Path file) {
+    try {
+      return file.toRealPath().toString();
+    } catch (IOException e) {
+      return file.toString();
+    }
+  }
+}
