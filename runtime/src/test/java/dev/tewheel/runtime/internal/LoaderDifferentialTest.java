@@ -176,6 +176,24 @@ class LoaderDifferentialTest {
         sameAsGlibc(dir, null, oldTop.toString(), "libmid.so"));
   }
 
+  // --- which files count
+
+  @Test
+  void aFileOfAnotherMachineIsSkippedButOneThatIsNoElfObjectEndsTheSearchAsInGlibc() throws Exception {
+    Path dir = temp.resolve("files");
+    Path good = library(dir.resolve("good/libfile.so"), "libfile.so", "file_fn", 60);
+    Files.createDirectories(dir.resolve("folder/libfile.so"));
+    Files.createDirectories(dir.resolve("text"));
+    Files.writeString(dir.resolve("text/libfile.so"), "/* GNU ld script */\nINPUT(-lfile_static)\n".repeat(4));
+    Files.createDirectories(dir.resolve("other"));
+    Files.copy(dev.tewheel.standins.StandIns.aarch64("libnccl_ep.so.0.1.0"), dir.resolve("other/libfile.so"));
+    assertEquals("ok " + good.toRealPath(), sameAsGlibc(dir, dir.resolve("other") + ":" + dir.resolve("good"),
+        "libfile.so"));
+    assertTrue(sameAsGlibc(dir, dir.resolve("text") + ":" + dir.resolve("good"), "libfile.so").startsWith("fail"));
+    assertTrue(sameAsGlibc(dir, dir.resolve("folder") + ":" + dir.resolve("good"), "libfile.so")
+        .startsWith("fail"));
+  }
+
   // --- item 11: hwcaps subfolders, and dependencies without version definitions
 
   @Test
