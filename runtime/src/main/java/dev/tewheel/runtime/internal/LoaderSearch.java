@@ -223,10 +223,15 @@ public final class LoaderSearch {
     }
     boolean noDefaultLibs = node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0;
     if (!noDefaultLibs) {
-      for (Path file : LdSoCache.lookup(LdSoCache.FILE, name)) {
-        Probe probe = probe(file, machine);
+      Optional<Path> cached = LdSoCache.choose(LdSoCache.FILE, name, machine, LinkerHost.subfolders());
+      if (cached.isPresent()) {
+        Probe probe = probe(cached.get(), machine);
         if (probe == Probe.USABLE) {
-          return new Dependency(name, neededBy, Optional.of(file), LdSoCache.FILE.toString(), List.of());
+          return new Dependency(name, neededBy, cached, LdSoCache.FILE.toString(), List.of());
+        }
+        if (probe == Probe.INVALID) {
+          return new Dependency(name, neededBy, Optional.empty(), "not found: " + cached.get() + " ("
+              + LdSoCache.FILE + ") is not a valid ELF object", List.of());
         }
       }
       Optional<Dependency> hit = inFolders(name, neededBy, new Lookup("default folder", defaultFolders(machine)),
