@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ($ORIGIN expanded), and one found but lacking the symbol version the library needs (the real NCCL EP built on a
  * newer system than the one it runs on: {@code GLIBC_2.38}), which the dynamic linker refuses too.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LoaderSearchTest {
   @TempDir Path temp;
 
