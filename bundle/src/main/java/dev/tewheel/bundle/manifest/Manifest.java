@@ -152,7 +152,7 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
     Path real = WheelLibPaths.regularFile(file);
     long size = Files.size(real);
     if (size > MAX_BYTES) {
-      throw tooLarge(file + " is " + size + " bytes");
+      throw tooLarge(file + " is " + size + " bytes,");
     }
     try (InputStream in = Files.newInputStream(real)) {
       return read(in, file.toString());
@@ -168,15 +168,15 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
   public static Manifest read(InputStream in, String source) throws IOException {
     byte[] bytes = in.readNBytes(MAX_BYTES + 1);
     if (bytes.length > MAX_BYTES) {
-      throw tooLarge(source + " is more than " + MAX_BYTES + " bytes");
+      throw tooLarge(source + " is");
     }
     return parse(new String(bytes, StandardCharsets.UTF_8), source);
   }
 
   private static ManifestException tooLarge(String what) {
-    return new ManifestException(what + ", more than a manifest may be (" + MAX_BYTES + "; te:assemble-wheel-lib"
-        + " writes a few KiB), so it is not read. Rebuild wheel_lib with te:assemble-wheel-lib, which writes it.",
-        null);
+    return new ManifestException(what + " larger than a manifest may be (at most " + MAX_BYTES + " bytes;"
+        + " te:assemble-wheel-lib writes a few KiB), so it is not read. Rebuild wheel_lib with te:assemble-wheel-lib,"
+        + " which writes it.", null);
   }
 
   /**
