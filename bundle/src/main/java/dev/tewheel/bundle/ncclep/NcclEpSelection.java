@@ -117,8 +117,8 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
       Reader reader) {
     Optional<NcclEpVersion> version = versionOf(file);
     if (!Files.exists(file)) {
-      return new NcclEpCandidate(file, false, Files.isSymbolicLink(file) ? "dangling symlink" : "no such file",
-          Optional.empty(), version);
+      return new NcclEpCandidate(file, false, !Files.isSymbolicLink(file) ? "no such file"
+          : loops(file) ? "a symbolic link loop" : "dangling symlink", Optional.empty(), version);
     }
     ElfFile elf;
     try {
@@ -171,6 +171,18 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
       }
     }
     return List.copyOf(missing);
+  }
+
+  /** Whether following {@code link} never ends: the kernel gives up with ELOOP ("Too many levels of symbolic links"). */
+  private static boolean loops(Path link) {
+    try {
+      link.toRealPath();
+      return false;
+    } catch (java.nio.file.FileSystemException e) {
+      return !(e instanceof java.nio.file.NoSuchFileException);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The version in the file's own name, else in the name of the file a symlink finally reaches. */

@@ -49,6 +49,18 @@ class NcclEpSelectionTest {
   }
 
   @Test
+  void aSymlinkLoopNamedLikeALibraryIsRejectedAsALoop() throws Exception {
+    Path folder = Files.createDirectories(temp.resolve("lib"));
+    Files.createSymbolicLink(folder.resolve("libnccl_ep.so"), Path.of("libnccl_ep.so.0"));
+    Files.createSymbolicLink(folder.resolve("libnccl_ep.so.0"), Path.of("libnccl_ep.so"));
+    NcclEpSelection selection =
+        NcclEpSelection.select(NcclEpSelection.candidatesIn(folder), 0, ElfMachine.X86_64, null);
+    assertEquals(Optional.empty(), selection.chosen());
+    assertEquals(List.of("a symbolic link loop", "a symbolic link loop"),
+        selection.candidates().stream().map(NcclEpCandidate::reason).toList());
+  }
+
+  @Test
   void acceptsTheRequiredMajorAndRejectsAnotherWithTheReason() throws Exception {
     Path folder = Files.createDirectories(temp.resolve("lib"));
     Files.copy(StandIns.ncclEpLibrary(), folder.resolve("libnccl_ep.so.0.1.0"));
