@@ -22,10 +22,10 @@ import java.util.Optional;
  * The contract between build and run time: what assemble shipped in a wheel_lib and where. Assemble writes it as
  * {@code te-wheel-lib.json}; verify and the runtime read it with this same class. See docs/manifest.md.
  *
- * @param layout the layout's name ("default", "ep-home" or "custom")
  * <p>Every path it records stays inside wheel_lib ({@link WheelLibPaths#requireInside}): checked when a manifest is
  * made or read, so verify, te:jar-wheel-lib and the runtime, which all read it here, never follow one outside.
  *
+ * @param layout the layout's name ("default", "ep-home" or "custom")
  * @param ncclEpHome the folder (relative to wheel_lib, "" for wheel_lib itself) to use as NCCL_EP_HOME, or null
  *     when NCCL EP is not shipped
  * @param includeRoot the folder holding {@code nccl_ep.h} and {@code nccl_ep/}, or null when not shipped

@@ -174,7 +174,7 @@ public final class Resolver {
     List<Path> files = new ArrayList<>();
     Path preferred = null;
     // The file TE's provider will open: te-runtime vets that one, or refuses (docs/runtime.md).
-    Optional<TeProvider> provider = bundle.flatMap(b -> TeProvider.choice(b, major));
+    Optional<TeProvider> provider = bundle.isPresent() ? TeProvider.choice(bundle.get(), major) : Optional.empty();
     // With verifyDigests, only what the manifest lists (and so vouches for) is loaded.
     boolean listedOnly = manifest.isPresent() && config.effectiveVerifyDigests();
     if (bundle.isPresent()) {
@@ -195,16 +195,18 @@ public final class Resolver {
       }
       if (entry.isEmpty()) {
         // No manifest names the file: prefer the one TE's provider will open, so both load the same.
-        preferred = provider.map(TeProvider::file).orElse(null);
+        preferred = provider.isPresent() ? provider.get().file() : null;
       }
     }
     NcclEpSelection selection =
         NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED),
             ElfCache::read);
 
-    Optional<String> providerRefusal = selection.chosen()
-        .flatMap(chosen -> provider.filter(p -> !FileStamp.sameFile(p.file(), chosen.file()))
-            .map(p -> p.refusal(chosen.file(), bundle.orElseThrow())));
+    Optional<String> providerRefusal = Optional.empty();
+    if (selection.chosen().isPresent() && provider.isPresent()
+        && !FileStamp.sameFile(provider.get().file(), selection.chosen().get().file())) {
+      providerRefusal = Optional.of(provider.get().refusal(selection.chosen().get().file(), bundle.orElseThrow()));
+    }
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
     NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
         config.effectiveMinimumNcclVersion());

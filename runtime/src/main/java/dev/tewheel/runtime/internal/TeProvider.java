@@ -25,25 +25,30 @@ import java.util.Optional;
 public record TeProvider(Path file, Optional<Path> home, String homeSource) {
   /** The provider's choice for this bundle, when one of its candidates exists. */
   public static Optional<TeProvider> choice(Resolver.Bundle bundle, int major) {
+    // Plain code, no lambdas or streams: this runs on te-runtime's cold path, where each call site spun costs.
     String value = Libc.getenv(Config.NCCL_EP_HOME_ENV);
-    Optional<Path> own = bundle.transformerEngineLibrary().map(Path::getParent);
-    Optional<Path> home;
+    Optional<Path> te = bundle.transformerEngineLibrary();
+    Path own = te.isPresent() ? te.get().getParent() : null;
+    Path home;
     String source;
     if (value != null) {
-      home = value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value).toAbsolutePath().normalize());
+      home = value.isEmpty() ? null : Path.of(value).toAbsolutePath().normalize();
       source = Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, value) ? "set by te-runtime" : "set by the user";
     } else {
-      home = bundle.ncclEpHome().or(() -> own.map(folder -> folder.resolve("nccl_ep")));
-      source = "unset, so " + (bundle.ncclEpHome().isPresent() ? "te-runtime" : "TE's provider") + " sets it";
+      Optional<Path> bundleHome = bundle.ncclEpHome();
+      home = bundleHome.isPresent() ? bundleHome.get() : own == null ? null : own.resolve("nccl_ep");
+      source = "unset, so " + (bundleHome.isPresent() ? "te-runtime" : "TE's provider") + " sets it";
     }
     List<Path> tried = new ArrayList<>();
-    for (Path folder : List.of(home.map(h -> h.resolve("lib")), own).stream().flatMap(Optional::stream).toList()) {
-      tried.add(folder.resolve(NcclEpLibraryName.soname(major)));
-      tried.add(folder.resolve(NcclEpLibraryName.BASE));
+    for (Path folder : new Path[] {home == null ? null : home.resolve("lib"), own}) {
+      if (folder != null) {
+        tried.add(folder.resolve(NcclEpLibraryName.soname(major)));
+        tried.add(folder.resolve(NcclEpLibraryName.BASE));
+      }
     }
     for (Path file : tried) {
       if (opens(file, major)) {
-        return Optional.of(new TeProvider(file, home, source));
+        return Optional.of(new TeProvider(file, Optional.ofNullable(home), source));
       }
     }
     return Optional.empty();
@@ -60,7 +65,7 @@ public record TeProvider(Path file, Optional<Path> home, String homeSource) {
       }
       ElfFile elf = ElfCache.read(file); // with symbols: the selection rule reads the same file next
 
-      return elf.soname().filter(NcclEpLibraryName.soname(major)::equals).isPresent();
+      return elf.soname().isPresent() && elf.soname().get().equals(NcclEpLibraryName.soname(major));
     } catch (IOException e) {
       return false; // unreadable: the provider cannot read its SONAME either and goes on
     }
@@ -68,11 +73,12 @@ public record TeProvider(Path file, Optional<Path> home, String homeSource) {
 
   /** Why te-runtime refuses {@code chosen}, which it vetted, when the provider would open this other file. */
   public String refusal(Path chosen, Resolver.Bundle bundle) {
+    Optional<Path> bundleHome = bundle.ncclEpHome();
     String fix = bundle.kind() == Resolver.Kind.NCCL_EP_HOME
         ? "Make " + file + " the NCCL EP library to load (a link to " + chosen.getFileName() + "), or remove it"
-        : "Unset NCCL_EP_HOME" + bundle.ncclEpHome().map(h -> " or set it to the bundle's NCCL EP home " + h)
-            .orElse("") + ", or give no wheel_lib, so that the search takes NCCL_EP_HOME's own library";
-    return "TE's provider would load " + file + " (NCCL_EP_HOME " + home.map(Path::toString).orElse("empty") + ", "
+        : "Unset NCCL_EP_HOME" + (bundleHome.isPresent() ? " or set it to the bundle's NCCL EP home "
+            + bundleHome.get() : "") + ", or give no wheel_lib, so that the search takes NCCL_EP_HOME's own library";
+    return "TE's provider would load " + file + " (NCCL_EP_HOME " + (home.isPresent() ? home.get() : "empty") + ", "
         + homeSource + "), not " + chosen + ", the library te-runtime vetted; te-runtime refuses rather than let"
         + " an unchecked library into the process. " + fix;
   }
