@@ -69,6 +69,11 @@ class BundleRefusalsTest {
   }
 
   @Test
+  void aNulInAPathPropertyIsATypedErrorNamingTheProperty() throws Exception {
+    FreshJvm.run(getClass(), "nulInProperty", temp);
+  }
+
+  @Test
   void aFifoNamedLikeALibraryInTheBundleDoesNotHangAvailability() throws Exception {
     List<String> command = ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED"), null, FreshJvm.class,
         List.of(getClass().getName(), "fifo", temp.toString()));
@@ -192,6 +197,25 @@ class BundleRefusalsTest {
     assertFalse(availability.available());
     assertTrue(availability.reason().contains("'path' 'libnccl_ep.so\\u0000txt' is not a path inside wheel_lib (it"
         + " holds the control character U+0000)"), availability.reason());
+  }
+
+  static void nulInProperty(Path temp) throws Throwable {
+    System.setProperty("te.wheelLib", "wheel\0lib");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, TeRuntime.defaults()::availability);
+    assertEquals("system property te.wheelLib='wheel\\u0000lib' is not a path (Nul character not allowed): give a"
+        + " folder or file name", e.getMessage());
+    assertFalse(e instanceof java.nio.file.InvalidPathException, "the JDK's exception does not escape");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = Main.run(new String[0], new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(1, exit);
+    assertEquals("te-runtime: " + e.getMessage() + "\n", err.toString(StandardCharsets.UTF_8));
+
+    System.setProperty("te.wheelLib", Bundles.defaultLayout(temp.resolve("wheel_lib")).toString());
+    System.setProperty("te.ncclLibrary", "/x\0/libnccl.so.2");
+    e = assertThrows(IllegalArgumentException.class, TeRuntime.defaults()::availability);
+    assertTrue(e.getMessage().startsWith("system property te.ncclLibrary='/x\\u0000/libnccl.so.2' is not a path"),
+        e.getMessage());
   }
 
   static void fifo(Path temp) throws Throwable {

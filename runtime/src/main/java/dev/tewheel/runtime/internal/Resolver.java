@@ -97,7 +97,7 @@ public final class Resolver {
         steps.add(new SearchStep(source, null, "not set"));
         continue;
       }
-      Path folder = Path.of(value).toAbsolutePath().normalize();
+      Path folder = Config.path(source, value).toAbsolutePath().normalize();
       if (!Files.isDirectory(folder)) {
         steps.add(new SearchStep(source, value, "not a folder; the search stops at a value someone set"));
         notTried(steps, i + 1);
