@@ -265,6 +265,14 @@ public final class TeRuntime {
           + located.problem().orElse("no bundle found"));
     }
     Resolver.Bundle bundle = located.bundle().get();
+    if (config.effectiveVerifyDigests() && bundle.manifest().isPresent()
+        && bundle.manifest().get().transformerEngineLibrary().isEmpty()) {
+      throw failure("the manifest of " + bundle.folder() + " does not list libtransformer_engine.so, so it does not"
+          + " vouch for " + bundle.transformerEngineLibrary().map(Path::toString).orElse("one") + ", and with "
+          + Config.VERIFY_DIGESTS_PROPERTY + "=true te-runtime loads only libraries the manifest lists (and whose"
+          + " SHA-256 matches). Rebuild the bundle with te:assemble-wheel-lib, which lists it, or set "
+          + Config.VERIFY_DIGESTS_PROPERTY + "=false");
+    }
     Optional<Path> te = bundle.transformerEngineLibrary();
     if (te.isEmpty() || !Files.isRegularFile(te.get())) {
       throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"

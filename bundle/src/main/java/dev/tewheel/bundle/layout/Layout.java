@@ -75,15 +75,6 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
   }
 
   private static void checkRelative(String what, String path) {
-    Objects.requireNonNull(path, what);
-    boolean bad = path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.contains("\\")
-        || path.contains("//");
-    for (String segment : path.split("/")) {
-      bad |= segment.equals("..") || segment.equals(".");
-    }
-    if (bad) {
-      throw new IllegalArgumentException(what + " '" + path
-          + "' must be a relative path inside wheel_lib, '/'-separated, without '.' or '..' segments");
-    }
+    WheelLibPaths.requireInside(what, Objects.requireNonNull(path, what), false);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tewheel.bundle.manifest;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.util.Arrays;
 
 /** What a file in wheel_lib is, by the name the manifest gives it. */
@@ -24,7 +25,7 @@ public enum FileKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException("unknown file kind '" + id + "': expected one of "
+    throw new IllegalArgumentException("unknown file kind " + WheelLibPaths.quoted(id) + ": expected one of "
         + Arrays.stream(values()).map(FileKind::id).toList());
   }
 }

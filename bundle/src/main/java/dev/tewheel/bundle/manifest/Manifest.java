@@ -1,9 +1,11 @@
 package dev.tewheel.bundle.manifest;
 
 import dev.tewheel.bundle.io.AtomicFiles;
-import dev.tewheel.json.Json;
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.json.Json;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,9 @@ import java.util.Optional;
  * The contract between build and run time: what assemble shipped in a wheel_lib and where. Assemble writes it as
  * {@code te-wheel-lib.json}; verify and the runtime read it with this same class. See docs/manifest.md.
  *
+ * <p>Every path it records stays inside wheel_lib ({@link WheelLibPaths#requireInside}): checked when a manifest is
+ * made or read, so verify, te:jar-wheel-lib and the runtime, which all read it here, never follow one outside.
+ *
  * @param layout the layout's name ("default", "ep-home" or "custom")
  * @param ncclEpHome the folder (relative to wheel_lib, "" for wheel_lib itself) to use as NCCL_EP_HOME, or null
  *     when NCCL EP is not shipped
@@ -29,6 +34,11 @@ import java.util.Optional;
 public record Manifest(String layout, String ncclEpHome, String includeRoot, List<ManifestEntry> files) {
   /** The format this code writes and the only one it reads. */
   public static final String SCHEMA = "te-wheel-lib/1";
+  /**
+   * The most bytes a manifest may have, for every reader (folder, wheel, class path): assemble writes a few KiB, so
+   * anything near this is no manifest of ours, and a bound keeps a huge file from exhausting the heap.
+   */
+  public static final int MAX_BYTES = 16 << 20;
   private static final Comparator<ManifestEntry> BY_PATH = new Comparator<>() {
     @Override
     public int compare(ManifestEntry a, ManifestEntry b) {
@@ -38,6 +48,12 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
 
   public Manifest {
     Objects.requireNonNull(layout, "layout");
+    if (ncclEpHome != null) {
+      WheelLibPaths.requireInside("'ncclEpHome'", ncclEpHome, true);
+    }
+    if (includeRoot != null) {
+      WheelLibPaths.requireInside("'includeRoot'", includeRoot, false);
+    }
     // A plain sort, no Comparator.comparing: te-runtime reads the manifest on its cold path, where each lambda a
     // call spins costs milliseconds.
     ManifestEntry[] sorted = files.toArray(new ManifestEntry[0]);
@@ -76,7 +92,8 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
       try {
         return Layout.named(layout);
       } catch (IllegalArgumentException e) {
-        throw new ManifestException("the manifest names layout '" + layout + "': " + e.getMessage(), e);
+        throw new ManifestException("the manifest names layout " + WheelLibPaths.quoted(layout)
+            + ": expected default, ep-home or custom", e);
       }
     }
     String te = transformerEngineLibrary().map(ManifestEntry::path).orElseThrow(() ->
@@ -125,8 +142,41 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
     AtomicFiles.writeString(target, toJson());
   }
 
+  /**
+   * Reads a manifest file: a regular file (a FIFO is never opened) of at most {@link #MAX_BYTES}.
+   *
+   * @throws ManifestException when it is larger, or not a manifest of {@link #SCHEMA}
+   * @throws IOException when it cannot be read, or is no regular file
+   */
   public static Manifest read(Path file) throws IOException {
-    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    Path real = WheelLibPaths.regularFile(file);
+    long size = Files.size(real);
+    if (size > MAX_BYTES) {
+      throw tooLarge(file + " is " + size + " bytes,");
+    }
+    try (InputStream in = Files.newInputStream(real)) {
+      return read(in, file.toString());
+    }
+  }
+
+  /**
+   * Reads a manifest from a stream (a jar's resource, a wheel's entry), at most {@link #MAX_BYTES} of it.
+   *
+   * @param source names it in errors
+   * @throws ManifestException when the stream holds more, or is not a manifest of {@link #SCHEMA}
+   */
+  public static Manifest read(InputStream in, String source) throws IOException {
+    byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+    if (bytes.length > MAX_BYTES) {
+      throw tooLarge(source + " is");
+    }
+    return parse(new String(bytes, StandardCharsets.UTF_8), source);
+  }
+
+  private static ManifestException tooLarge(String what) {
+    return new ManifestException(what + " larger than a manifest may be (at most " + MAX_BYTES + " bytes;"
+        + " te:assemble-wheel-lib writes a few KiB), so it is not read. Rebuild wheel_lib with te:assemble-wheel-lib,"
+        + " which writes it.", null);
   }
 
   /**
@@ -139,7 +189,8 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
       Map<String, Object> root = object(Json.parse(json), "the top level");
       String schema = string(root, "schema", false);
       if (!SCHEMA.equals(schema)) {
-        throw new IllegalArgumentException("schema is '" + schema + "', expected '" + SCHEMA + "'");
+        throw new IllegalArgumentException("schema is " + WheelLibPaths.quoted(String.valueOf(schema)) + ", expected '"
+            + SCHEMA + "'");
       }
       List<ManifestEntry> files = new ArrayList<>();
       Object list = root.get("files");

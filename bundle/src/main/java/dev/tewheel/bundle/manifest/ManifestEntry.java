@@ -1,5 +1,6 @@
 package dev.tewheel.bundle.manifest;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -8,14 +9,14 @@ import java.util.regex.Pattern;
 /**
  * One shipped file: where it is inside wheel_lib, what it is, its size and sha256; for libraries also the
  * SONAME, the CUDA device code it carries ({@code sass}, {@code ptx}: e.g. [sm_80, sm_90a] and [compute_120]; null
- * when not recorded) and, for NCCL EP, the major and full version.
+ * when not recorded) and, for NCCL EP, the major and full version. The path always stays inside wheel_lib.
  */
 public record ManifestEntry(String path, FileKind kind, long size, String sha256, String soname, Integer major,
     String version, List<String> sass, List<String> ptx) {
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
   public ManifestEntry {
-    Objects.requireNonNull(path, "path");
+    WheelLibPaths.requireInside("'path'", Objects.requireNonNull(path, "path"), false);
     Objects.requireNonNull(kind, "kind");
     if (size < 0) {
       throw new IllegalArgumentException("size of " + path + " is negative: " + size);

@@ -1,5 +1,6 @@
 package dev.tewheel.bundle.ncclep;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
  * {@code availability()} and its loader, so that they cannot disagree (the flaw found in review of TE's change:
  * availability globbed {@code libnccl_ep.so*} and said yes to a major the loader then refused).
  *
- * <p>A candidate is accepted only if it is an ELF shared object, for the given machine when one is given, whose
+ * <p>A candidate is accepted only if it is a regular file (links followed; a FIFO or device is never opened, as
+ * opening a FIFO blocks) holding an ELF shared object, for the given machine when one is given, whose
  * SONAME is {@code libnccl_ep.so.<required major>}. This is decided by reading the file, never by dlopen, so no
  * constructor of a wrong library runs. Among accepted candidates the preferred one (the manifest's) wins, then the
  * highest full version, then the first given.
@@ -115,11 +117,17 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
       Reader reader) {
     Optional<NcclEpVersion> version = versionOf(file);
     if (!Files.exists(file)) {
-      return new NcclEpCandidate(file, false, Files.isSymbolicLink(file) ? "dangling symlink" : "no such file",
-          Optional.empty(), version);
+      return new NcclEpCandidate(file, false, !Files.isSymbolicLink(file) ? "no such file"
+          : loops(file) ? "a symbolic link loop" : "dangling symlink", Optional.empty(), version);
     }
     ElfFile elf;
     try {
+      Path real = file.toRealPath();
+      String kind = WheelLibPaths.kindOf(real);
+      if (kind != null) {
+        return new NcclEpCandidate(file, false, "not a regular file but " + kind + ": only regular files are opened",
+            Optional.empty(), version);
+      }
       elf = reader.read(file);
     } catch (IOException e) {
       return new NcclEpCandidate(file, false, "not a readable ELF file: " + e.getMessage(), Optional.empty(), version);
@@ -163,6 +171,18 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
       }
     }
     return List.copyOf(missing);
+  }
+
+  /** Whether following {@code link} never ends: the kernel gives up with ELOOP ("Too many levels of symbolic links"). */
+  private static boolean loops(Path link) {
+    try {
+      link.toRealPath();
+      return false;
+    } catch (java.nio.file.FileSystemException e) {
+      return !(e instanceof java.nio.file.NoSuchFileException);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The version in the file's own name, else in the name of the file a symlink finally reaches. */

@@ -11,12 +11,54 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.io.RandomAccessFile;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The selection rule decides by reading the ELF file: SONAME major and machine, never the file name alone. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NcclEpSelectionTest {
   @TempDir Path temp;
+  private Path fifo;
+
+  /** Opening a FIFO read-write never blocks and lets a reader stuck in open(2) go on, so no thread is left hanging. */
+  @AfterEach
+  void releaseTheFifo() throws Exception {
+    if (fifo != null) {
+      new RandomAccessFile(fifo.toFile(), "rw").close();
+    }
+  }
+
+  @Test
+  void aFifoNamedLikeALibraryIsRejectedWithoutBeingOpened() throws Exception {
+    Path folder = Files.createDirectories(temp.resolve("lib"));
+    Files.copy(StandIns.ncclEpLibrary(), folder.resolve("libnccl_ep.so.0.1.0"));
+    fifo = folder.resolve("libnccl_ep.so.0.9.9");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo (coreutils) is needed to make the FIFO");
+    Files.createSymbolicLink(folder.resolve("libnccl_ep.so.0"), Path.of("libnccl_ep.so.0.9.9"));
+    NcclEpSelection selection =
+        NcclEpSelection.select(NcclEpSelection.candidatesIn(folder), 0, ElfMachine.X86_64, null);
+    assertEquals(folder.resolve("libnccl_ep.so.0.1.0"), selection.chosen().orElseThrow().file());
+    List<String> reasons = selection.candidates().stream().map(NcclEpCandidate::reason).toList();
+    String fifoReason = "not a regular file but a FIFO: only regular files are opened";
+    assertEquals(List.of(fifoReason, "SONAME libnccl_ep.so.0 matches major 0", fifoReason), reasons);
+  }
+
+  @Test
+  void aSymlinkLoopNamedLikeALibraryIsRejectedAsALoop() throws Exception {
+    Path folder = Files.createDirectories(temp.resolve("lib"));
+    Files.createSymbolicLink(folder.resolve("libnccl_ep.so"), Path.of("libnccl_ep.so.0"));
+    Files.createSymbolicLink(folder.resolve("libnccl_ep.so.0"), Path.of("libnccl_ep.so"));
+    NcclEpSelection selection =
+        NcclEpSelection.select(NcclEpSelection.candidatesIn(folder), 0, ElfMachine.X86_64, null);
+    assertEquals(Optional.empty(), selection.chosen());
+    assertEquals(List.of("a symbolic link loop", "a symbolic link loop"),
+        selection.candidates().stream().map(NcclEpCandidate::reason).toList());
+  }
 
   @Test
   void acceptsTheRequiredMajorAndRejectsAnotherWithTheReason() throws Exception {

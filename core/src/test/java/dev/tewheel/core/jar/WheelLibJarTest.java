@@ -17,7 +17,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class WheelLibJarTest {
@@ -30,6 +32,25 @@ class WheelLibJarTest {
     new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), folder)
         .withTimestamp(TIME).withStateFile(temp.resolve(name + "-state.json")));
     return folder;
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aManifestPathLeavingTheBundleIsRefusedNotPacked() throws Exception {
+    Path wheelLib = wheelLib("a");
+    Files.writeString(temp.resolve("a/secret.txt"), "not for the jar");
+    Path manifest = wheelLib.resolve("te-wheel-lib.json");
+    String json = Files.readString(manifest);
+    // A header entry that points one folder up, at a file of the right size and sha256 (so only the path is wrong).
+    String entry = "{\"path\": \"../secret.txt\", \"kind\": \"header\", \"size\": 15, \"sha256\": \""
+        + dev.tewheel.bundle.io.Sha256.hex(dev.tewheel.bundle.io.Sha256.of(temp.resolve("a/secret.txt"))) + "\"}, ";
+    Files.writeString(manifest, json.replaceFirst("\"files\": \\[\\s*", "\"files\": [" + entry));
+    Path target = temp.resolve("out/natives.jar");
+    IOException refused = assertThrows(IOException.class, () -> WheelLibJar.write(
+        new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER, target, TIME)));
+    assertTrue(refused.getMessage().contains("'path' '../secret.txt' is not a path inside wheel_lib (it has a '..'"
+        + " segment)"), refused.getMessage());
+    assertFalse(Files.exists(target), "no jar is written");
   }
 
   @Test

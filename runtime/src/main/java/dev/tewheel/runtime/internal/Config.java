@@ -1,6 +1,8 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.runtime.NcclVersion;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -49,7 +51,7 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
     Path file = ncclLibrary;
     if (file == null) {
       String text = property(NCCL_LIBRARY_PROPERTY);
-      file = text == null ? null : Path.of(text);
+      file = text == null ? null : path("system property " + NCCL_LIBRARY_PROPERTY, text);
     }
     return file == null ? null : file.toAbsolutePath().normalize();
   }
@@ -71,7 +73,8 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
       return cacheFolder.toAbsolutePath().normalize();
     }
     String text = property(ClasspathBundle.CACHE_PROPERTY);
-    return (text == null ? ClasspathBundle.defaultCacheFolder() : Path.of(text)).toAbsolutePath().normalize();
+    return (text == null ? ClasspathBundle.defaultCacheFolder() : path("system property "
+        + ClasspathBundle.CACHE_PROPERTY, text)).toAbsolutePath().normalize();
   }
 
   public String effectiveResourceFolder() {
@@ -96,6 +99,21 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
     }
     String text = property(VERIFY_DIGESTS_PROPERTY);
     return text != null && (text.isEmpty() || text.strip().toLowerCase(Locale.ROOT).equals("true"));
+  }
+
+  /**
+   * {@code text} as a path; {@code source} (e.g. {@code system property te.wheelLib}) names it when it is none.
+   *
+   * @throws IllegalArgumentException naming the source and the value, control characters escaped, instead of the
+   *     JDK's InvalidPathException
+   */
+  static Path path(String source, String text) {
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException(source + "=" + WheelLibPaths.quoted(text) + " is not a path ("
+          + e.getReason() + "): give a folder or file name", e);
+    }
   }
 
   static String property(String name) {

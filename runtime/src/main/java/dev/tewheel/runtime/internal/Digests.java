@@ -1,6 +1,7 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.io.Sha256;
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,8 +36,13 @@ public final class Digests {
         problems.add("the manifest lists '" + entry.path() + "', which is outside the bundle");
         continue;
       }
-      if (!Files.isRegularFile(file)) {
+      if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
         problems.add(file + " is missing");
+        continue;
+      }
+      String kind = WheelLibPaths.kindOf(file);
+      if (kind != null) {
+        problems.add(file + " is " + kind + ", not the regular file the manifest lists");
         continue;
       }
       Map<String, Object> attributes = Files.readAttributes(file, "unix:size,ino,ctime", LinkOption.NOFOLLOW_LINKS);
@@ -59,13 +65,12 @@ public final class Digests {
     return problems;
   }
 
-  /** The file {@code relative} names inside {@code folder}, or null when it would leave the folder. */
+  /**
+   * The file {@code relative} names inside {@code folder}, or null when it would leave the folder (by the one rule,
+   * {@link WheelLibPaths#whyNotInside}; a manifest's paths already obey it when it is read).
+   */
   public static Path inside(Path folder, String relative) {
-    if (relative.isEmpty() || relative.startsWith("/") || relative.contains("\\")) {
-      return null;
-    }
-    Path file = folder.resolve(relative).normalize();
-    return file.startsWith(folder.normalize()) && !file.equals(folder.normalize()) ? file : null;
+    return WheelLibPaths.whyNotInside(relative, false) == null ? folder.resolve(relative) : null;
   }
 
 }

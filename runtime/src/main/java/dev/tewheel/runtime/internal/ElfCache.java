@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
@@ -39,6 +40,9 @@ public final class ElfCache {
         return elf;
       }
     }
+    // Only a regular file is opened (a FIFO would block the open for ever); an unchanged stamp above means the same
+    // inode as a regular file read before.
+    WheelLibPaths.regularFile(file);
     ElfFile elf = symbols ? ElfFile.read(file) : ElfFile.readWithoutSymbols(file);
     FILES.put(key, new Entry(stamp, symbols, elf));
     return elf;

@@ -97,7 +97,7 @@ public final class Resolver {
         steps.add(new SearchStep(source, null, "not set"));
         continue;
       }
-      Path folder = Path.of(value).toAbsolutePath().normalize();
+      Path folder = Config.path(source, value).toAbsolutePath().normalize();
       if (!Files.isDirectory(folder)) {
         steps.add(new SearchStep(source, value, "not a folder; the search stops at a value someone set"));
         notTried(steps, i + 1);
@@ -173,6 +173,10 @@ public final class Resolver {
 
     List<Path> files = new ArrayList<>();
     Path preferred = null;
+    // The file TE's provider will open: te-runtime vets that one, or refuses (docs/runtime.md).
+    Optional<TeProvider> provider = bundle.isPresent() ? TeProvider.choice(bundle.get(), major) : Optional.empty();
+    // With verifyDigests, only what the manifest lists (and so vouches for) is loaded.
+    boolean listedOnly = manifest.isPresent() && config.effectiveVerifyDigests();
     if (bundle.isPresent()) {
       Path folder = bundle.get().folder();
       if (entry.isPresent()) {
@@ -180,6 +184,8 @@ public final class Resolver {
         if (preferred != null) {
           files.add(preferred);
         }
+      } else if (listedOnly) {
+        // nothing: an NCCL EP library the manifest does not list is not vouched for
       } else if (bundle.get().kind() == Kind.NCCL_EP_HOME) {
         files.addAll(candidates(folder.resolve("lib")));
       } else {
@@ -187,11 +193,20 @@ public final class Resolver {
         unique.addAll(candidates(folder.resolve(parentOf(Layout.EP_HOME.ncclEpLibrary()))));
         files.addAll(unique);
       }
+      if (entry.isEmpty()) {
+        // No manifest names the file: prefer the one TE's provider will open, so both load the same.
+        preferred = provider.isPresent() ? provider.get().file() : null;
+      }
     }
     NcclEpSelection selection =
         NcclEpSelection.select(files, major, HostMachine.current(), preferred, Set.copyOf(NcclEpFunctions.REQUIRED),
             ElfCache::read);
 
+    Optional<String> providerRefusal = Optional.empty();
+    if (selection.chosen().isPresent() && provider.isPresent()
+        && !FileStamp.sameFile(provider.get().file(), selection.chosen().get().file())) {
+      providerRefusal = Optional.of(provider.get().refusal(selection.chosen().get().file(), bundle.orElseThrow()));
+    }
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
     NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
         config.effectiveMinimumNcclVersion());
@@ -202,6 +217,11 @@ public final class Resolver {
     String reason;
     if (located.problem().isPresent()) {
       reason = located.problem().get();
+    } else if (listedOnly && entry.isEmpty()) {
+      reason = "the manifest of " + bundle.orElseThrow().folder() + " lists no NCCL EP library, so it vouches for"
+          + " none, and with " + Config.VERIFY_DIGESTS_PROPERTY + "=true te-runtime loads only the libraries the"
+          + " manifest lists. Rebuild the bundle with te:assemble-wheel-lib given NCCL EP, or set "
+          + Config.VERIFY_DIGESTS_PROPERTY + "=false";
     } else if (selection.candidates().isEmpty()) {
       reason = "no NCCL EP library in the bundle " + bundle.map(b -> b.folder().toString()).orElse("")
           + " (looked for " + NcclEpLibraryName.BASE + ", " + NcclEpLibraryName.BASE + ".<N> and "
@@ -209,6 +229,8 @@ public final class Resolver {
     } else if (selection.chosen().isEmpty()) {
       reason = "no acceptable NCCL EP library: " + selection.candidates().stream()
           .map(c -> c.file().getFileName() + ": " + c.reason()).collect(Collectors.joining("; "));
+    } else if (providerRefusal.isPresent()) {
+      reason = providerRefusal.get();
     } else if (elsewhere.isPresent()) {
       reason = alreadyLoaded(selection.chosen().get(), elsewhere.get());
     } else if (!nccl.ok()) {
