@@ -2,6 +2,7 @@ package dev.tewheel.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.internal.Libc;
@@ -247,11 +248,14 @@ class JitPreflightTest {
     assertTrue(jit.verdict().contains("te-runtime will not load TE or NCCL EP with it, since the JIT would load the"
         + " kernels it finds there; te-runtime leaves a value someone set alone: point NCCL_EP_JIT_CACHE_DIR at a"
         + " private folder of yours, or unset it to let te-runtime pick one"), jit.verdict());
-    LoadException refused = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class,
+    LoadException refused = assertThrows(LoadException.class,
         runtime::loadTransformerEngine);
     assertTrue(refused.getMessage().startsWith(problem), refused.getMessage());
+    LoadException refusedEp = assertThrows(LoadException.class, runtime::loadNcclEp);
+    assertTrue(refusedEp.getMessage().startsWith(problem), refusedEp.getMessage());
     assertEquals(shared.toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"), "the user's value is left alone");
-    assertFalse(Files.readString(Path.of("/proc/self/maps")).contains("libtransformer_engine"), "TE was not loaded");
+    String maps = Files.readString(Path.of("/proc/self/maps"));
+    assertFalse(maps.contains("libtransformer_engine") || maps.contains("libnccl_ep"), "neither TE nor NCCL EP loaded");
   }
 
   private static TeRuntime runtime(Path temp) {
