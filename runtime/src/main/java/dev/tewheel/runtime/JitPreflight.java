@@ -27,8 +27,13 @@ import java.util.Optional;
  *     {@code config.h}
  * @param cccl whether {@code cccl/} is beside CUDA's headers (the JIT adds it to the include path)
  * @param cacheDir the JIT's cache folder
- * @param cacheDirSource {@code NCCL_EP_JIT_CACHE_DIR} (the user's), {@code te-runtime} (a per-user folder it sets
- *     when the variable is unset), or {@code default} (/tmp/nccl_ep/jit, shared by all users)
+ * @param cacheDirSource {@code NCCL_EP_JIT_CACHE_DIR} (the user's, refused in {@code missing} when another user
+ *     could change it), {@code te-runtime} (a private per-user folder it sets when the variable is unset or empty;
+ *     {@code te-runtime (…)} before it is set), or {@code none (…)} when no private folder could be made (then
+ *     loading is refused)
+ * @param cacheRefused the folders te-runtime passed over for its cache, each with why and what to do (another
+ *     user's, writable by others, a symbolic link, below a folder another user could change, a relative value, or
+ *     NCCL EP's shared {@code /tmp/nccl_ep/jit})
  * @param environment the variables te-runtime sets (or would set) for the JIT, never overwriting a user's value
  * @param missing what is missing, one sentence each; empty when the JIT is ready
  * @param verdict {@code JIT ready}, or what is missing and what follows
@@ -37,7 +42,7 @@ public record JitPreflight(Optional<Path> nvcc, String nvccSource, Optional<Stri
     Optional<Path> sourceDir, String sourceDirSource, Optional<Path> ncclInclude, String ncclIncludeSource,
     Optional<NcclVersion> ncclHeaderVersion, Optional<NcclVersion> ncclLoadedVersion, Optional<Path> cudaInclude,
     String cudaIncludeSource, boolean cccl, Path cacheDir, String cacheDirSource,
-    List<EnvironmentSetting> environment, List<String> missing, String verdict) {
+    List<String> cacheRefused, List<EnvironmentSetting> environment, List<String> missing, String verdict) {
   public JitPreflight {
     Objects.requireNonNull(nvcc, "nvcc");
     Objects.requireNonNull(nvccSource, "nvccSource");
@@ -52,6 +57,7 @@ public record JitPreflight(Optional<Path> nvcc, String nvccSource, Optional<Stri
     Objects.requireNonNull(cudaIncludeSource, "cudaIncludeSource");
     Objects.requireNonNull(cacheDir, "cacheDir");
     Objects.requireNonNull(cacheDirSource, "cacheDirSource");
+    cacheRefused = List.copyOf(cacheRefused);
     environment = List.copyOf(environment);
     missing = List.copyOf(missing);
     Objects.requireNonNull(verdict, "verdict");

@@ -296,7 +296,11 @@ public final class TeRuntime {
       loadWorld(world, false);
       Nccl boundNccl = loadNccl();
       Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
-      JitCheck.apply(world.sitePackages());
+      try {
+        JitCheck.apply(world.sitePackages());
+      } catch (JitCheck.UnsafeCache e) {
+        throw failure(e.getMessage());
+      }
       Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
       if (!opened.ok()) {
         String hint = world.problems().stream().filter(p -> opened.error().contains(firstWord(p)))
@@ -349,7 +353,11 @@ public final class TeRuntime {
     // JIT looks at the build machine's path in config.h (seen on the H200: dispatch fails, ncclInternalError).
     Optional<EnvironmentSetting> home = resolution.bundle().flatMap(Resolver.Bundle::ncclEpHome)
         .map(TeRuntime::setNcclEpHome);
-    JitCheck.apply(Discovery.sitePackages(availability.bundle()).folder());
+    try {
+      JitCheck.apply(Discovery.sitePackages(availability.bundle()).folder());
+    } catch (JitCheck.UnsafeCache e) {
+      throw new LoadException(e.getMessage(), availability);
+    }
     Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
     if (!opened.ok()) {
       throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);

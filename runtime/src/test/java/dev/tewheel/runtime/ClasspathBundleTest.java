@@ -26,12 +26,15 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A wheel_lib packaged on the class path is extracted once per content, safely under concurrency and tampering. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClasspathBundleTest {
   private static final String FOLDER = ClasspathBundle.DEFAULT_RESOURCE_FOLDER;
 
@@ -153,6 +156,113 @@ class ClasspathBundleTest {
           + " (rwxrwxrwx)"), refused.getMessage());
       assertTrue(refused.getMessage().endsWith("or pick another folder with -Dte.cacheDir=<folder>"));
     }
+  }
+
+  @Test
+  void aCompleteBundleFolderAnotherUserMadeIsRefusedNotTrustedByTheFastPath() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path cache = temp.resolve("cache");
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      Path folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder();
+      String found = OtherUsers.handOver(folder);
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      assertTrue(refused.getMessage().startsWith("the cache folder " + folder + " " + found), refused.getMessage());
+      assertTrue(refused.getMessage().endsWith("or pick another folder with -Dte.cacheDir=<folder>"),
+          refused.getMessage());
+    }
+  }
+
+  @Test
+  void aCacheBelowAFolderAnotherUserCanChangeIsRefusedNamingThatFolder() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path above = Files.createDirectories(temp.resolve("above"));
+    Path cache = above.resolve("cache");
+    String found = OtherUsers.handOverAbove(above);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      assertTrue(refused.getMessage().startsWith("the cache folder " + cache + " is not safe: " + above
+          + ", a folder above it, " + found), refused.getMessage());
+      assertTrue(refused.getMessage().contains("could rename " + cache + " and put another folder in its place"),
+          refused.getMessage());
+      try (Stream<Path> files = Files.walk(cache)) {
+        assertEquals(List.of(cache), files.toList(), "nothing extracted there");
+      }
+    }
+  }
+
+  @Test
+  void aCacheBelowAStickyFolderLikeTmpIsUsed() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path sticky = Files.createDirectories(temp.resolve("sticky"));
+    Files.setAttribute(sticky, "unix:mode", 01777);
+    assertEquals("rwxrwxrwt", modeOf(sticky));
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      Extracted extracted = ClasspathBundle.extract(loader, FOLDER, sticky.resolve("cache")).orElseThrow();
+      assertEquals(expectedTree(root), tree(extracted.folder()));
+    }
+  }
+
+  @Test
+  void aSymlinkedCacheIsRefusedWithAFixThatCanWork() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path real = Files.createDirectories(temp.resolve("real-cache"));
+    Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rwx------"));
+    Path link = Files.createSymbolicLink(temp.resolve("cache"), real);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, link));
+      assertTrue(refused.getMessage().startsWith("the cache folder " + link + " is a symbolic link to " + real),
+          refused.getMessage());
+      assertFalse(refused.getMessage().contains("chmod"), "chmod cannot change a link: " + refused.getMessage());
+      assertTrue(refused.getMessage().contains("Name the folder the link leads to instead"), refused.getMessage());
+      // ... and that fix works.
+      assertEquals(expectedTree(root), tree(ClasspathBundle.extract(loader, FOLDER, real).orElseThrow().folder()));
+    }
+  }
+
+  @Test
+  void aLinkAboveTheCacheIsResolvedAndTheRealFolderIsUsed() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path real = Files.createDirectories(temp.resolve("data"));
+    Path link = Files.createSymbolicLink(temp.resolve("home"), real);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      Extracted extracted = ClasspathBundle.extract(loader, FOLDER, link.resolve("cache")).orElseThrow();
+      assertEquals(real.resolve("cache"), extracted.folder().getParent(), "the real path, which no link change moves");
+    }
+  }
+
+  @Test
+  void aCompleteBundleOnAReadOnlyFileSystemIsUsedWithoutALock() throws Exception {
+    Path root = classPathRoot(temp, 0);
+    Path cache = temp.resolve("cache");
+    String folder;
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+      folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder().toString();
+    }
+    Files.delete(cache.resolve(Path.of(folder).getFileName() + ".lock"));
+    Path go = Files.createFile(temp.resolve("go"));
+    List<String> probe = ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED"), root.toString(),
+        ExtractProbe.class, List.of(cache.toString(), go.toString()));
+    List<String> command = new ArrayList<>();
+    if (OtherUsers.root()) {
+      // A real read-only mount (EROFS), in a mount namespace of the probe's own.
+      command.addAll(List.of("unshare", "-m", "sh", "-c", "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro"
+          + " \"$0\" && exec \"$@\"", cache.toString()));
+    } else {
+      // Not root: a cache folder this user cannot write to (EACCES), which is what a read-only mount gives too.
+      Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("r-x------"));
+    }
+    command.addAll(probe);
+    ChildJvm.Result result = ChildJvm.run(command, Map.of(), temp.resolve("logs"));
+    Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwx------"));
+    assertEquals(0, result.exit(), result.toString());
+    assertTrue(result.out().contains("folder=" + folder + "\nextractedNow=false"), result.toString());
+    assertFalse(Files.exists(cache.resolve(Path.of(folder).getFileName() + ".lock")), "no lock file was made");
+  }
+
+  private static String modeOf(Path file) throws Exception {
+    int mode = (Integer) Files.getAttribute(file, "unix:mode");
+    String text = PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+    return (mode & 01000) != 0 ? text.substring(0, 8) + "t" : text;
   }
 
   @Test

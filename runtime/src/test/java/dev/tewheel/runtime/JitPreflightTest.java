@@ -1,6 +1,8 @@
 package dev.tewheel.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.internal.Libc;
@@ -10,13 +12,16 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * NCCL EP's JIT preflight: which nvcc, headers and cache folder the JIT's own lookup will use, and what te-runtime
  * sets for it (a per-user cache, pip's NCCL headers) without ever overwriting a user's value.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class JitPreflightTest {
   @TempDir Path temp;
 
@@ -100,12 +105,12 @@ class JitPreflightTest {
   }
 
   @Test
-  void aUsersCacheFolderIsKeptAndAnEmptyOneIsLeftAlone() throws Exception {
+  void aUsersCacheFolderIsKeptAndAnEmptyOneGetsAPrivateFolderAsTheJitTreatsItAsUnset() throws Exception {
     FakeWorld.teWheel(temp.resolve("site"), 12);
     FreshJvm.run(getClass(), "usersCache", temp, Map.of("NCCL_EP_JIT_CACHE_DIR", temp.resolve("mine").toString()),
         List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
-    FreshJvm.run(getClass(), "emptyCache", temp, Map.of("NCCL_EP_JIT_CACHE_DIR", ""),
-        List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
+    FreshJvm.run(getClass(), "emptyCache", temp, Map.of("NCCL_EP_JIT_CACHE_DIR", "", "XDG_CACHE_HOME",
+        temp.resolve("xdg").toString()), List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
   }
 
   static void usersCache(Path temp) throws Exception {
@@ -121,11 +126,136 @@ class JitPreflightTest {
   static void emptyCache(Path temp) throws Exception {
     TeRuntime runtime = runtime(temp);
     JitPreflight jit = runtime.jitPreflight();
-    assertEquals(Path.of("/tmp/nccl_ep/jit"), jit.cacheDir());
-    assertTrue(jit.cacheDirSource().startsWith("default (NCCL_EP_JIT_CACHE_DIR is set but empty"),
+    Path cache = temp.resolve("xdg/nccl_ep/jit");
+    assertEquals(cache, jit.cacheDir());
+    assertTrue(jit.cacheDirSource().startsWith("te-runtime (sets NCCL_EP_JIT_CACHE_DIR when it loads TE or NCCL EP;"
+        + " it is set but empty, which the JIT treats as unset, so it would use /tmp/nccl_ep/jit"),
         jit.cacheDirSource());
     runtime.loadTransformerEngine();
-    assertEquals("", Libc.getenv("NCCL_EP_JIT_CACHE_DIR"));
+    assertEquals(cache.toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+  }
+
+  @Test
+  void aJitCacheAnotherUserCanChangeIsPassedOverForAPrivateOne() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    Path hostile = Files.createDirectories(temp.resolve("xdg/nccl_ep/jit"));
+    Files.writeString(temp.resolve("found"), OtherUsers.handOver(hostile));
+    FreshJvm.run(getClass(), "passedOver", temp, Map.of("XDG_CACHE_HOME", temp.resolve("xdg").toString(), "HOME",
+        temp.resolve("home").toString()), List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
+  }
+
+  static void passedOver(Path temp) throws Exception {
+    TeRuntime runtime = runtime(temp);
+    JitPreflight jit = runtime.jitPreflight();
+    Path hostile = temp.resolve("xdg/nccl_ep/jit");
+    Path cache = temp.resolve("home/.cache/nccl_ep/jit");
+    assertEquals(cache, jit.cacheDir(), jit.toString());
+    assertEquals(1, jit.cacheRefused().size(), jit.cacheRefused().toString());
+    assertTrue(jit.cacheRefused().get(0).startsWith("XDG_CACHE_HOME=" + temp.resolve("xdg") + ": " + hostile + " "
+        + Files.readString(temp.resolve("found"))), jit.cacheRefused().get(0));
+    assertTrue(jit.cacheDirSource().endsWith("; HOME=" + temp.resolve("home")), jit.cacheDirSource());
+    assertTrue(jit.missing().stream().noneMatch(m -> m.contains("NCCL_EP_JIT_CACHE_DIR")), jit.missing().toString());
+    runtime.loadTransformerEngine();
+    assertEquals(cache.toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+  }
+
+  @Test
+  void aSymlinkedJitCacheIsPassedOverAndWithNoSafeHomeAFreshPrivateFolderIsUsed() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+    Files.createDirectories(temp.resolve("xdg/nccl_ep"));
+    Files.createSymbolicLink(temp.resolve("xdg/nccl_ep/jit"), elsewhere);
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Files.writeString(temp.resolve("found"), OtherUsers.handOverAbove(home));
+    Files.createDirectories(temp.resolve("tmp"));
+    FreshJvm.run(getClass(), "fresh", temp, Map.of("XDG_CACHE_HOME", temp.resolve("xdg").toString(), "HOME",
+        home.toString()), List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL, "-Duser.home=" + home,
+        "-Djava.io.tmpdir=" + temp.resolve("tmp")));
+  }
+
+  static void fresh(Path temp) throws Exception {
+    TeRuntime runtime = runtime(temp);
+    JitPreflight jit = runtime.jitPreflight();
+    List<String> refused = jit.cacheRefused();
+    assertEquals(2, refused.size(), refused.toString());
+    assertTrue(refused.get(0).startsWith("XDG_CACHE_HOME=" + temp.resolve("xdg") + ": " + temp.resolve("xdg/nccl_ep/jit")
+        + " is a symbolic link to " + temp.resolve("elsewhere")), refused.get(0));
+    assertTrue(refused.get(1).startsWith("HOME=" + temp.resolve("home") + ": " + temp.resolve("home/.cache/nccl_ep/jit")
+        + " is not safe: " + temp.resolve("home") + ", a folder above it, " + Files.readString(temp.resolve("found"))),
+        refused.get(1));
+    Path cache = jit.cacheDir();
+    assertEquals(temp.resolve("tmp"), cache.getParent(), cache.toString());
+    assertTrue(cache.getFileName().toString().startsWith("nccl_ep-jit-"), cache.toString());
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+    assertTrue(jit.cacheDirSource().endsWith("; a fresh private folder of this process (its kernels are not reused by"
+        + " the next one)"), jit.cacheDirSource());
+    runtime.loadTransformerEngine();
+    assertEquals(cache.toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"));
+    assertFalse(Files.exists(temp.resolve("home/.cache")), "nothing made below the folder another user can change");
+  }
+
+  @Test
+  void xdgCacheHomeTmpNeverGivesNcclEpsSharedCache() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    FreshJvm.run(getClass(), "notShared", temp, Map.of("XDG_CACHE_HOME", "/tmp", "HOME",
+        temp.resolve("home").toString()), List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
+  }
+
+  static void notShared(Path temp) throws Exception {
+    TeRuntime runtime = runtime(temp);
+    JitPreflight jit = runtime.jitPreflight();
+    assertEquals(temp.resolve("home/.cache/nccl_ep/jit"), jit.cacheDir());
+    assertEquals(List.of("XDG_CACHE_HOME=/tmp gives /tmp/nccl_ep/jit, NCCL EP's own default, which every user of"
+        + " this machine shares: never used"), jit.cacheRefused());
+    runtime.loadTransformerEngine();
+    assertEquals(temp.resolve("home/.cache/nccl_ep/jit").toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"));
+  }
+
+  @Test
+  void aRelativeHomeOrXdgCacheHomeIsIgnored() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    FreshJvm.run(getClass(), "relative", temp, Map.of("XDG_CACHE_HOME", "xdg", "HOME", "home"),
+        List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL, "-Duser.home=" + temp.resolve("account")));
+  }
+
+  static void relative(Path temp) throws Exception {
+    JitPreflight jit = runtime(temp).jitPreflight();
+    assertEquals(temp.resolve("account/.cache/nccl_ep/jit"), jit.cacheDir());
+    assertEquals(List.of("XDG_CACHE_HOME=xdg is relative, which the XDG base directory specification says to ignore",
+        "HOME=home is relative, so it names no fixed folder: ignored"), jit.cacheRefused());
+  }
+
+  @Test
+  void anUnsafeJitCacheTheUserSetIsReportedAndNothingLoadsWithIt() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    Path shared = Files.createDirectories(temp.resolve("shared/jit"));
+    Files.writeString(temp.resolve("found"), OtherUsers.handOver(shared));
+    FreshJvm.run(getClass(), "unsafeUsersCache", temp, Map.of("NCCL_EP_JIT_CACHE_DIR", shared.toString()),
+        List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
+  }
+
+  static void unsafeUsersCache(Path temp) throws Exception {
+    TeRuntime runtime = runtime(temp);
+    JitPreflight jit = runtime.jitPreflight();
+    Path shared = temp.resolve("shared/jit");
+    assertEquals(shared, jit.cacheDir());
+    assertEquals("NCCL_EP_JIT_CACHE_DIR", jit.cacheDirSource());
+    assertFalse(jit.ready());
+    String problem = "NCCL_EP_JIT_CACHE_DIR names " + shared + " " + Files.readString(temp.resolve("found"));
+    assertTrue(jit.missing().stream().anyMatch(m -> m.startsWith(problem)), jit.missing().toString());
+    assertTrue(jit.verdict().contains("te-runtime will not load TE or NCCL EP with it, since the JIT would load the"
+        + " kernels it finds there; te-runtime leaves a value someone set alone: point NCCL_EP_JIT_CACHE_DIR at a"
+        + " private folder of yours, or unset it to let te-runtime pick one"), jit.verdict());
+    LoadException refused = assertThrows(LoadException.class,
+        runtime::loadTransformerEngine);
+    assertTrue(refused.getMessage().startsWith(problem), refused.getMessage());
+    LoadException refusedEp = assertThrows(LoadException.class, runtime::loadNcclEp);
+    assertTrue(refusedEp.getMessage().startsWith(problem), refusedEp.getMessage());
+    assertEquals(shared.toString(), Libc.getenv("NCCL_EP_JIT_CACHE_DIR"), "the user's value is left alone");
+    String maps = Files.readString(Path.of("/proc/self/maps"));
+    assertFalse(maps.contains("libtransformer_engine") || maps.contains("libnccl_ep"), "neither TE nor NCCL EP loaded");
   }
 
   private static TeRuntime runtime(Path temp) {

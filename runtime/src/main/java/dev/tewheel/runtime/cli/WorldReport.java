@@ -110,6 +110,7 @@ final class WorldReport {
     root.put("cccl", jit.cccl());
     root.put("cacheDir", jit.cacheDir().toString());
     root.put("cacheDirSource", jit.cacheDirSource());
+    root.put("cacheRefused", jit.cacheRefused());
     List<Object> env = new ArrayList<>();
     for (EnvironmentSetting s : jit.environment()) {
       Map<String, Object> e = new LinkedHashMap<>();
@@ -136,6 +137,9 @@ final class WorldReport {
     out.append("  CUDA headers:  ").append(or(jit.cudaInclude())).append(jit.cccl() ? " (with cccl/)" : "")
         .append(" [").append(jit.cudaIncludeSource()).append("]\n");
     out.append("  cache:         ").append(jit.cacheDir()).append(" [").append(jit.cacheDirSource()).append("]\n");
+    for (String refused : jit.cacheRefused()) {
+      out.append("    passed over: ").append(refused).append('\n');
+    }
     out.append("  ").append(jit.verdict()).append('\n');
     return out.toString();
   }

@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  * A wheel_lib packaged on the class path under a resource folder (its {@code te-wheel-lib.json} lists every file),
  * extracted once into a per-user cache so that dlopen can map it:
  * <ul>
- *   <li>the cache folder is created owner-only, and refused when it belongs to another user, is writable by
- *       others, or sits on a {@code noexec} mount;</li>
+ *   <li>the cache folder is created owner-only, and refused when it sits on a {@code noexec} mount or breaks
+ *       {@link TrustedFolder}'s rule (another user's, writable by others, a symbolic link, or below a folder another
+ *       user could change); each bundle's folder is held to the same rule, also when it is complete;</li>
  *   <li>each bundle goes to a folder named by the SHA-256 of its manifest, which lists every file's SHA-256, so
  *       different contents never share a folder;</li>
  *   <li>each file is written to a temporary name in its final folder, synced, checked against the manifest and
@@ -46,7 +47,8 @@ import java.util.stream.Stream;
  *   <li>a file lock serialises JVMs, and an in-process lock taken first serialises threads (a file lock alone
  *       throws OverlappingFileLockException between two threads of one JVM);</li>
  *   <li>every file's size and SHA-256 are checked before use, on every first use in a process, so a tampered or
- *       partial file is never loaded.</li>
+ *       partial file is never loaded;</li>
+ *   <li>a complete bundle is checked and used without the lock, so a read-only cache works.</li>
  * </ul>
  */
 public final class ClasspathBundle {
@@ -112,12 +114,16 @@ public final class ClasspathBundle {
     }
     Path root = cacheRoot.toAbsolutePath().normalize();
     try {
-      prepareCacheFolder(root);
+      root = prepareCacheFolder(root);
       Path target = root.resolve(Sha256.hex(Sha256.of(manifestBytes)).substring(0, 32));
-      boolean wrote = extractLocked(loader, folder, manifest, manifestBytes, root, target);
       List<ManifestEntry> all = new ArrayList<>(manifest.files());
       all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes))));
-      List<String> problems = Digests.check(target, all, true);
+      boolean wrote = false;
+      // A complete bundle needs no lock (none is taken on a read-only file system), only the folder rule.
+      if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS) || !complete(trusted(target), manifest)) {
+        wrote = extractLocked(loader, folder, manifest, manifestBytes, root, target);
+      }
+      List<String> problems = Digests.check(trusted(target), all, true);
       if (!problems.isEmpty()) {
         throw new BundleProblem("the extracted bundle in " + target + " does not match its manifest, so te-runtime"
             + " will not load it: " + String.join("; ", problems) + ". A file there was changed after extraction;"
@@ -130,33 +136,31 @@ public final class ClasspathBundle {
     }
   }
 
-  /** Creates the cache folder owner-only if missing; refuses one of another user, writable by others, or noexec. */
-  static void prepareCacheFolder(Path root) throws IOException, BundleProblem {
-    if (!Files.isDirectory(root)) {
+  /**
+   * Creates the cache folder owner-only if missing; refuses one on a noexec mount or one {@link TrustedFolder}
+   * refuses. Returns its real path, which is used from then on.
+   */
+  static Path prepareCacheFolder(Path root) throws IOException, BundleProblem {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       Files.createDirectories(root, OWNER_ONLY_FOLDER);
     }
-    checkOwnedAndPrivate(root);
+    // noexec first: such a folder is refused whoever owns it.
     if ((Libc.mountFlags(root) & Libc.ST_NOEXEC) != 0) {
       throw new BundleProblem("the cache folder " + root + " is on a file system mounted noexec, so libraries"
           + " extracted there cannot be loaded (dlopen would fail with 'failed to map segment from shared object')."
           + " Pick a folder on another file system with -D" + CACHE_PROPERTY + "=<folder> (or"
           + " TeRuntime.Builder.cacheFolder)");
     }
+    return trusted(root);
   }
 
-  private static void checkOwnedAndPrivate(Path folder) throws IOException, BundleProblem {
-    int owner = (Integer) Files.getAttribute(folder, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-    int me = Libc.getuid();
-    if (owner != me) {
-      throw new BundleProblem("the cache folder " + folder + " belongs to uid " + owner + ", not to this user (uid "
-          + me + "); te-runtime loads libraries only from a folder of its own user. Pick another with -D"
-          + CACHE_PROPERTY + "=<folder>");
-    }
-    Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(folder, LinkOption.NOFOLLOW_LINKS);
-    if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
-      throw new BundleProblem("the cache folder " + folder + " is writable by other users ("
-          + PosixFilePermissions.toString(permissions) + "), who could replace a library before it is loaded."
-          + " Run chmod go-w " + folder + ", or pick another folder with -D" + CACHE_PROPERTY + "=<folder>");
+  /** {@code folder} by {@link TrustedFolder}'s rule, or the refusal as a BundleProblem naming the property. */
+  private static Path trusted(Path folder) throws IOException, BundleProblem {
+    try {
+      return TrustedFolder.require(folder);
+    } catch (TrustedFolder.Refusal refusal) {
+      throw new BundleProblem(refusal.describe("the cache folder") + ", or pick another folder with -D"
+          + CACHE_PROPERTY + "=<folder>", refusal);
     }
   }
 
@@ -167,12 +171,13 @@ public final class ClasspathBundle {
     try (FileChannel channel = FileChannel.open(root.resolve(target.getFileName() + ".lock"),
         Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OWNER_ONLY_FILE)) {
       channel.lock(); // held until the channel closes
-      if (Files.isRegularFile(target.resolve(Layout.MANIFEST), LinkOption.NOFOLLOW_LINKS)
-          && allPresent(target, manifest)) {
+      if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        Files.createDirectories(target, OWNER_ONLY_FOLDER);
+      }
+      trusted(target);
+      if (complete(target, manifest)) {
         return false;
       }
-      Files.createDirectories(target, OWNER_ONLY_FOLDER);
-      checkOwnedAndPrivate(target);
       removeLeftovers(target);
       boolean wrote = false;
       for (ManifestEntry entry : manifest.files()) {
@@ -193,7 +198,11 @@ public final class ClasspathBundle {
     }
   }
 
-  private static boolean allPresent(Path target, Manifest manifest) {
+  /** Whether the manifest, published last, and every file it lists are there. */
+  private static boolean complete(Path target, Manifest manifest) {
+    if (!Files.isRegularFile(target.resolve(Layout.MANIFEST), LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
     for (ManifestEntry entry : manifest.files()) {
       Path file = Digests.inside(target, entry.path());
       if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {

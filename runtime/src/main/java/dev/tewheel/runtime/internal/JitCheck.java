@@ -9,11 +9,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -25,23 +28,50 @@ import java.util.regex.Pattern;
  * {@code JitCache::root_dir}), evaluated from Java without loading anything, and the two variables te-runtime sets
  * for it: a per-user {@code NCCL_EP_JIT_CACHE_DIR} and, where pip's NCCL headers exist, {@code
  * NCCL_EP_JIT_BUILD_INCLUDE_DIR}. Never over a value someone set; an empty value counts as unset, as in the JIT.
+ *
+ * <p>The JIT loads the kernels it finds in its cache, so the cache folder is held to {@link TrustedFolder}'s rule:
+ * te-runtime picks the first of {@code $XDG_CACHE_HOME/nccl_ep/jit}, {@code $HOME/.cache/nccl_ep/jit}, the
+ * account's home ({@code user.home}) {@code /.cache/nccl_ep/jit} and a fresh private folder under
+ * {@code java.io.tmpdir} that the rule accepts (relative values ignored, the JIT's shared {@code /tmp/nccl_ep/jit}
+ * never), and says why it passed the others. A folder the user named in {@code NCCL_EP_JIT_CACHE_DIR} is never
+ * replaced: when the rule refuses it, the preflight says so and te-runtime refuses to load TE or NCCL EP.
  */
 public final class JitCheck {
   public static final String CACHE_ENV = "NCCL_EP_JIT_CACHE_DIR";
   public static final String BUILD_INCLUDE_ENV = "NCCL_EP_JIT_BUILD_INCLUDE_DIR";
   public static final Path SHARED_CACHE = Path.of("/tmp/nccl_ep/jit");
   private static final Map<Path, Optional<String>> NVCC_VERSIONS = new ConcurrentHashMap<>();
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  /** The last resort, made once per process: a private folder of its own under java.io.tmpdir. */
+  private static Path freshCache;
 
   private JitCheck() {}
 
-  /** What te-runtime sets when it loads TE or NCCL EP; each empty when it would leave the variable alone. */
-  record Plan(Optional<String> cacheDir, Optional<String> buildInclude) {}
+  /** A cache folder someone set that {@link TrustedFolder} refuses: te-runtime loads neither TE nor NCCL EP. */
+  public static final class UnsafeCache extends Exception {
+    private static final long serialVersionUID = 1L;
 
-  static Plan plan(Optional<Path> sitePackages) {
-    Optional<String> cache = Optional.empty();
-    if (Libc.getenv(CACHE_ENV) == null) {
-      cache = Optional.of(perUserCache().toString());
+    UnsafeCache(String message) {
+      super(message);
     }
+  }
+
+  /**
+   * The JIT's cache folder and why.
+   *
+   * @param folder the folder the JIT will use
+   * @param source who chose it (see {@link JitPreflight#cacheDirSource})
+   * @param refused the folders te-runtime passed over, each with why and what to do
+   * @param problem set when the folder someone set is refused: te-runtime will not load with it
+   * @param set whether te-runtime sets NCCL_EP_JIT_CACHE_DIR to {@code folder} when it loads
+   */
+  record Cache(Path folder, String source, List<String> refused, Optional<String> problem, boolean set) {}
+
+  /** What te-runtime sets when it loads TE or NCCL EP; each empty when it would leave the variable alone. */
+  record Plan(Cache cache, Optional<String> buildInclude) {}
+
+  static Plan plan(Optional<Path> sitePackages, boolean create) {
     Optional<String> include = Optional.empty();
     if (Libc.getenv(BUILD_INCLUDE_ENV) == null && Discovery.env("NCCL_HOME") == null && sitePackages.isPresent()) {
       Path pip = sitePackages.get().resolve("nvidia/nccl/include");
@@ -49,46 +79,145 @@ public final class JitCheck {
         include = Optional.of(pip.toString());
       }
     }
-    return new Plan(cache, include);
+    return new Plan(cache(create), include);
   }
 
-  /** {@code $XDG_CACHE_HOME/nccl_ep/jit} (when absolute), else {@code ~/.cache/nccl_ep/jit}. */
-  public static Path perUserCache() {
-    String xdg = Libc.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
-        : Path.of(Optional.ofNullable(Discovery.env("HOME")).orElse(System.getProperty("user.home")), ".cache");
-    return base.resolve("nccl_ep").resolve("jit");
-  }
-
-  /** Sets what {@link #plan} proposes (setenv with overwrite 0), the cache folder made private; returns it all. */
-  public static List<EnvironmentSetting> apply(Optional<Path> sitePackages) {
-    Plan plan = plan(sitePackages);
-    List<EnvironmentSetting> settings = new ArrayList<>();
-    plan.cacheDir().ifPresent(dir -> {
-      try {
-        Files.createDirectories(Path.of(dir), PosixFilePermissions.asFileAttribute(
-            PosixFilePermissions.fromString("rwx------")));
-      } catch (IOException | UnsupportedOperationException e) {
-        // the JIT makes it itself; the variable still keeps other users' kernels out
+  /**
+   * The cache folder: a value someone set, checked, or te-runtime's first candidate the rule accepts.
+   *
+   * @param create whether to make the candidates (owner-only) on the way, as a load does; a preflight does not
+   */
+  static Cache cache(boolean create) {
+    String value = Libc.getenv(CACHE_ENV);
+    if (value != null && !value.isEmpty()) {
+      boolean ours = Environment.setByRuntime(CACHE_ENV, value);
+      Path folder = Path.of(value).toAbsolutePath().normalize();
+      Optional<String> problem = refusal(folder).map(why -> (ours ? "the cache folder te-runtime set, " : CACHE_ENV
+          + " names ") + why + ". te-runtime will not load TE or NCCL EP with it, since the JIT would load the"
+          + " kernels it finds there; " + (ours ? "" : "te-runtime leaves a value someone set alone: ") + "point "
+          + CACHE_ENV + " at a private folder of yours, or unset it to let te-runtime pick one");
+      return new Cache(folder, ours ? "te-runtime" : CACHE_ENV, List.of(), problem, false);
+    }
+    List<String> refused = new ArrayList<>();
+    for (Candidate candidate : candidates(refused)) {
+      Path folder = candidate.folder();
+      if (folder != null && folder.normalize().equals(SHARED_CACHE)) {
+        refused.add(candidate.from() + " gives " + folder + ", NCCL EP's own default, which every user of this"
+            + " machine shares: never used");
+        continue;
       }
-      settings.add(set(CACHE_ENV, dir));
-    });
+      try {
+        if (folder == null) {
+          folder = freshCache();
+        }
+        // Checked before anything is made, so nothing is made below a folder another user could change.
+        Optional<TrustedFolder.Refusal> refusal = TrustedFolder.wouldRefuse(folder);
+        if (refusal.isPresent()) {
+          throw refusal.get();
+        }
+        if (create) {
+          Files.createDirectories(folder, OWNER_ONLY);
+          folder = TrustedFolder.require(folder);
+        }
+      } catch (TrustedFolder.Refusal refusal) {
+        refused.add(candidate.from() + ": " + refusal.getMessage());
+        continue;
+      } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+        refused.add(candidate.from() + ": " + (folder == null ? "java.io.tmpdir" : folder) + " could not be made or"
+            + " checked (" + e + ")");
+        continue;
+      }
+      String source = "te-runtime (sets " + CACHE_ENV + " when it loads TE or NCCL EP" + (value == null
+          ? "; unset, the JIT would use " + SHARED_CACHE + ", shared by all users)"
+          : "; it is set but empty, which the JIT treats as unset, so it would use " + SHARED_CACHE
+              + ", shared by all users)");
+      return new Cache(folder, source + (refused.isEmpty() ? "" : "; " + candidate.from()), refused,
+          Optional.empty(), true);
+    }
+    return new Cache(SHARED_CACHE, "none (no private folder could be made, so the JIT would use " + SHARED_CACHE
+        + ", shared by all users)", refused, Optional.of("no private cache folder for NCCL EP's JIT could be made ("
+        + String.join("; ", refused) + "), and te-runtime will not load TE or NCCL EP with the shared " + SHARED_CACHE
+        + ". Set " + CACHE_ENV + " to a private folder of yours"), false);
+  }
+
+  /** A folder te-runtime could use, and where it comes from; a null folder is the fresh one, made when reached. */
+  private record Candidate(Path folder, String from) {}
+
+  /** te-runtime's candidates in order; relative values are ignored (and said so), as the XDG specification asks. */
+  private static List<Candidate> candidates(List<String> refused) {
+    List<Candidate> candidates = new ArrayList<>();
+    String xdg = Discovery.env("XDG_CACHE_HOME");
+    if (xdg != null && xdg.startsWith("/")) {
+      candidates.add(new Candidate(Path.of(xdg, "nccl_ep", "jit"), "XDG_CACHE_HOME=" + xdg));
+    } else if (xdg != null) {
+      refused.add("XDG_CACHE_HOME=" + xdg + " is relative, which the XDG base directory specification says to"
+          + " ignore");
+    }
+    String home = Discovery.env("HOME");
+    if (home != null && home.startsWith("/")) {
+      candidates.add(new Candidate(Path.of(home, ".cache", "nccl_ep", "jit"), "HOME=" + home));
+    } else if (home != null) {
+      refused.add("HOME=" + home + " is relative, so it names no fixed folder: ignored");
+    }
+    String account = System.getProperty("user.home", "");
+    if (account.startsWith("/") && !account.equals(home)) {
+      candidates.add(new Candidate(Path.of(account, ".cache", "nccl_ep", "jit"), "user.home=" + account));
+    }
+    candidates.add(new Candidate(null, "a fresh private folder of this process (its kernels are not reused by the"
+        + " next one)"));
+    return candidates;
+  }
+
+  private static synchronized Path freshCache() throws IOException {
+    if (freshCache == null) {
+      freshCache = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "nccl_ep-jit-",
+          OWNER_ONLY);
+    }
+    return freshCache;
+  }
+
+  /** Why the rule refuses {@code folder} (made by someone else, so not made here), or empty. */
+  private static Optional<String> refusal(Path folder) {
+    try {
+      return TrustedFolder.wouldRefuse(folder).map(TrustedFolder.Refusal::getMessage);
+    } catch (IOException e) {
+      return Optional.of(folder + " cannot be checked (" + e + ")");
+    }
+  }
+
+  /**
+   * Sets what {@link #plan} proposes (setenv; over an empty cache value, which the JIT treats as unset), the cache
+   * folder made private and checked first; returns it all.
+   *
+   * @throws UnsafeCache when the cache folder someone set is refused; nothing is set then
+   */
+  public static List<EnvironmentSetting> apply(Optional<Path> sitePackages) throws UnsafeCache {
+    Plan plan = plan(sitePackages, true);
+    if (plan.cache().problem().isPresent()) {
+      throw new UnsafeCache(plan.cache().problem().get());
+    }
+    List<EnvironmentSetting> settings = new ArrayList<>();
+    if (plan.cache().set()) {
+      settings.add(set(CACHE_ENV, plan.cache().folder().toString()));
+    }
     plan.buildInclude().ifPresent(dir -> settings.add(set(BUILD_INCLUDE_ENV, dir)));
     return settings;
   }
 
+  /** setenv, over a value only when it is empty (the JIT's unset); a user's real value always wins. */
   private static EnvironmentSetting set(String name, String proposed) {
     String before = Libc.getenv(name);
+    boolean unset = before == null || before.isEmpty();
     try {
-      Libc.setenv(name, proposed, false);
+      Libc.setenv(name, proposed, unset);
     } catch (IOException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-    if (before == null) {
+    if (unset) {
       Environment.recordSet(name, proposed);
     }
     String after = Optional.ofNullable(Libc.getenv(name)).orElse(proposed);
-    return new EnvironmentSetting(name, after, before == null || Environment.setByRuntime(name, before), proposed);
+    return new EnvironmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
   }
 
   /**
@@ -103,7 +232,7 @@ public final class JitCheck {
       Optional<Path> sitePackages, NcclStatus nccl) {
     List<String> missing = new ArrayList<>();
     Map<String, String> compiledIn = configH.map(JitCheck::defines).orElse(Map.of());
-    Plan plan = plan(sitePackages);
+    Plan plan = plan(sitePackages, false);
     List<EnvironmentSetting> environment = new ArrayList<>();
 
     // nvcc
@@ -227,30 +356,21 @@ public final class JitCheck {
     }
 
     // the cache
-    Path cacheDir;
-    String cacheDirSource;
-    String cache = Libc.getenv(CACHE_ENV);
-    if (cache != null && !cache.isEmpty()) {
-      cacheDir = Path.of(cache);
-      cacheDirSource = Environment.setByRuntime(CACHE_ENV, cache) ? "te-runtime" : CACHE_ENV;
-    } else if (cache == null) {
-      cacheDir = plan.cacheDir().map(Path::of).orElse(perUserCache());
-      cacheDirSource = "te-runtime (sets " + CACHE_ENV + " when it loads TE or NCCL EP; unset, the JIT would use "
-          + SHARED_CACHE + ", shared by all users)";
-      environment.add(new EnvironmentSetting(CACHE_ENV, cacheDir.toString(), true, cacheDir.toString()));
-    } else {
-      cacheDir = SHARED_CACHE;
-      cacheDirSource = "default (" + CACHE_ENV + " is set but empty, which the JIT treats as unset; te-runtime leaves"
-          + " a value someone set alone)";
+    Cache cache = plan.cache();
+    if (cache.set()) {
+      environment.add(new EnvironmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
     }
 
-    String verdict = missing.isEmpty() ? "JIT ready"
-        : "JIT not ready: " + String.join("; ", missing) + ". ncclEpDispatch will fail: on a real H200 the NCCL EP"
-            + " build returned ncclInternalError (3) and logged `No such file` when its headers were missing; it did"
-            + " not fall back to precompiled kernels";
+    List<String> notReady = new ArrayList<>(missing);
+    cache.problem().ifPresent(notReady::add);
+    String verdict = notReady.isEmpty() ? "JIT ready"
+        : "JIT not ready: " + String.join("; ", notReady) + (missing.isEmpty() ? ""
+            : ". ncclEpDispatch will fail: on a real H200 the NCCL EP build returned ncclInternalError (3) and"
+                + " logged `No such file` when its headers were missing; it did not fall back to precompiled"
+                + " kernels");
     return new JitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
-        ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cacheDir,
-        cacheDirSource, environment, missing, verdict);
+        ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cache.folder(),
+        cache.source(), cache.refused(), environment, notReady, verdict);
   }
 
   private static Optional<Path> onPath(String name) {

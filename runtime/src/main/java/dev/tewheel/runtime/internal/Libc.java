@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.tewheel.elf.ElfMachine;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -19,8 +20,9 @@ import java.util.Optional;
 
 /**
  * The few libc functions te-runtime calls: the dynamic linker ({@code dlopen}, {@code dlerror}, {@code dlsym},
- * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid} and
- * {@code statvfs}.
+ * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid},
+ * {@code geteuid}, {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder by
+ * what was opened rather than by name ({@link TrustedFolder}).
  *
  * <p>All of them go through one downcall shape, {@code long f(long, long, long)}, and {@code statvfs} through the
  * same shape with errno captured. Each distinct shape costs the JVM a freshly generated class the first time (8-28 ms
@@ -48,6 +50,10 @@ public final class Libc {
   /** statvfs f_flag bit: the file system is mounted noexec. */
   public static final long ST_NOEXEC = 8;
 
+  /** openat's "relative to the working directory". */
+  public static final int AT_FDCWD = -100;
+  private static final int O_CLOEXEC = 0x80000;
+
   private static final Linker LINKER = Linker.nativeLinker();
   private static final FunctionDescriptor WORDS = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
 
@@ -56,7 +62,8 @@ public final class Libc {
     static final MethodHandle HANDLE = LINKER.downcallHandle(WORDS);
   }
 
-  // The same shape with errno captured: only statvfs, off the load path, needs errno.
+  // The same shape with errno captured: only statvfs, off the load path, needs errno. openat and fstat, which
+  // loading NCCL EP calls (the JIT cache's check), do without: another shape would cost its class there.
   private static final class CallWithErrno {
     static final StructLayout STATE = Linker.Option.captureStateLayout();
     static final VarHandle ERRNO = STATE.varHandle(PathElement.groupElement("errno"));
@@ -71,6 +78,9 @@ public final class Libc {
   private static final MemorySegment GETENV = libc("getenv");
   private static final MemorySegment SETENV = libc("setenv");
   private static final MemorySegment GETUID = libc("getuid");
+  private static final MemorySegment GETEUID = libc("geteuid");
+  private static final MemorySegment OPENAT = libc("openat");
+  private static final MemorySegment CLOSE = libc("close");
   private static final MemorySegment STATVFS = libc("statvfs");
   private static final MemorySegment STRERROR = libc("strerror");
   private static final MemorySegment STRLEN = libc("strlen");
@@ -82,6 +92,57 @@ public final class Libc {
   private static final int WORD = 8;
 
   private Libc() {}
+
+  /**
+   * What differs between the two ABIs: open(2)'s O_DIRECTORY and O_NOFOLLOW bits, and where st_mode and st_uid sit
+   * in struct stat (x86-64's own layout; aarch64 uses the kernel's generic one). st_dev and st_ino are the first two
+   * 8-byte fields on both. {@code statVersion} is the first argument of {@code __fxstat}, glibc's fstat before 2.33.
+   */
+  private enum Abi {
+    X86_64(0x10000, 0x20000, 24, 28, 1),
+    AARCH64(0x4000, 0x8000, 16, 24, 0);
+
+    final int directory;
+    final int noFollow;
+    final int modeOffset;
+    final int uidOffset;
+    final int statVersion;
+
+    Abi(int directory, int noFollow, int modeOffset, int uidOffset, int statVersion) {
+      this.directory = directory;
+      this.noFollow = noFollow;
+      this.modeOffset = modeOffset;
+      this.uidOffset = uidOffset;
+      this.statVersion = statVersion;
+    }
+
+    static Abi current() {
+      ElfMachine machine = HostMachine.current();
+      return machine == ElfMachine.X86_64 ? X86_64 : machine == ElfMachine.AARCH64 ? AARCH64 : null;
+    }
+  }
+
+  // The descriptor-based file calls, made on first use: fstat is a libc function only since glibc 2.33, before
+  // which only __fxstat(version, fd, buf) exists.
+  private static final class FileCalls {
+    static final Abi ABI = Abi.current();
+    static final Optional<MemorySegment> FSTAT = LINKER.defaultLookup().find("fstat");
+    static final MemorySegment FXSTAT = FSTAT.isPresent() ? null : libc("__fxstat");
+  }
+
+  /** struct stat is 144 bytes on x86-64 and 128 on aarch64. */
+  private static final long STAT_SIZE = 256;
+
+  /**
+   * What fstat says of an open file: its identity (st_dev, st_ino), st_mode and owner.
+   *
+   * @param mode st_mode: type and permission bits, sticky bit included
+   */
+  public record FileStatus(long device, long inode, int mode, int uid) {
+    public boolean isDirectory() {
+      return (mode & 0170000) == 0040000;
+    }
+  }
 
   /** A dlopen result: the handle, or dlerror's text. */
   public record Opened(MemorySegment handle, String error) {
@@ -183,6 +244,11 @@ public final class Libc {
     return (int) call(GETUID);
   }
 
+  /** The effective uid: the owner of files this process creates, and whom the kernel's access checks see. */
+  public static int geteuid() {
+    return (int) call(GETEUID);
+  }
+
   /** statvfs's f_flag for the file system holding {@code path} (ST_NOEXEC, ST_RDONLY, ...). */
   public static long mountFlags(Path path) throws IOException {
     try (Arena arena = Arena.ofConfined()) {
@@ -203,6 +269,51 @@ public final class Libc {
       }
       return words(buffer).getLong((int) STATVFS_F_FLAG);
     }
+  }
+
+  /**
+   * {@code openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)}: a descriptor of the folder
+   * {@code name} itself, never of what a symbolic link there points to, nor of a file that is not a folder. Close it
+   * with {@link #close}.
+   *
+   * @param dirfd an open folder, or {@link #AT_FDCWD}
+   * @return the descriptor, or -1 when openat fails (a link, not a folder, missing, not permitted): the caller, who
+   *     refuses the folder either way, asks the file system which for its message
+   */
+  public static int openFolder(int dirfd, String name) throws IOException {
+    Abi abi = abi();
+    try (Arena arena = Arena.ofConfined()) {
+      int fd = (int) call(OPENAT, dirfd, cString(arena, name), abi.directory | abi.noFollow | O_CLOEXEC);
+      return fd < 0 ? -1 : fd;
+    }
+  }
+
+  /** fstat of an open descriptor. */
+  public static FileStatus fstat(int fd) throws IOException {
+    Abi abi = abi();
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment buffer = arena.allocate(STAT_SIZE, 8);
+      int rc = FileCalls.FSTAT.isPresent() ? (int) call(FileCalls.FSTAT.get(), fd, buffer.address())
+          : (int) call(FileCalls.FXSTAT, abi.statVersion, fd, buffer.address());
+      if (rc != 0) {
+        throw new IOException("fstat(" + fd + ") failed");
+      }
+      ByteBuffer stat = words(buffer);
+      return new FileStatus(stat.getLong(0), stat.getLong(8), stat.getInt(abi.modeOffset), stat.getInt(abi.uidOffset));
+    }
+  }
+
+  public static void close(int fd) {
+    call(CLOSE, fd);
+  }
+
+  private static Abi abi() throws IOException {
+    Abi abi = FileCalls.ABI;
+    if (abi == null) {
+      throw new IOException("te-runtime knows open(2)'s flags and struct stat only on x86-64 and aarch64, not on "
+          + System.getProperty("os.arch"));
+    }
+    return abi;
   }
 
   private static String lastDlError() {

@@ -11,13 +11,16 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every libc function te-runtime calls through its one downcall shape, checked against what the system says by other
  * means: /proc/self/maps, the JDK's own view of the process, and errno's text.
  */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LibcTest {
   @TempDir Path dir;
 
