@@ -26,9 +26,11 @@ import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Packing on the stand-ins, checked by our own verify and by independent tools: Python's zipfile and pip. */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class WheelPackerTest {
   private static final FileTime TIME = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
 
