@@ -43,7 +43,7 @@ class WrittenFileModesTest {
 
   /** Entry point of the child: writes each kind of output under args[0]. */
   public static void main(String[] args) throws Exception {
-    Path out = Path.of(args[0]);
+    Path out = Files.createDirectories(Path.of(args[0]));
     AtomicFiles.writeString(out.resolve("plain.txt"), "text\n");
     Path staging = out.resolve("staging");
     Path wheelLib = staging.resolve("transformer_engine/wheel_lib");
@@ -54,6 +54,8 @@ class WrittenFileModesTest {
     if (!good.passed()) {
       throw new IllegalStateException(good.verification().toString());
     }
+    WheelLibJar.write(new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER,
+        out.resolve("natives-linux-x86_64-cu12.jar"), TIME));
     Files.copy(StandIns.defect(StandIns.Defect.TE_LAZY_BINDING), wheelLib.resolve("libtransformer_engine.so"),
         StandardCopyOption.REPLACE_EXISTING);
     PackedWheel bad = PackedWheel.packAndVerify(request(staging, out.resolve("rejected")),
@@ -61,8 +63,6 @@ class WrittenFileModesTest {
     if (bad.passed()) {
       throw new IllegalStateException("the broken wheel passed");
     }
-    WheelLibJar.write(new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER,
-        out.resolve("natives-linux-x86_64-cu12.jar"), TIME));
   }
 
   @ParameterizedTest(name = "umask {0}")
