@@ -50,6 +50,13 @@ public final class Assembler {
   public AssembleResult assemble(AssembleRequest request) throws AssembleException {
     long start = System.nanoTime();
     List<PlannedFile> plan = plan(request);
+    TreeWriter writer = new TreeWriter(request.outputDirectory(), log);
+    try {
+      writer.recover(); // first: a tree put back from an interrupted swap is judged like any other
+    } catch (IOException e) {
+      throw new AssembleException("cleaning up what an interrupted run left beside " + request.outputDirectory()
+          + " failed: " + e, e);
+    }
     OwnedFolder.check(request.outputDirectory(), inputs(request, plan));
     Subject subject = new Subject("wheel_lib planned for " + request.outputDirectory(), request.layout(),
         plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
@@ -61,7 +68,7 @@ public final class Assembler {
               .collect(Collectors.joining("\n")), errors);
     }
     try {
-      return write(request, plan, subject, findings, start);
+      return write(request, writer, plan, subject, findings, start);
     } catch (IOException e) {
       throw new AssembleException("writing " + request.outputDirectory() + " failed (" + e + "); the previous tree,"
           + " if any, is unchanged", e);
@@ -173,11 +180,9 @@ public final class Assembler {
     }
   }
 
-  private AssembleResult write(AssembleRequest request, List<PlannedFile> plan, Subject subject,
+  private AssembleResult write(AssembleRequest request, TreeWriter writer, List<PlannedFile> plan, Subject subject,
       List<Finding> findings, long start) throws IOException {
     Path out = request.outputDirectory().toAbsolutePath().normalize();
-    TreeWriter writer = new TreeWriter(out, log);
-    writer.recover();
     Path stateFile = request.stateFileOrDefault();
     Files.createDirectories(stateFile.toAbsolutePath().getParent());
     String settings = "layout=" + request.layout() + ";timestamp=" + request.timestamp();

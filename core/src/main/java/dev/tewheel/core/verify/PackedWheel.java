@@ -43,7 +43,7 @@ public record PackedWheel(PackResult result, Optional<VerifyReport> verification
       if (verify == null) {
         return new PackedWheel(pending.commit(), Optional.empty());
       }
-      VerifyReport report = new Verifier().verify(verify.apply(pending.file()));
+      VerifyReport report = new Verifier().verifyAs(verify.apply(pending.file()), pending.target());
       PackedWheel packed = new PackedWheel(atTarget(pending), Optional.of(report));
       if (report.passed()) {
         pending.commit();
