@@ -231,6 +231,11 @@ public final class WheelPacker {
     if (request.metadataFile() == null) {
       return Metadata.generate(request.wheelDistribution(), request.version(), request.metadata());
     }
+    if (!Files.isRegularFile(request.metadataFile())) {
+      throw new IOException("metadataFile " + request.metadataFile() + (Files.exists(request.metadataFile())
+          ? " is not a regular file (a FIFO or device would block or fail the read)" : " does not exist")
+          + ": expected a METADATA file (RFC 822 headers); fix the path, or leave metadataFile unset to generate one");
+    }
     return Metadata.adapt(Files.readString(request.metadataFile(), StandardCharsets.UTF_8), request.version(),
         request.cudaMajor(), request.metadataFile().toString());
   }

@@ -203,6 +203,17 @@ class WheelPackerTest {
         "a failed pack leaves nothing behind");
   }
 
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aMetadataFileThatIsAFifoIsRefusedWithoutBeingOpened() throws Exception {
+    Path fifo = temp.resolve("METADATA");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo " + fifo);
+    IOException e = assertThrows(IOException.class,
+        () -> new WheelPacker().pack(request(staging("staging"), temp.resolve("dist")).withMetadataFile(fifo)));
+    assertTrue(e.getMessage().startsWith("metadataFile " + fifo + " is not a regular file"), e.getMessage());
+  }
+
   private static String python(String code, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("python3", "-c", code));
     command.addAll(List.of(args));
