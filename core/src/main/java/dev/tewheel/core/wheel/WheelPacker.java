@@ -43,8 +43,9 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
  * fields; the same inputs give the same bytes. Fast: each file is deflated in 4 MiB slices on all cores (slices
  * concatenate into one stream, see {@link ChunkedDeflater}) while the writer thread takes them in order; a bounded
  * window of slices keeps memory flat whatever the size, and a file of several slices passes through a spill file
- * beside the wheel (Commons Compress needs an entry's compressed size before its data). Atomic: written beside the
- * target and renamed into place.
+ * (Commons Compress needs an entry's compressed size before its data). Atomic: the wheel and the spill are written
+ * into a {@link PendingWheel} folder beside the target, which the next run removes if a kill left it, and the wheel
+ * is renamed into place.
  */
 public final class WheelPacker {
   private static final java.util.regex.Pattern ASSEMBLE_WORK_FILE =
