@@ -9,6 +9,7 @@ import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.core.verify.PackedWheel;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
@@ -108,7 +109,7 @@ public class PackWheelMojo extends TeMojo {
     Function<Path, VerifyRequest> verification = verify ? verification(true, null) : null;
     PackedWheel packed;
     try {
-      packed = PackedWheel.packAndVerify(request, verification);
+      packed = PackedWheel.packAndVerify(request, verification, getLog()::info);
     } catch (IllegalArgumentException e) {
       throw new MojoExecutionException(goal() + " is misconfigured: " + e.getMessage(), e);
     } catch (IOException e) {
@@ -120,8 +121,9 @@ public class PackWheelMojo extends TeMojo {
       List<String> lines = new ReportWriter(report).console();
       lines.subList(0, lines.size() - 1).forEach(getLog()::info);
       if (!report.passed()) {
-        throw new MojoFailureException(report.summary() + "; the wheel was renamed to "
-            + packed.result().wheel().getFileName() + PackedWheel.REJECTED_SUFFIX);
+        throw new MojoFailureException(report.summary() + "; the new wheel was kept as " + packed.location()
+            + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()
+                + " left as it was" : ""));
       }
       getLog().info("verify: " + report.summary());
     }

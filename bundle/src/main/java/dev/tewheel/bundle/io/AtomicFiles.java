@@ -7,12 +7,23 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.regex.Pattern;
 
 /**
  * Every output is written beside its target and renamed into place, so a failure leaves the old result or none
  * (design decision 5). The one implementation of that rule: manifests, reports, assemble's state, wheels.
+ *
+ * <p>The temporary file is one of {@link OwnTemporaries} (kind {@value #KIND}): created with the default mode, so
+ * the result has the mode any tool's output has (0644 under umask 022), and removed by the next write of the same
+ * target when a kill left it behind.
  */
 public final class AtomicFiles {
+  /** The kind of {@link OwnTemporaries} a file being written is. */
+  public static final String KIND = "tmp";
+
+  /** What te-wheel before process-marked names left: {@code .<name><random digits>.tmp}, made by createTempFile. */
+  private static final String LEGACY = "\\d+\\.tmp";
+
   private AtomicFiles() {}
 
   /** What goes into the file; the stream is closed by {@link #write(Path, Content)}. */
@@ -40,9 +51,15 @@ public final class AtomicFiles {
     }
   }
 
-  /** A new empty hidden file beside {@code target} ({@code .<name>…tmp}), for a caller that writes it its own way. */
+  /**
+   * A new empty hidden file beside {@code target} ({@code .<name>.tmp-<pid>-<random>}), for a caller that writes it
+   * its own way; what killed runs left for this target is removed first.
+   */
   public static Path temporaryBeside(Path target) throws IOException {
-    return Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName(), ".tmp");
+    Path absolute = target.toAbsolutePath();
+    OwnTemporaries.removeLeftovers(absolute, KIND,
+        Pattern.compile(Pattern.quote("." + absolute.getFileName()) + LEGACY));
+    return OwnTemporaries.createFile(absolute, KIND);
   }
 
   /**

@@ -24,6 +24,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,6 +50,14 @@ public final class Assembler {
   public AssembleResult assemble(AssembleRequest request) throws AssembleException {
     long start = System.nanoTime();
     List<PlannedFile> plan = plan(request);
+    TreeWriter writer = new TreeWriter(request.outputDirectory(), log);
+    try {
+      writer.recover(); // first: a tree put back from an interrupted swap is judged like any other
+    } catch (IOException e) {
+      throw new AssembleException("cleaning up what an interrupted run left beside " + request.outputDirectory()
+          + " failed: " + e, e);
+    }
+    OwnedFolder.check(request.outputDirectory(), inputs(request, plan));
     Subject subject = new Subject("wheel_lib planned for " + request.outputDirectory(), request.layout(),
         plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
     List<Finding> findings = CheckCatalogue.run(subject, request.severityOverrides());
@@ -59,18 +68,39 @@ public final class Assembler {
               .collect(Collectors.joining("\n")), errors);
     }
     try {
-      return write(request, plan, subject, findings, start);
+      return write(request, writer, plan, subject, findings, start);
     } catch (IOException e) {
       throw new AssembleException("writing " + request.outputDirectory() + " failed (" + e + "); the previous tree,"
           + " if any, is unchanged", e);
     }
   }
 
+  /** What the run reads, by the parameter that names it, for the rule that no input lies inside the output. */
+  private static Map<String, Collection<Path>> inputs(AssembleRequest request, List<PlannedFile> plan) {
+    Map<String, Collection<Path>> inputs = new LinkedHashMap<>();
+    inputs.put("transformerEngineLibrary", List.of(request.transformerEngineLibrary()));
+    if (request.ncclEpHome() != null) {
+      inputs.put("ncclEpHome", List.of(request.ncclEpHome()));
+    }
+    inputs.put("input", plan.stream().map(PlannedFile::source).toList());
+    if (request.stateFile() != null) {
+      inputs.put("stateFile", List.of(request.stateFile()));
+    }
+    return inputs;
+  }
+
   private List<PlannedFile> plan(AssembleRequest request) throws AssembleException {
     Layout layout = request.layout();
     Path te = request.transformerEngineLibrary();
-    if (!Files.isRegularFile(te)) {
-      throw new AssembleException("transformerEngineLibrary " + te + " does not exist or is not a file: expected"
+    BasicFileAttributes teFile;
+    try {
+      teFile = Files.readAttributes(te, BasicFileAttributes.class);
+    } catch (IOException e) {
+      throw new AssembleException("transformerEngineLibrary " + te + " does not exist (" + e.getMessage() + "):"
+          + " expected the libtransformer_engine.so that TE's CMake build produced; build TE first or fix the path", e);
+    }
+    if (!teFile.isRegularFile()) {
+      throw new AssembleException("transformerEngineLibrary " + NcclEpInputs.notRegular(te, teFile) + ": expected"
           + " the libtransformer_engine.so that TE's CMake build produced; build TE first or fix the path");
     }
     List<PlannedFile> plan = new ArrayList<>();
@@ -150,11 +180,9 @@ public final class Assembler {
     }
   }
 
-  private AssembleResult write(AssembleRequest request, List<PlannedFile> plan, Subject subject,
+  private AssembleResult write(AssembleRequest request, TreeWriter writer, List<PlannedFile> plan, Subject subject,
       List<Finding> findings, long start) throws IOException {
     Path out = request.outputDirectory().toAbsolutePath().normalize();
-    TreeWriter writer = new TreeWriter(out, log);
-    writer.recover();
     Path stateFile = request.stateFileOrDefault();
     Files.createDirectories(stateFile.toAbsolutePath().getParent());
     String settings = "layout=" + request.layout() + ";timestamp=" + request.timestamp();

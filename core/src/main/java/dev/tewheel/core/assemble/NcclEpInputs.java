@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.codehaus.plexus.util.DirectoryScanner;
+import org.codehaus.plexus.util.SelectorUtils;
 
 /**
  * An NCCL EP build prefix read as assemble needs it: the real files behind {@code lib/libnccl_ep.so*} (symlinks
@@ -84,39 +85,132 @@ final class NcclEpInputs {
     return home;
   }
 
+  /**
+   * The headers the patterns select, found by a walk of include/ that follows folder links (NCCL EP's install may
+   * link folders) but stops with an error at a link that leads back to a folder being walked (a loop: it would
+   * never end) or out of ncclEpHome, and at a selected entry that is not a regular file (a FIFO would block the
+   * read for ever). Only regular files are ever opened, later.
+   */
   private static Map<String, Path> headers(Path include, Path realHome, List<String> includes, List<String> excludes)
       throws AssembleException {
-    DirectoryScanner scanner = new DirectoryScanner();
-    scanner.setBasedir(include.toFile());
-    scanner.setIncludes(includes.toArray(String[]::new));
-    scanner.setExcludes(excludes.isEmpty() ? null : excludes.toArray(String[]::new));
-    scanner.setFollowSymlinks(true);
-    scanner.scan();
+    List<String> in = patterns(includes);
+    List<String> out = patterns(excludes);
     Map<String, Path> headers = new TreeMap<>();
-    for (String relative : scanner.getIncludedFiles()) {
-      headers.put(relative.replace('\\', '/'), resolve(include.resolve(relative), realHome));
-    }
-    for (String dangling : danglingLinks(include, includes, excludes)) {
-      Path link = include.resolve(dangling);
-      resolve(link, realHome); // throws, naming the link and its target
-    }
+    List<Object> walking = new ArrayList<>();
+    walking.add(fileKey(realHome)); // a link up to ncclEpHome is a loop too: include/ is inside it
+    walk(include, "", realHome, walking, in, out, headers, include);
     return headers;
   }
 
-  /** Symlinks a scanner silently skips because their target is missing. */
-  private static List<String> danglingLinks(Path include, List<String> includes, List<String> excludes)
-      throws AssembleException {
-    List<String> dangling = new ArrayList<>();
-    try (var walk = Files.walk(include)) {
-      for (Path path : walk.toList()) {
-        if (Files.isSymbolicLink(path) && !Files.exists(path)) {
-          dangling.add(include.relativize(path).toString());
+  private static void walk(Path folder, String relative, Path realHome, List<Object> walking, List<String> includes,
+      List<String> excludes, Map<String, Path> headers, Path include) throws AssembleException {
+    walking.add(fileKey(folder));
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> listing = Files.newDirectoryStream(folder)) {
+      listing.forEach(entries::add);
+    } catch (IOException e) {
+      throw new AssembleException("cannot list " + folder + ": " + e.getMessage(), e);
+    }
+    entries.sort(null);
+    for (Path entry : entries) {
+      String path = relative + entry.getFileName();
+      BasicFileAttributes own = attributes(entry, LinkOption.NOFOLLOW_LINKS);
+      BasicFileAttributes attributes = own;
+      if (own.isSymbolicLink()) {
+        if (!Files.exists(entry)) {
+          resolve(entry, realHome); // throws, naming the link and its target
+        }
+        attributes = attributes(entry);
+        if (attributes.isDirectory()) {
+          Path target = readLink(entry);
+          if (walking.contains(attributes.fileKey())) {
+            throw new AssembleException("symlink " + entry + " -> " + target + " leads back to " + realPath(entry)
+                + ", a folder that contains it, so walking NCCL EP's include tree would never end: expected"
+                + " folder links that point down or aside; remove the link from " + include);
+          }
+          if (!realPath(entry).startsWith(realHome)) {
+            throw new AssembleException("symlink " + entry + " -> " + target + " points outside ncclEpHome "
+                + realHome + ": expected every header to be inside the NCCL EP build prefix; copy the folder into"
+                + " it or remove the link");
+          }
         }
       }
-    } catch (IOException e) {
-      throw new AssembleException("cannot list " + include + ": " + e.getMessage(), e);
+      if (attributes.isDirectory()) {
+        walk(entry, path + "/", realHome, walking, includes, excludes, headers, include);
+      } else if (selected(path, includes, excludes)) {
+        if (!attributes.isRegularFile()) {
+          throw new AssembleException(notRegular(entry, attributes) + ": a header is read as a file, and this"
+              + " would block or fail the read; remove it from " + include + " or leave it out with headerExcludes");
+        }
+        headers.put(path, resolve(entry, realHome));
+      }
     }
-    return dangling;
+    walking.remove(walking.size() - 1);
+  }
+
+  /** Patterns as Maven's scanners take them: '/' separated, a trailing '/' meaning everything below. */
+  private static List<String> patterns(List<String> patterns) {
+    return patterns.stream().map(p -> p.trim().replace('\\', '/')).map(p -> p.endsWith("/") ? p + "**" : p).toList();
+  }
+
+  private static boolean selected(String path, List<String> includes, List<String> excludes) {
+    return includes.stream().anyMatch(p -> SelectorUtils.matchPath(p, path, "/", true))
+        && excludes.stream().noneMatch(p -> SelectorUtils.matchPath(p, path, "/", true));
+  }
+
+  /** "X is a FIFO, not a regular file", or a socket, a device, ... */
+  static String notRegular(Path file, BasicFileAttributes attributes) {
+    return file + " is " + kind(file, attributes) + ", not a regular file";
+  }
+
+  private static String kind(Path file, BasicFileAttributes attributes) {
+    if (attributes.isDirectory()) {
+      return "a folder";
+    }
+    try {
+      Object mode = Files.getAttribute(file, "unix:mode");
+      if (mode instanceof Integer bits) {
+        return switch (bits & 0170000) {
+          case 0010000 -> "a FIFO";
+          case 0140000 -> "a socket";
+          case 0020000 -> "a character device";
+          case 0060000 -> "a block device";
+          default -> "neither a file nor a folder";
+        };
+      }
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      // no unix view: say what is known
+    }
+    return "neither a file nor a folder";
+  }
+
+  private static BasicFileAttributes attributes(Path path, LinkOption... options) throws AssembleException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, options);
+    } catch (IOException e) {
+      throw new AssembleException("cannot read " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Object fileKey(Path folder) throws AssembleException {
+    Object key = attributes(folder).fileKey();
+    return key != null ? key : realPath(folder);
+  }
+
+  private static Path realPath(Path path) throws AssembleException {
+    try {
+      return path.toRealPath();
+    } catch (IOException e) {
+      throw new AssembleException("cannot resolve " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Path readLink(Path link) throws AssembleException {
+    try {
+      return Files.readSymbolicLink(link);
+    } catch (IOException e) {
+      throw new AssembleException("cannot read symlink " + link + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -157,8 +251,10 @@ final class NcclEpInputs {
           + ": expected every library and header to be inside the NCCL EP build prefix; copy the file into it or"
           + " point ncclEpHome at the prefix that holds it");
     }
-    if (!Files.isRegularFile(real)) {
-      throw new AssembleException(start + " is not a regular file (" + real + ")");
+    BasicFileAttributes attributes = attributes(real);
+    if (!attributes.isRegularFile()) {
+      throw new AssembleException(notRegular(start, attributes) + (real.equals(start) ? "" : " (" + real + ")")
+          + ": expected the file NCCL EP's build wrote; a FIFO or device would block or fail the read. Remove it");
     }
     return real;
   }

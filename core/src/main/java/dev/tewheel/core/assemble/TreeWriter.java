@@ -1,12 +1,13 @@
 package dev.tewheel.core.assemble;
 
 import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.OwnTemporaries;
 import dev.tewheel.bundle.io.Sha256;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -35,6 +37,9 @@ import java.util.stream.Stream;
  */
 final class TreeWriter {
   static final long PROGRESS_THRESHOLD = 100L << 20;
+  /** The kinds of {@link OwnTemporaries} beside the tree: the next tree being written, the previous one in a swap. */
+  static final String STAGING = "staging";
+  static final String OLD = "old";
   private static final long CHUNK = 8L << 20;
   private static final int BUFFER = 1 << 20;
 
@@ -50,39 +55,45 @@ final class TreeWriter {
     this.log = log;
   }
 
-  /** Removes what an interrupted run left beside the tree; restores the previous tree if a swap was cut short. */
+  /**
+   * Removes what an interrupted run left beside the tree (staging and old folders of a process that no longer
+   * runs); restores the previous tree if a swap was cut short between its two renames.
+   */
   void recover() throws IOException {
     if (!Files.isDirectory(parent)) {
       return;
     }
-    List<Path> leftovers = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, "." + name + ".*-*")) {
-      entries.forEach(leftovers::add);
-    }
-    for (Path leftover : leftovers) {
-      String leftoverName = leftover.getFileName().toString();
-      if (leftoverName.startsWith("." + name + ".old-") && !Files.exists(out)) {
-        AtomicFiles.rename(leftover, out);
+    for (Path old : OwnTemporaries.leftovers(out, OLD, legacy(OLD))) {
+      if (!Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
+        AtomicFiles.rename(old, out);
         log.accept("restored " + out + " from an interrupted run");
-      } else if (leftoverName.startsWith("." + name + ".staging-") || leftoverName.startsWith("." + name + ".old-")) {
-        deleteTree(leftover);
-        log.accept("removed " + leftover + ", left by an interrupted run");
+      } else {
+        OwnTemporaries.delete(old);
+        log.accept("removed " + old + ", left by an interrupted run");
       }
     }
+    for (Path staging : OwnTemporaries.removeLeftovers(out, STAGING, legacy(STAGING))) {
+      log.accept("removed " + staging + ", left by an interrupted run");
+    }
+  }
+
+  /** Names an older te-wheel gave these folders, without a process id. */
+  private Pattern legacy(String kind) {
+    return Pattern.compile(Pattern.quote("." + name + "." + kind + "-") + "[0-9a-f]+");
   }
 
   Path newStaging() throws IOException {
     Files.createDirectories(parent);
-    return Files.createTempDirectory(parent, "." + name + ".staging-");
+    return OwnTemporaries.createFolder(out, STAGING);
   }
 
   /** Replaces the tree with the staging folder: two renames, the old tree deleted after. */
   void swapIn(Path staging) throws IOException {
-    if (Files.exists(out)) {
-      Path old = parent.resolve("." + name + ".old-" + Long.toHexString(System.nanoTime()));
+    if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
+      Path old = OwnTemporaries.name(out, OLD);
       AtomicFiles.rename(out, old);
       AtomicFiles.rename(staging, out);
-      deleteTree(old);
+      OwnTemporaries.delete(old);
     } else {
       AtomicFiles.rename(staging, out);
     }
@@ -234,14 +245,8 @@ final class TreeWriter {
   }
 
   static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
+    OwnTemporaries.delete(root);
   }
+
 
 }

@@ -2,19 +2,22 @@ package dev.tewheel.core.verify;
 
 import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.core.wheel.PackResult;
+import dev.tewheel.core.wheel.PendingWheel;
 import dev.tewheel.core.wheel.WheelPacker;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Pack, then verify what was written, so a broken wheel never leaves the goal: a wheel that fails its verification
- * is renamed to {@code <file>.whl.rejected} (kept for inspection, out of reach of {@code *.whl} globs).
+ * Pack, then verify what was written before it takes the wheel's place, so a broken wheel never leaves the goal
+ * and never replaces a good one: the new wheel is verified under its final file name in a private folder beside
+ * the target ({@link PendingWheel}); only a wheel that passes is renamed over the target, one that fails goes to
+ * {@code <file>.whl.rejected} (kept for inspection, out of reach of {@code *.whl} globs) and the previous wheel
+ * stays as it was.
  *
- * @param result what pack wrote
+ * @param result what pack wrote, {@link PackResult#wheel()} being the target's path
  * @param verification the verify report, when verification ran
  */
 public record PackedWheel(PackResult result, Optional<VerifyReport> verification) {
@@ -25,16 +28,41 @@ public record PackedWheel(PackResult result, Optional<VerifyReport> verification
    */
   public static PackedWheel packAndVerify(PackRequest request, Function<Path, VerifyRequest> verify)
       throws IOException {
-    PackResult result = new WheelPacker().pack(request);
-    if (verify == null) {
-      return new PackedWheel(result, Optional.empty());
+    return packAndVerify(request, verify, line -> {});
+  }
+
+  /**
+   * @param verify given the written wheel (at its temporary path, under its final name), the verify request to
+   *     run; null to skip verification
+   * @param log receives progress lines
+   */
+  public static PackedWheel packAndVerify(PackRequest request, Function<Path, VerifyRequest> verify,
+      Consumer<String> log) throws IOException {
+    try (PendingWheel pending = new WheelPacker(Runtime.getRuntime().availableProcessors(), log)
+        .packPending(request)) {
+      if (verify == null) {
+        return new PackedWheel(pending.commit(), Optional.empty());
+      }
+      VerifyReport report = new Verifier().verifyAs(verify.apply(pending.file()), pending.target());
+      PackedWheel packed = new PackedWheel(atTarget(pending), Optional.of(report));
+      if (report.passed()) {
+        pending.commit();
+      } else {
+        pending.moveTo(packed.location());
+      }
+      return packed;
     }
-    VerifyReport report = new Verifier().verify(verify.apply(result.wheel()));
-    if (!report.passed()) {
-      Path rejected = result.wheel().resolveSibling(result.wheel().getFileName() + REJECTED_SUFFIX);
-      Files.move(result.wheel(), rejected, StandardCopyOption.REPLACE_EXISTING);
-    }
-    return new PackedWheel(result, Optional.of(report));
+  }
+
+  private static PackResult atTarget(PendingWheel pending) {
+    PackResult written = pending.result();
+    return new PackResult(pending.target(), written.name(), written.files(), written.bytesIn(), written.bytesOut(),
+        written.time());
+  }
+
+  /** Where the new wheel is now: at its name when it passed, else beside it as {@code <name>.whl.rejected}. */
+  public Path location() {
+    return passed() ? result.wheel() : result.wheel().resolveSibling(result.wheel().getFileName() + REJECTED_SUFFIX);
   }
 
   public boolean passed() {

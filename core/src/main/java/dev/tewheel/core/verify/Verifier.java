@@ -9,10 +9,12 @@ import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, suppressions applied. */
 public final class Verifier {
@@ -31,18 +33,38 @@ public final class Verifier {
     return finish(request, subject, platform);
   }
 
+  /**
+   * Verifies the .whl at {@code request.wheel()} as if it sat at {@code shownAs}: its platform comes from that name
+   * and findings name that path, before suppressions match them. Pack verifies a new wheel beside its target, under
+   * the same file name, before renaming it into place; its verdict and report are then those verify gives the
+   * wheel at the target.
+   */
+  public VerifyReport verifyAs(VerifyRequest request, Path shownAs) throws IOException {
+    if (request.wheel() == null) {
+      throw new IllegalArgumentException("verifyAs takes a .whl, not a wheel_lib folder");
+    }
+    return verifyWheel(request, shownAs);
+  }
+
   /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
   private VerifyReport verifyWheel(VerifyRequest request) throws IOException {
+    return verifyWheel(request, request.wheel());
+  }
+
+  private VerifyReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
     String fromName;
     try {
-      fromName = WheelName.parse(request.wheel().getFileName().toString()).platforms().get(0);
+      fromName = WheelName.parse(shownAs.getFileName().toString()).platforms().get(0);
     } catch (IllegalArgumentException e) {
       fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
     }
     PlatformTag platform = platform(request, fromName);
     try (WheelSubject wheel = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
         request.settings().withPlatform(platform))) {
-      return finish(request, wheel.subject(), platform);
+      String actual = request.wheel().toString();
+      return finish(request, wheel.subject(), platform, finding -> !finding.file().startsWith(actual)
+          || shownAs.toString().equals(actual) ? finding : new Finding(finding.checkId(), finding.severity(),
+              shownAs + finding.file().substring(actual.length()), finding.found(), finding.expected(), finding.fix()));
     }
   }
 
@@ -73,9 +95,15 @@ public final class Verifier {
   }
 
   VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
+    return finish(request, subject, platform, UnaryOperator.identity());
+  }
+
+  private VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform,
+      UnaryOperator<Finding> shown) throws IOException {
     List<Finding> active = new ArrayList<>();
     List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
-    for (Finding finding : CheckCatalogue.run(subject, request.severityOverrides())) {
+    for (Finding raw : CheckCatalogue.run(subject, request.severityOverrides())) {
+      Finding finding = shown.apply(raw);
       Suppression match = request.suppressions().stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
       if (match == null) {
         active.add(finding);

@@ -1,7 +1,7 @@
 package dev.tewheel.core.wheel;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
-import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.OwnTemporaries;
 import dev.tewheel.bundle.io.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,6 +27,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import org.apache.commons.compress.archivers.zip.Zip64Mode;
@@ -41,24 +43,48 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
  * fields; the same inputs give the same bytes. Fast: each file is deflated in 4 MiB slices on all cores (slices
  * concatenate into one stream, see {@link ChunkedDeflater}) while the writer thread takes them in order; a bounded
  * window of slices keeps memory flat whatever the size, and a file of several slices passes through a spill file
- * beside the wheel (Commons Compress needs an entry's compressed size before its data). Atomic: written beside the
- * target and renamed into place.
+ * (Commons Compress needs an entry's compressed size before its data). Atomic: the wheel and the spill are written
+ * into a {@link PendingWheel} folder beside the target, which the next run removes if a kill left it, and the wheel
+ * is renamed into place.
  */
 public final class WheelPacker {
   private static final java.util.regex.Pattern ASSEMBLE_WORK_FILE =
-      java.util.regex.Pattern.compile("(^|/)\\.[^/]+\\.(te-wheel-state\\.json$|staging-[^/]+/|old-[^/]+/)");
+      java.util.regex.Pattern.compile("(^|/)\\.[^/]+\\.(te-wheel-state\\.json$|staging-[^/]+/|old-[^/]+/"
+          + "|tmp-\\d+-[0-9a-f]{16}$)");
+
+  /** Files of at least this size get progress lines while they are deflated. */
+  static final long PROGRESS_THRESHOLD = 100L << 20;
 
   private final int threads;
+  private final Consumer<String> log;
 
   public WheelPacker() {
     this(Runtime.getRuntime().availableProcessors());
   }
 
   public WheelPacker(int threads) {
-    this.threads = Math.max(1, threads);
+    this(threads, line -> {});
   }
 
+  /** @param log receives progress lines (large files, leftovers of an interrupted run removed) */
+  public WheelPacker(int threads, Consumer<String> log) {
+    this.threads = Math.max(1, threads);
+    this.log = log;
+  }
+
+  /** Packs the wheel and renames it into place; see {@link #packPending} for where it is written first. */
   public PackResult pack(PackRequest request) throws IOException {
+    try (PendingWheel pending = packPending(request)) {
+      return pending.commit();
+    }
+  }
+
+  /**
+   * Writes the wheel under its final file name into a private folder beside the target, with the spill file of
+   * its large entries; the caller commits it (after verifying it there) and closes it. What killed runs left for
+   * this target is removed first.
+   */
+  public PendingWheel packPending(PackRequest request) throws IOException {
     long start = System.nanoTime();
     TreeMap<String, Path> files = stagedFiles(request.stagingDirectory());
     String distInfo = request.distInfo();
@@ -67,14 +93,20 @@ public final class WheelPacker {
     String wheel = WheelFile.platformWheel(name, request.generator()).text();
 
     Files.createDirectories(request.outputDirectory());
-    Path target = request.outputDirectory().resolve(name.fileName());
-    Path temp = AtomicFiles.temporaryBeside(target);
+    Path target = request.outputDirectory().toAbsolutePath().resolve(name.fileName());
+    for (Path leftover : OwnTemporaries.removeLeftovers(target, PendingWheel.KIND, legacyLeftovers(target))) {
+      log.accept("removed " + leftover + ", left by an interrupted run");
+    }
+    Path folder = OwnTemporaries.createFolder(target, PendingWheel.KIND);
+    Path temp = folder.resolve(name.fileName());
+    Path spill = folder.resolve(name.fileName() + ".deflate");
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "te-wheel pack");
       thread.setDaemon(true);
       return thread;
     });
     long bytesIn = 0;
+    boolean written = false;
     try {
       RecordFile record = new RecordFile();
       try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(temp)) {
@@ -82,7 +114,7 @@ public final class WheelPacker {
         zip.setLevel(request.compressionLevel());
         // Level 0 stores every file as it is: nothing to deflate.
         SlicePipeline slices = new SlicePipeline(pool, request.compressionLevel() == 0 ? new TreeMap<>() : files,
-            request.compressionLevel(), threads * 4);
+            request.compressionLevel(), threads * 4, log);
         for (var file : files.entrySet()) {
           long size = Files.size(file.getValue());
           Future<byte[]> sha256 = pool.submit(() -> Sha256.of(file.getValue()));
@@ -97,7 +129,7 @@ public final class WheelPacker {
             }
           } else {
             // Commons Compress copies raw data only when the CRC and compressed size are known up front: a one-slice
-            // file is held in memory, a larger one spills its slices to a file beside the wheel, read back once.
+            // file is held in memory, a larger one spills its slices to a file in the pack folder, read back once.
             entry.setMethod(ZipEntry.DEFLATED);
             if (ChunkedDeflater.chunks(size) == 1) {
               ChunkedDeflater.Slice slice = slices.next(file.getKey());
@@ -105,9 +137,8 @@ public final class WheelPacker {
               entry.setCompressedSize(slice.data().length);
               zip.addRawArchiveEntry(entry, new ByteArrayInputStream(slice.data()));
             } else {
-              Path spill = Files.createTempFile(request.outputDirectory(), "." + name.fileName(), ".deflate");
               try {
-                try (FileChannel out = FileChannel.open(spill, StandardOpenOption.WRITE)) {
+                try (FileChannel out = FileChannel.open(spill, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                   entry.setCrc(slices.writeTo(file.getKey(), size, out));
                   entry.setCompressedSize(out.size());
                 }
@@ -135,13 +166,24 @@ public final class WheelPacker {
         bytesIn += recordBytes.length;
         zip.finish();
       }
-      AtomicFiles.replace(temp, target);
-      return new PackResult(target, name, files.size() + 3, bytesIn, Files.size(target),
-          Duration.ofNanos(System.nanoTime() - start));
+      PendingWheel pending = new PendingWheel(target, folder, new PackResult(temp, name, files.size() + 3, bytesIn,
+          Files.size(temp), Duration.ofNanos(System.nanoTime() - start)));
+      written = true;
+      return pending;
     } finally {
       pool.shutdownNow();
-      Files.deleteIfExists(temp);
+      if (!written) {
+        OwnTemporaries.delete(folder);
+      }
     }
+  }
+
+  /**
+   * What te-wheel before the pack folder left beside the wheel: {@code .<name><random digits>.tmp} and
+   * {@code .deflate}, made by createTempFile.
+   */
+  private static Pattern legacyLeftovers(Path target) {
+    return Pattern.compile(Pattern.quote("." + target.getFileName()) + "\\d+\\.(tmp|deflate)");
   }
 
   /** The staged files, by '/'-separated relative path; symlinks and a dist-info of its own are errors. */
@@ -189,6 +231,11 @@ public final class WheelPacker {
   private static String metadata(PackRequest request) throws IOException {
     if (request.metadataFile() == null) {
       return Metadata.generate(request.wheelDistribution(), request.version(), request.metadata());
+    }
+    if (!Files.isRegularFile(request.metadataFile())) {
+      throw new IOException("metadataFile " + request.metadataFile() + (Files.exists(request.metadataFile())
+          ? " is not a regular file (a FIFO or device would block or fail the read)" : " does not exist")
+          + ": expected a METADATA file (RFC 822 headers); fix the path, or leave metadataFile unset to generate one");
     }
     return Metadata.adapt(Files.readString(request.metadataFile(), StandardCharsets.UTF_8), request.version(),
         request.cudaMajor(), request.metadataFile().toString());
@@ -255,13 +302,16 @@ public final class WheelPacker {
     private final int window;
     private final Iterator<Slice> upcoming;
     private final Deque<Pending> inFlight = new ArrayDeque<>();
+    private final Consumer<String> log;
 
     private record Slice(String name, Path file, long size, long index) {}
 
     private record Pending(Slice slice, Future<ChunkedDeflater.Slice> data) {}
 
-    SlicePipeline(ExecutorService pool, TreeMap<String, Path> files, int level, int window) throws IOException {
+    SlicePipeline(ExecutorService pool, TreeMap<String, Path> files, int level, int window, Consumer<String> log)
+        throws IOException {
       this.pool = pool;
+      this.log = log;
       this.level = level;
       this.window = window;
       List<Slice> all = new ArrayList<>();
@@ -298,6 +348,8 @@ public final class WheelPacker {
     /** Writes every slice of {@code name}, in order, as they complete; returns the CRC-32 of the whole file. */
     long writeTo(String name, long size, FileChannel out) throws IOException {
       long crc = 0;
+      long done = 0;
+      long nextReport = size / 10;
       for (long i = 0; i < ChunkedDeflater.chunks(size); i++) {
         ChunkedDeflater.Slice slice = next(name);
         ByteBuffer data = ByteBuffer.wrap(slice.data());
@@ -305,6 +357,12 @@ public final class WheelPacker {
           out.write(data);
         }
         crc = Crc32Combine.combine(crc, slice.crc(), slice.length());
+        done += slice.length();
+        if (size >= PROGRESS_THRESHOLD && done >= nextReport && done < size) {
+          log.accept(String.format("deflating %s: %d%% of %,d MB", name, Math.round(done * 100.0 / size),
+              size >> 20));
+          nextReport += size / 10;
+        }
       }
       return crc;
     }

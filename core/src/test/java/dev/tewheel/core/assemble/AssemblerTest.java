@@ -24,8 +24,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class AssemblerTest {
   private static final FileTime EPOCH_2026 = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -240,6 +242,118 @@ class AssemblerTest {
     assemble(good(out).withLayout(Layout.EP_HOME));
     assertTrue(log.stream().anyMatch(l -> l.contains("restored")), log.toString());
     assertTrue(Files.isRegularFile(out.resolve("nccl_ep/lib/libnccl_ep.so.0")));
+  }
+
+  @Test
+  void aFolderAssembleDidNotWriteIsRefusedNamingTheFilesItWouldRemove() throws Exception {
+    Path out = Files.createDirectories(temp.resolve("wheel_lib/notes"));
+    Files.writeString(out.resolveSibling("README.txt"), "mine");
+    Files.writeString(out.resolve("todo.md"), "mine too");
+    Files.createDirectories(temp.resolve("wheel_lib/empty"));
+    Map<String, byte[]> before = contents(temp.resolve("wheel_lib"));
+
+    AssembleException e = assertThrows(AssembleException.class, () -> assemble(good(temp.resolve("wheel_lib"))));
+    assertTrue(e.getMessage().contains("outputDirectory " + temp.resolve("wheel_lib") + " holds 3 files and no"
+        + " manifest te-wheel-lib.json, so assemble did not write them: README.txt, empty/, notes/todo.md."),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("nothing was changed. Move them out of"), e.getMessage());
+    assertEquals(before.keySet(), contents(temp.resolve("wheel_lib")).keySet());
+    assertEquals("mine too", Files.readString(out.resolve("todo.md")));
+    assertTrue(Files.isDirectory(temp.resolve("wheel_lib/empty")));
+  }
+
+  @Test
+  void inputsInsideTheOutputFolderAreNeverDestroyed() throws Exception {
+    // The case: NCCL EP's build and TE's library sitting in outputDirectory.
+    Path out = temp.resolve("wheel_lib");
+    Path home = copyTree(StandIns.ncclEpHome(), out.resolve("nccl_ep_build"));
+    Path te = Files.copy(StandIns.transformerEngine(), out.resolve("libtransformer_engine.so"));
+    Map<String, byte[]> before = contents(out);
+
+    AssembleException e = assertThrows(AssembleException.class, () -> assemble(AssembleRequest.of(te, home, out)));
+    assertTrue(e.getMessage().startsWith("transformerEngineLibrary " + te + " lies inside outputDirectory " + out),
+        e.getMessage());
+    assertEquals(before.keySet(), contents(out).keySet());
+
+    // Also inside a folder assemble wrote, where every other file is its own.
+    Path own = temp.resolve("own/wheel_lib");
+    assemble(good(own));
+    Path ep = copyTree(StandIns.ncclEpHome(), own.resolve("nccl_ep/build"));
+    AssembleException inside = assertThrows(AssembleException.class,
+        () -> assemble(AssembleRequest.of(StandIns.transformerEngine(), ep, own)));
+    assertTrue(inside.getMessage().startsWith("ncclEpHome " + ep + " lies inside outputDirectory " + own),
+        inside.getMessage());
+    assertTrue(Files.isRegularFile(ep.resolve("lib/libnccl_ep.so.0.1.0")));
+  }
+
+  @Test
+  void filesAUserAddedToAnAssembledFolderStopTheRerunAndSurvive() throws Exception {
+    Path out = temp.resolve("wheel_lib");
+    assemble(good(out));
+    Path mine = Files.writeString(out.resolve("nccl_ep/include/nccl_ep/my_kernel.cuh"), "// mine\n");
+
+    for (AssembleRequest rerun : List.of(good(out), good(out).withLayout(Layout.EP_HOME))) {
+      AssembleException e = assertThrows(AssembleException.class, () -> assemble(rerun));
+      assertTrue(e.getMessage().contains("holds 1 file that its manifest te-wheel-lib.json does not list:"
+          + " nccl_ep/include/nccl_ep/my_kernel.cuh."), e.getMessage());
+      assertEquals("// mine\n", Files.readString(mine));
+    }
+    // Once the user's file is gone, re-running over its own output works again.
+    Files.delete(mine);
+    assertTrue(assemble(good(out)).nothingChanged());
+    assertTrue(Files.isRegularFile(assemble(good(out).withLayout(Layout.EP_HOME)).outputDirectory()
+        .resolve("nccl_ep/lib/libnccl_ep.so.0")));
+  }
+
+  @Test
+  void anEmptyOutputFolderIsFilled() throws Exception {
+    Path out = Files.createDirectories(temp.resolve("wheel_lib"));
+    assemble(good(out));
+    assertTrue(Files.isRegularFile(out.resolve(Layout.MANIFEST)));
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void folderLinksBackUpTheIncludeTreeFailNamingTheLinkInsteadOfHanging() throws Exception {
+    Path home = copyTree(StandIns.ncclEpHome(), temp.resolve("ep"));
+    Files.createSymbolicLink(home.resolve("include/nccl_ep/device/up"), Path.of(".."));
+    Files.createSymbolicLink(home.resolve("include/nccl_ep/device/top"), Path.of("../.."));
+    AssembleException e = assertThrows(AssembleException.class,
+        () -> assemble(AssembleRequest.of(StandIns.transformerEngine(), home, temp.resolve("w"))));
+    assertTrue(e.getMessage().startsWith("symlink " + home.resolve("include/nccl_ep/device/top") + " -> ../.. leads"
+        + " back to " + home.resolve("include")), e.getMessage());
+    assertFalse(Files.exists(temp.resolve("w")));
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aFifoAmongTheInputsIsRefusedWithoutBeingOpened() throws Exception {
+    Path home = copyTree(StandIns.ncclEpHome(), temp.resolve("ep"));
+    Path header = mkfifo(home.resolve("include/nccl_ep/device/extra.cuh"));
+    AssembleException e = assertThrows(AssembleException.class,
+        () -> assemble(AssembleRequest.of(StandIns.transformerEngine(), home, temp.resolve("w"))));
+    assertTrue(e.getMessage().startsWith(header + " is a FIFO, not a regular file"), e.getMessage());
+
+    Files.delete(header);
+    Path library = mkfifo(home.resolve("lib/libnccl_ep.so.0.9.9"));
+    AssembleException lib = assertThrows(AssembleException.class,
+        () -> assemble(AssembleRequest.of(StandIns.transformerEngine(), home, temp.resolve("w"))));
+    assertTrue(lib.getMessage().startsWith(library + " is a FIFO, not a regular file"), lib.getMessage());
+
+    Path te = mkfifo(temp.resolve("te/libtransformer_engine.so"));
+    AssembleException teFifo = assertThrows(AssembleException.class,
+        () -> assemble(AssembleRequest.of(te, StandIns.ncclEpHome(), temp.resolve("w"))));
+    assertTrue(teFifo.getMessage().startsWith("transformerEngineLibrary " + te + " is a FIFO, not a regular file"),
+        teFifo.getMessage());
+    assertFalse(Files.exists(temp.resolve("w")));
+  }
+
+  /** A named pipe, made by mkfifo(1): opening it for reading would block until a writer comes. */
+  static Path mkfifo(Path path) throws Exception {
+    Files.createDirectories(path.getParent());
+    Process mkfifo = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo " + path);
+    return path;
   }
 
   static Map<String, byte[]> contents(Path root) throws IOException {

@@ -16,18 +16,32 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real kill: another JVM assembles a 1 GB library and gets SIGKILL in the middle of the copy. The previous tree
+ * A real kill: another JVM assembles a 256 MB library and gets SIGKILL in the middle of the copy. The previous tree
  * must survive untouched, and the next run must clean up what the killed one left.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KilledRunTest {
   @TempDir Path temp;
 
-  /** Entry point of the JVM that gets killed: assembles args[0] (TE library) and args[1] (NCCL EP) into args[2]. */
+  /**
+   * Entry point of the JVM that gets killed: assembles args[0] (TE library) and args[1] (NCCL EP) into args[2], and
+   * at its first progress line (the library partly copied into the staging folder) creates args[3] and stops there.
+   */
   public static void main(String[] args) throws Exception {
-    new Assembler(line -> {}).assemble(AssembleRequest.of(Path.of(args[0]), Path.of(args[1]), Path.of(args[2])));
+    new Assembler(line -> {
+      if (line.startsWith("copying ")) {
+        try {
+          Files.createFile(Path.of(args[3]));
+          new java.util.concurrent.CountDownLatch(1).await();
+        } catch (java.io.IOException | InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }).assemble(AssembleRequest.of(Path.of(args[0]), Path.of(args[1]), Path.of(args[2])));
   }
 
   @Test
@@ -42,22 +56,22 @@ class KilledRunTest {
     Files.createDirectories(big.getParent());
     Files.copy(StandIns.transformerEngine(), big);
     try (RandomAccessFile file = new RandomAccessFile(big.toFile(), "rw")) {
-      file.setLength(1L << 30);
+      file.setLength(256L << 20);
     }
+    Path stopped = temp.resolve("stopped");
     Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), KilledRunTest.class.getName(),
-        big.toString(), StandIns.ncclEpHome().toString(), out.toString())
+        big.toString(), StandIns.ncclEpHome().toString(), out.toString(), stopped.toString())
         .redirectErrorStream(true).redirectOutput(temp.resolve("child.log").toFile()).start();
-    Path partial = null;
-    for (int i = 0; i < 600 && partial == null && child.isAlive(); i++) {
-      partial = staged(temp).filter(p -> p.getFileName().toString().equals("libtransformer_engine.so"))
-          .filter(p -> p.toFile().length() > 0).orElse(null);
-      Thread.sleep(50);
+    while (!Files.exists(stopped) && child.isAlive()) {
+      Thread.sleep(10); // until the child says it stands in the middle of the copy
     }
-    assertTrue(partial != null, "the child never started copying: " + Files.readString(temp.resolve("child.log")));
+    assertTrue(Files.exists(stopped), "the child never started copying: " + Files.readString(temp.resolve("child.log")));
+    Path partial = staged(temp).filter(p -> p.getFileName().toString().equals("libtransformer_engine.so"))
+        .orElseThrow();
     child.destroyForcibly(); // SIGKILL: no finally block, no shutdown hook runs
     assertTrue(child.waitFor(30, TimeUnit.SECONDS));
-    assertTrue(Files.size(partial) < (1L << 30), "killed before the copy finished");
+    assertTrue(Files.size(partial) < (256L << 20), "killed before the copy finished");
 
     assertArrayEquals(manifest, Files.readAllBytes(out.resolve(Layout.MANIFEST)), "previous manifest survives");
     assertArrayEquals(te, Files.readAllBytes(out.resolve("libtransformer_engine.so")), "previous library survives");

@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TreeWriterTest {
   @TempDir Path temp;
 

@@ -26,9 +26,11 @@ import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Packing on the stand-ins, checked by our own verify and by independent tools: Python's zipfile and pip. */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class WheelPackerTest {
   private static final FileTime TIME = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -199,6 +201,17 @@ class WheelPackerTest {
     assertTrue(version.getMessage().contains("says Version: 1.0 but the wheel's version is 2.9.0"), version.getMessage());
     assertTrue(!Files.exists(temp.resolve("dist")) || Files.list(temp.resolve("dist")).findAny().isEmpty(),
         "a failed pack leaves nothing behind");
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aMetadataFileThatIsAFifoIsRefusedWithoutBeingOpened() throws Exception {
+    Path fifo = temp.resolve("METADATA");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo " + fifo);
+    IOException e = assertThrows(IOException.class,
+        () -> new WheelPacker().pack(request(staging("staging"), temp.resolve("dist")).withMetadataFile(fifo)));
+    assertTrue(e.getMessage().startsWith("metadataFile " + fifo + " is not a regular file"), e.getMessage());
   }
 
   private static String python(String code, String... args) throws Exception {
