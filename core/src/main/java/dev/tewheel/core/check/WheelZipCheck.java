@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipLayout;
 import java.io.IOException;
@@ -14,14 +15,33 @@ import java.util.Set;
  * gate checked. The rules are {@link ZipLayout}'s (the strict reading uv adopted, see docs/checks.md), plus the
  * CRC-32 of every entry's bytes, which Python's zipfile, so pip, verifies while the other checks only hash.
  */
-final class WheelZipCheck extends BaseCheck {
+public final class WheelZipCheck extends BaseCheck {
+  public static final String ID = "WHEEL-ZIP";
   static final String FIX = "rebuild the wheel from its staged files with a PEP 427 tool (te:pack-wheel, wheel pack);"
       + " never patch, append to or concatenate a .whl: installers that read such an archive differently install"
       + " different files";
 
   WheelZipCheck() {
-    super("WHEEL-ZIP", "the archive reads one way only: local headers, data descriptors and CRC-32s agree with the"
+    super(ID, "the archive reads one way only: local headers, data descriptors and CRC-32s agree with the"
         + " central directory; no bytes before, between, inside or after the entries", Severity.ERROR);
+  }
+
+  /**
+   * The findings for a file no zip reader opens, so there is no subject to run on: what {@link ZipLayout} found,
+   * else the reader's reason.
+   */
+  public static List<Finding> unreadable(String whl, UnreadableZipException e) {
+    WheelZipCheck check = new WheelZipCheck();
+    List<Finding> findings = new ArrayList<>();
+    for (ZipLayout.Problem problem : e.problems()) {
+      findings.add(check.finding(problem.entry().map(name -> whl + "!" + name).orElse(whl), problem.found(),
+          problem.expected(), FIX));
+    }
+    if (findings.isEmpty()) {
+      findings.add(check.finding(whl, "a file no zip reader opens (" + e.getMessage() + ")",
+          "a zip archive (a .whl is one)", FIX));
+    }
+    return findings;
   }
 
   @Override

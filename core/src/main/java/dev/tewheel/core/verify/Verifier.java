@@ -4,8 +4,11 @@ import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelZipCheck;
+import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
@@ -19,7 +22,8 @@ public final class Verifier {
   /**
    * Runs the checks and writes the reports when a report folder is given.
    *
-   * @throws IOException when the input cannot be read at all (missing folder, not a zip)
+   * @throws IOException when the input cannot be read at all (a missing folder or file); a file that is no zip
+   *     archive is a WHEEL-ZIP finding
    */
   public VerifyReport verify(VerifyRequest request) throws IOException {
     if (request.wheel() != null) {
@@ -40,8 +44,19 @@ public final class Verifier {
       fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
     }
     PlatformTag platform = platform(request, fromName);
-    try (WheelSubject wheel = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
-        request.settings().withPlatform(platform))) {
+    WheelSubject opened;
+    try {
+      opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
+          request.settings().withPlatform(platform));
+    } catch (UnreadableZipException e) {
+      // pip refuses such a file too: a verdict with a check ID, not a missing one.
+      List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);
+      Severity override = request.severityOverrides().get(WheelZipCheck.ID);
+      return report(request, "wheel_lib " + request.wheel().getFileName() + "!" + request.wheelLibPath(),
+          platform, override == null ? findings : findings.stream().map(f -> f.withSeverity(override)).toList(),
+          List.of());
+    }
+    try (WheelSubject wheel = opened) {
       return finish(request, wheel.subject(), platform);
     }
   }
@@ -73,9 +88,16 @@ public final class Verifier {
   }
 
   VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
+    return report(request, subject.description(), platform, CheckCatalogue.run(subject, request.severityOverrides()),
+        libraries(subject));
+  }
+
+  /** The report of these findings, suppressions applied, written when a report folder is given. */
+  private static VerifyReport report(VerifyRequest request, String description, PlatformTag platform,
+      List<Finding> findings, List<Object> libraries) throws IOException {
     List<Finding> active = new ArrayList<>();
     List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
-    for (Finding finding : CheckCatalogue.run(subject, request.severityOverrides())) {
+    for (Finding finding : findings) {
       Suppression match = request.suppressions().stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
       if (match == null) {
         active.add(finding);
@@ -83,8 +105,8 @@ public final class Verifier {
         suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
       }
     }
-    VerifyReport report = new VerifyReport(subject.description(), platform.tag(), request.failOn(),
-        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries(subject)));
+    VerifyReport report = new VerifyReport(description, platform.tag(), request.failOn(),
+        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries));
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

@@ -102,7 +102,8 @@ public final class WheelArchive implements Closeable {
   /**
    * Opens a .whl: reads its central directory, nothing else.
    *
-   * @throws IOException naming the file when it is missing or not a zip archive
+   * @throws UnreadableZipException naming the file when it is not a zip archive
+   * @throws IOException naming the file when it is missing or cannot be read
    */
   public static WheelArchive open(Path whl, ZipBombBounds bounds) throws IOException {
     if (!Files.isRegularFile(whl)) {
@@ -113,9 +114,8 @@ public final class WheelArchive implements Closeable {
     try {
       zip = ZipFile.builder().setPath(whl).setUseUnicodeExtraFields(false).get();
     } catch (IOException | RuntimeException e) {
-      throw new IOException("wheel " + whl + " is not a readable zip archive (a .whl is a zip): " + e.getMessage()
-          + layout.stream().limit(3).map(p -> "; found " + p.found() + ", expected " + p.expected())
-              .collect(java.util.stream.Collectors.joining()) + " (WHEEL-ZIP)", e);
+      throw new UnreadableZipException("wheel " + whl + " is not a readable zip archive (a .whl is a zip): "
+          + e.getMessage(), layout, e);
     }
     try {
       return new WheelArchive(whl, zip, bounds, layout);

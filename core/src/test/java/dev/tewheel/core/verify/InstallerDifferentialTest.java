@@ -97,6 +97,11 @@ class InstallerDifferentialTest {
       dev.tewheel.core.wheel.ZipBytes.bumpZip64EntryCount(whl, 1);
       return whl;
     }),
+    TRUNCATED("WHEEL-ZIP", folder -> {
+      Path whl = wheel().write(folder);
+      byte[] bytes = Files.readAllBytes(whl);
+      return Files.write(whl, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    }),
     NON_ASCII_NAME_WITHOUT_THE_UTF8_FLAG("WHEEL-ZIP", folder -> {
       Path good = wheel().add("transformer_engine/caf\u00e9.py", EVIL)
           .write(Files.createDirectories(folder.resolve("source")));
@@ -229,8 +234,16 @@ class InstallerDifferentialTest {
     }
   }
 
-  /** RECORD's rows, path to hash, as the installers read them: the central directory's RECORD entry. */
+  /**
+   * RECORD's rows, path to hash, as the installers read them: the central directory's RECORD entry; none when the
+   * file is no readable zip.
+   */
   private static Map<String, String> recordOf(Path whl) throws IOException {
+    try {
+      ZipFile.builder().setPath(whl).get().close();
+    } catch (IOException e) {
+      return Map.of();
+    }
     try (ZipFile zip = ZipFile.builder().setPath(whl).get();
         InputStream in = zip.getInputStream(zip.getEntry(DIST_INFO + "/RECORD"))) {
       Map<String, String> rows = new TreeMap<>();
