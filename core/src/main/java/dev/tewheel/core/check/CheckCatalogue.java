@@ -35,6 +35,7 @@ public final class CheckCatalogue {
       new WheelPathsCheck(),
       new WheelTagsCheck(),
       new WheelBombCheck(),
+      new WheelZipCheck(),
       new GpuArchsCheck(),
       new ExecStackCheck(),
       new IsaLevelCheck(),

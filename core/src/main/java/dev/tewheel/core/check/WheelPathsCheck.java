@@ -11,14 +11,17 @@ import java.util.regex.Pattern;
 /**
  * Every entry name is a plain relative path that installs inside site-packages and nowhere else: not absolute, no
  * drive letter, no backslash, no {@code ..} segment; no two names that a case-insensitive file system (or a plain
- * duplicate) would merge; no symbolic links, which pip ignores and a hostile wheel uses to write through.
+ * duplicate) would merge; no symbolic links, which pip ignores and a hostile wheel uses to write through; no NUL or
+ * other control character, since Python's zipfile (so pip) cuts a name at its NUL and installs the entry under
+ * another file's name, and a newline in a name forges lines in logs and in RECORD's readers.
  */
 final class WheelPathsCheck extends BaseCheck {
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
 
   WheelPathsCheck() {
     super("WHEEL-PATHS",
-        "entry names are relative, without drive, backslash or '..', unique ignoring case; no symlink entries", Severity.ERROR);
+        "entry names are relative, without drive, backslash, '..' or control characters, unique ignoring case; no"
+            + " symlink entries", Severity.ERROR);
   }
 
   @Override
@@ -50,6 +53,17 @@ final class WheelPathsCheck extends BaseCheck {
           break;
         }
       }
+      int nul = name.indexOf('\0');
+      if (nul >= 0) {
+        findings.add(finding(file, "a NUL byte in the entry name: Python's zipfile, so pip, cuts the name there and"
+            + " installs this entry as '" + name.substring(0, nul) + "'", expected + ", without control characters",
+            "remove the entry: an installer writes its bytes over (or instead of) the file of the shorter name"));
+      } else {
+        name.codePoints().filter(WheelPathsCheck::isControl).findFirst().ifPresent(c -> findings.add(finding(file,
+            String.format(Locale.ROOT, "a control character (U+%04X) in the entry name", c), expected
+                + ", without control characters", "rename the file: control characters in names forge lines in"
+                + " logs and consoles, and tools disagree on them")));
+      }
       if (entry.symlink()) {
         findings.add(finding(file, "a symbolic link entry (unix mode 0120000)", "regular files only",
             "ship the file the link points to under this name; pip ignores links and a hostile wheel uses them"
@@ -65,6 +79,11 @@ final class WheelPathsCheck extends BaseCheck {
       }
     }
     return findings;
+  }
+
+  /** C0 and C1 controls and DEL: nothing a file name needs, everything a terminal acts on. */
+  private static boolean isControl(int c) {
+    return c < 0x20 || c >= 0x7f && c <= 0x9f;
   }
 
   private static String stripSlash(String name) {

@@ -20,7 +20,11 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 
-/** A wheel_lib folder on disk as checks see it: every entry, symlinks not followed, with its type and mode. */
+/**
+ * A wheel_lib folder on disk as checks see it: every entry, symlinks not followed, with its type and mode. The walk
+ * follows no link, so a link loop cannot make it circle; it is listed as the link it is. Only regular files are
+ * ever opened ({@link DiskFile}): a FIFO, socket or device is listed by type, and LAYOUT-FILE-TYPES reports it.
+ */
 public final class FolderSubject {
   private FolderSubject() {}
 
@@ -35,10 +39,12 @@ public final class FolderSubject {
           + " te:assemble-wheel-lib");
     }
     List<SubjectFile> files = new ArrayList<>();
-    Files.walkFileTree(wheelLib, new SimpleFileVisitor<>() {
+    // The walk itself follows no link, the folder named by the user excepted.
+    Path root = Files.isSymbolicLink(wheelLib) ? wheelLib.toRealPath() : wheelLib;
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-        files.add(new Entry(wheelLib.relativize(file).toString().replace('\\', '/'), file,
+        files.add(new Entry(root.relativize(file).toString().replace('\\', '/'), file,
             Files.readAttributes(file, PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
         return FileVisitResult.CONTINUE;
       }
@@ -46,7 +52,7 @@ public final class FolderSubject {
     Layout layout = fallback;
     Manifest manifest = null;
     Path manifestFile = wheelLib.resolve(Layout.MANIFEST);
-    if (Files.isRegularFile(manifestFile)) {
+    if (Files.isRegularFile(manifestFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       try {
         manifest = Manifest.read(manifestFile);
         layout = manifest.toLayout();
@@ -63,7 +69,7 @@ public final class FolderSubject {
     private final PosixFileAttributes attributes;
 
     Entry(String path, Path file, PosixFileAttributes attributes) {
-      super(path, file);
+      super(path, file, false);
       this.attributes = attributes;
     }
 

@@ -16,6 +16,10 @@ import java.util.Map;
 /**
  * The three forms of a verify report: a console table with a summary line, {@code report.json} (schema in
  * docs/goals/verify-wheel-lib.md) and a JUnit XML file that CI servers display, one testcase per check and file.
+ *
+ * <p>File names come from the wheel or folder being checked, so the console shows them through {@link #printable}:
+ * a newline in an entry name must not print a fake {@code [INFO] BUILD SUCCESS} line, an escape sequence must not
+ * reach the terminal. JSON escapes by itself; XML drops what it cannot hold.
  */
 public final class ReportWriter {
   public static final String JSON = "report.json";
@@ -34,15 +38,48 @@ public final class ReportWriter {
     if (!report.findings().isEmpty()) {
       lines.add(String.format("%-24s %-8s %-" + FILE_WIDTH + "s %s", "ID", "SEVERITY", "FILE", "MESSAGE"));
       for (Finding f : report.findings()) {
-        lines.add(String.format("%-24s %-8s %-" + FILE_WIDTH + "s %s", f.checkId(), f.severity(), shorten(f.file()),
-            "found " + f.found() + "; expected " + f.expected() + ". Fix: " + f.fix()));
+        lines.add(String.format("%-24s %-8s %-" + FILE_WIDTH + "s %s", f.checkId(), f.severity(),
+            shorten(printable(f.file())), printable("found " + f.found() + "; expected " + f.expected() + ". Fix: "
+                + f.fix())));
       }
     }
     for (VerifyReport.SuppressedFinding s : report.suppressed()) {
-      lines.add(String.format("suppressed %s on %s: %s", s.finding().checkId(), s.finding().file(), s.reason()));
+      lines.add(printable(String.format("suppressed %s on %s: %s", s.finding().checkId(), s.finding().file(),
+          s.reason())));
     }
     lines.add(report.summary());
     return lines;
+  }
+
+  /**
+   * The text with every control character escaped, for a console or log line: {@code \n}, {@code \r},
+   * {@code \t}, {@code \0}, else {@code \u001b} style (C0, DEL, C1, and the Unicode line and paragraph
+   * separators). The one place console output is made safe.
+   */
+  public static String printable(String text) {
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean control = c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029;
+      if (control && out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (out == null) {
+        continue;
+      }
+      if (!control) {
+        out.append(c);
+      } else {
+        switch (c) {
+          case '\n' -> out.append("\\n");
+          case '\r' -> out.append("\\r");
+          case '\t' -> out.append("\\t");
+          case '\0' -> out.append("\\0");
+          default -> out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+        }
+      }
+    }
+    return out == null ? text : out.toString();
   }
 
   /** Writes report.json and the JUnit XML into the folder, each beside its target and renamed into place. */

@@ -4,8 +4,11 @@ import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelZipCheck;
+import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
@@ -21,7 +24,8 @@ public final class Verifier {
   /**
    * Runs the checks and writes the reports when a report folder is given.
    *
-   * @throws IOException when the input cannot be read at all (missing folder, not a zip)
+   * @throws IOException when the input cannot be read at all (a missing folder or file); a file that is no zip
+   *     archive is a WHEEL-ZIP finding
    */
   public VerifyReport verify(VerifyRequest request) throws IOException {
     if (request.wheel() != null) {
@@ -59,13 +63,33 @@ public final class Verifier {
       fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
     }
     PlatformTag platform = platform(request, fromName);
-    try (WheelSubject wheel = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
-        request.settings().withPlatform(platform))) {
-      String actual = request.wheel().toString();
-      return finish(request, wheel.subject(), platform, finding -> !finding.file().startsWith(actual)
-          || shownAs.toString().equals(actual) ? finding : new Finding(finding.checkId(), finding.severity(),
-              shownAs + finding.file().substring(actual.length()), finding.found(), finding.expected(), finding.fix()));
+    UnaryOperator<Finding> shown = shownAs.equals(request.wheel()) ? UnaryOperator.identity()
+        : shownAt(request.wheel().toString(), shownAs.toString());
+    WheelSubject opened;
+    try {
+      opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
+          request.settings().withPlatform(platform));
+    } catch (UnreadableZipException e) {
+      // pip refuses such a file too: a verdict with a check ID, not a missing one.
+      List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);
+      Severity override = request.severityOverrides().get(WheelZipCheck.ID);
+      return report(request, "wheel_lib " + shownAs.getFileName() + "!" + request.wheelLibPath(), platform,
+          (override == null ? findings : findings.stream().map(f -> f.withSeverity(override)).toList()).stream()
+              .map(shown).toList(),
+          List.of());
     }
+    try (WheelSubject wheel = opened) {
+      return report(request, wheel.subject().description(), platform,
+          CheckCatalogue.run(wheel.subject(), request.severityOverrides()).stream().map(shown).toList(),
+          libraries(wheel.subject()));
+    }
+  }
+
+  /** A finding about the file at {@code actual} (or inside it) named as if it sat at {@code shownAs}. */
+  private static UnaryOperator<Finding> shownAt(String actual, String shownAs) {
+    return finding -> !finding.file().startsWith(actual) ? finding : new Finding(finding.checkId(),
+        finding.severity(), shownAs + finding.file().substring(actual.length()), finding.found(), finding.expected(),
+        finding.fix());
   }
 
   static PlatformTag platform(VerifyRequest request, String fromWheelName) {
@@ -95,15 +119,16 @@ public final class Verifier {
   }
 
   VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
-    return finish(request, subject, platform, UnaryOperator.identity());
+    return report(request, subject.description(), platform, CheckCatalogue.run(subject, request.severityOverrides()),
+        libraries(subject));
   }
 
-  private VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform,
-      UnaryOperator<Finding> shown) throws IOException {
+  /** The report of these findings, suppressions applied, written when a report folder is given. */
+  private static VerifyReport report(VerifyRequest request, String description, PlatformTag platform,
+      List<Finding> findings, List<Object> libraries) throws IOException {
     List<Finding> active = new ArrayList<>();
     List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
-    for (Finding raw : CheckCatalogue.run(subject, request.severityOverrides())) {
-      Finding finding = shown.apply(raw);
+    for (Finding finding : findings) {
       Suppression match = request.suppressions().stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
       if (match == null) {
         active.add(finding);
@@ -111,8 +136,8 @@ public final class Verifier {
         suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
       }
     }
-    VerifyReport report = new VerifyReport(subject.description(), platform.tag(), request.failOn(),
-        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries(subject)));
+    VerifyReport report = new VerifyReport(description, platform.tag(), request.failOn(),
+        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries));
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

@@ -38,11 +38,15 @@ public record VerifyReport(String subject, String platformTag, Severity failOn, 
     return findings.stream().noneMatch(f -> f.severity().atLeast(failOn));
   }
 
-  /** e.g. "PASSED: 0 errors, 3 warnings, 1 suppressed; 25 checks on wheel_lib /x (platform manylinux_2_28_x86_64)". */
+  /**
+   * e.g. "PASSED: 0 errors, 3 warnings, 1 suppressed; 25 checks on wheel_lib /x (platform manylinux_2_28_x86_64)";
+   * one console line, the subject's name escaped by {@link ReportWriter#printable}.
+   */
   public String summary() {
     return String.format("%s: %d error%s, %d warning%s, %d suppressed; %d checks on %s (platform %s, failOn %s)",
         passed() ? "PASSED" : "FAILED", count(Severity.ERROR), count(Severity.ERROR) == 1 ? "" : "s",
-        count(Severity.WARNING), count(Severity.WARNING) == 1 ? "" : "s", suppressed.size(), checks.size(), subject,
-        platformTag, failOn.name().toLowerCase(java.util.Locale.ROOT));
+        count(Severity.WARNING), count(Severity.WARNING) == 1 ? "" : "s", suppressed.size(), checks.size(),
+        ReportWriter.printable(subject), ReportWriter.printable(platformTag),
+        failOn.name().toLowerCase(java.util.Locale.ROOT));
   }
 }

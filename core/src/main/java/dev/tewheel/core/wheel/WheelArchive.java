@@ -31,6 +31,12 @@ import org.apache.commons.compress.archivers.zip.ZipMethod;
  * inflated stays within the bounds' ratio of what is stored; STORED entries (nothing to inflate) and {@link #text}
  * (bounded by its caller) stay readable. Every stream stops at its entry's declared size. Close the archive when
  * the checks are done.
+ *
+ * <p>Before Commons Compress reads the central directory, {@link ZipLayout} reads the file's own bytes (end
+ * records, central records, local headers, data descriptors) and lists every way they allow a second reading
+ * ({@link #zipProblems}); hashing an entry also checks its CRC-32 ({@link #crcProblem}), as Python's zipfile does.
+ * WHEEL-ZIP reports both. Names are the stored bytes: Info-ZIP's Unicode path fields, which Python ignores, are
+ * ignored here too.
  */
 public final class WheelArchive implements Closeable {
   /**
@@ -58,10 +64,13 @@ public final class WheelArchive implements Closeable {
   private final Map<String, ZipArchiveEntry> firstByName = new HashMap<>();
   private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
   private final Map<String, Object> digests = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, ZipLayout.Problem> crcProblems = new java.util.concurrent.ConcurrentHashMap<>();
+  private final List<ZipLayout.Problem> zipProblems;
 
-  private WheelArchive(Path whl, ZipFile zip, ZipBombBounds bounds) {
+  private WheelArchive(Path whl, ZipFile zip, ZipBombBounds bounds, List<ZipLayout.Problem> zipProblems) {
     this.whl = whl;
     this.zip = zip;
+    this.zipProblems = zipProblems;
     this.zipEntries = Collections.unmodifiableList(Collections.list(zip.getEntries()));
     List<Entry> list = new ArrayList<>(zipEntries.size());
     for (ZipArchiveEntry entry : zipEntries) {
@@ -93,21 +102,23 @@ public final class WheelArchive implements Closeable {
   /**
    * Opens a .whl: reads its central directory, nothing else.
    *
-   * @throws IOException naming the file when it is missing or not a zip archive
+   * @throws UnreadableZipException naming the file when it is not a zip archive
+   * @throws IOException naming the file when it is missing or cannot be read
    */
   public static WheelArchive open(Path whl, ZipBombBounds bounds) throws IOException {
     if (!Files.isRegularFile(whl)) {
       throw new IOException("wheel " + whl + (Files.exists(whl) ? " is not a regular file" : " does not exist"));
     }
+    List<ZipLayout.Problem> layout = ZipLayout.check(whl);
     ZipFile zip;
     try {
-      zip = ZipFile.builder().setPath(whl).get();
+      zip = ZipFile.builder().setPath(whl).setUseUnicodeExtraFields(false).get();
     } catch (IOException | RuntimeException e) {
-      throw new IOException("wheel " + whl + " is not a readable zip archive (a .whl is a zip): " + e.getMessage(),
-          e);
+      throw new UnreadableZipException("wheel " + whl + " is not a readable zip archive (a .whl is a zip): "
+          + e.getMessage(), layout, e);
     }
     try {
-      return new WheelArchive(whl, zip, bounds);
+      return new WheelArchive(whl, zip, bounds, layout);
     } catch (RuntimeException e) {
       zip.close();
       throw e;
@@ -127,6 +138,19 @@ public final class WheelArchive implements Closeable {
   /** Every entry in archive order, directories included, duplicates kept. */
   public List<Entry> entries() {
     return entries;
+  }
+
+  /** Every way the archive's bytes allow another reading than the central directory's ({@link ZipLayout}). */
+  public List<ZipLayout.Problem> zipProblems() {
+    return zipProblems;
+  }
+
+  /**
+   * How the CRC-32 of the entry's bytes differs from what the central directory declares, once {@link #sha256}
+   * has read them; empty when it matches or was not read. Python's zipfile refuses such an entry.
+   */
+  public Optional<ZipLayout.Problem> crcProblem(String name) {
+    return Optional.ofNullable(crcProblems.get(name));
   }
 
   /** {@code <whl path>!<entry name>}, as findings name entries. */
@@ -206,9 +230,17 @@ public final class WheelArchive implements Closeable {
     if (entry == null) {
       throw new IOException(origin(name) + ": no such entry");
     }
-    try (InputStream in = stream(entry, origin(name))) {
-      return Sha256.of(in);
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    byte[] digest;
+    try (InputStream in = new java.util.zip.CheckedInputStream(stream(entry, origin(name)), crc)) {
+      digest = Sha256.of(in);
     }
+    if (crc.getValue() != entry.getCrc()) {
+      crcProblems.put(name, new ZipLayout.Problem(Optional.of(name), String.format(java.util.Locale.ROOT,
+          "data whose CRC-32 is %08x", crc.getValue()), String.format(java.util.Locale.ROOT, "%08x as the central"
+          + " directory declares (Python's zipfile, so pip, refuses the wheel: Bad CRC-32)", entry.getCrc())));
+    }
+    return digest;
   }
 
   /** Entry {@code index}'s bytes (of {@link #entries()}), held to its declared size; see {@link #stream}. */

@@ -8,6 +8,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.core.verify.WheelSubject;
+import dev.tewheel.core.wheel.RawZip;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
@@ -118,6 +119,45 @@ class WheelChecksTest {
             "Tag: py3-none-linux_x86_64 (missing py3-none-manylinux_2_28_x86_64)"),
         new Case("zip bomb: an entry declaring 3.75 GiB", w -> { }, whl -> ZipBytes.declareSize(whl, EP, 0xF000_0000L),
             "WHEEL-BOMB", "!" + EP, "4026531840 bytes (3.8 GiB) declared from "),
+        new Case("NUL in a name", w -> w.add(EP + "\0txt", EVIL), null, "WHEEL-PATHS", "!" + EP + "\0txt",
+            "a NUL byte in the entry name: Python's zipfile, so pip, cuts the name there and installs this entry as '"
+                + EP + "'"),
+        new Case("newline in a name", w -> w.add("transformer_engine/x\n[INFO] BUILD SUCCESS", EVIL), null,
+            "WHEEL-PATHS", "!transformer_engine/x\n[INFO] BUILD SUCCESS",
+            "a control character (U+000A) in the entry name"),
+        new Case("local header names another file", w -> { }, rewrite(z -> z.entry(EP).localName =
+            "transformer_engine/wheel_lib/evil.so".getBytes(StandardCharsets.UTF_8)), "WHEEL-ZIP", "!" + EP,
+            "a local header naming 'transformer_engine/wheel_lib/evil.so'"),
+        new Case("local header declares other sizes", w -> { }, rewrite(z -> z.entry(EP).localCrc = 7),
+            "WHEEL-ZIP", "!" + EP, "CRC-32 00000007 in the local header"),
+        new Case("data descriptor disagrees", w -> { }, rewrite(z -> {
+          z.entry(EP).descriptor = true;
+          z.entry(EP).descriptorCompressedSize = 3;
+        }), "WHEEL-ZIP", "!" + EP, "3 compressed bytes in the data descriptor"),
+        new Case("CRC-32 of the data", w -> { }, rewrite(z -> z.entry(EP).centralCrc = 0), "WHEEL-ZIP", "!" + EP,
+            "data whose CRC-32 is "),
+        new Case("trailing bytes", w -> { }, rewrite(z -> z.trailer = new byte[] {1, 2, 3}), "WHEEL-ZIP", "",
+            "3 bytes after the end of central directory record"),
+        new Case("bytes before the first entry", w -> { }, rewrite(z -> z.prefix = new byte[64]), "WHEEL-ZIP",
+            "!transformer_engine/__init__.py", "64 bytes (0 to 64) before the first entry"),
+        new Case("a local entry the central directory does not list", w -> { }, rewrite(z -> {
+          RawZip.Entry hidden = RawZip.stored(EP, EVIL);
+          hidden.central = false;
+          z.entries.add(1, hidden);
+        }), "WHEEL-ZIP", "!" + TestWheel.PREFIX + "/libtransformer_engine.so",
+            "between it and transformer_engine/__init__.py that no entry of the central directory holds"),
+        new Case("two central records of one local entry", w -> { }, rewrite(z -> {
+          RawZip.Entry twin = RawZip.stored("transformer_engine/twin.py", new byte[0]);
+          twin.written = false;
+          twin.centralOffset = 0;
+          z.entries.add(twin);
+        }), "WHEEL-ZIP", "!transformer_engine/__init__.py", "shared with transformer_engine/twin.py"),
+        new Case("non-ASCII name without the UTF-8 flag", w -> w.add("transformer_engine/caf\u00e9.py", EVIL),
+            rewrite(z -> z.entry("transformer_engine/caf\u00e9.py").flags = 0), "WHEEL-ZIP",
+            "!transformer_engine/caf\u00e9.py", "a non-ASCII name without the UTF-8 flag (general purpose bit 11),"
+                + " which Python's zipfile, so pip, reads as cp437: 'transformer_engine/caf\u251c\u2310.py'"),
+        new Case("ZIP64 end record declaring another entry count", TestWheel::zip64,
+            whl -> ZipBytes.bumpZip64EntryCount(whl, 1), "WHEEL-ZIP", "", "ZIP64 end record"),
         new Case("zip bomb: many high-ratio entries", w -> {
           for (int i = 0; i < 80; i++) {
             w.add("transformer_engine/data/z" + i + ".bin", new byte[1 << 20]);
@@ -145,6 +185,27 @@ class WheelChecksTest {
         assertFalse(Files.exists(evil), evil + " was written");
       }
     }));
+  }
+
+  /** Rewrites the written wheel byte by byte after {@code edit}. */
+  private static PostWrite rewrite(java.util.function.Consumer<RawZip> edit) {
+    return whl -> {
+      RawZip zip = RawZip.copyOf(whl);
+      edit.accept(zip);
+      zip.write(whl);
+    };
+  }
+
+  @Test
+  void wheelsWithZip64RecordsOrDataDescriptorsReadOneWay() throws Exception {
+    for (TestWheel wheel : List.of(TestWheel.standIns().zip64(), TestWheel.standIns().streamed())) {
+      Path folder = Files.createTempDirectory(temp, "w");
+      Path whl = wheel.write(folder);
+      try (WheelArchive archive = WheelArchive.open(whl)) {
+        assertEquals(List.of(), archive.zipProblems(), whl.toString());
+      }
+      assertEquals(List.of(), wheelFindings(run(whl)));
+    }
   }
 
   @Test

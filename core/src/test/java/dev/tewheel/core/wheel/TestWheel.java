@@ -38,6 +38,8 @@ public final class TestWheel {
   private boolean record = true;
   private UnaryOperator<List<List<String>>> recordEditor = rows -> rows;
   private UnaryOperator<String> recordTextEditor = text -> text;
+  private boolean zip64;
+  private boolean streamed;
 
   /** The stand-in libraries and headers in the default layout under transformer_engine/wheel_lib/. */
   public static TestWheel standIns() throws IOException {
@@ -121,6 +123,18 @@ public final class TestWheel {
     return this;
   }
 
+  /** Writes ZIP64 records (extra fields, end record and locator) even where the sizes would fit without. */
+  public TestWheel zip64() {
+    zip64 = true;
+    return this;
+  }
+
+  /** Writes to a stream that cannot seek, as a pipe would: deflated entries get data descriptors. */
+  public TestWheel streamed() {
+    streamed = true;
+    return this;
+  }
+
   public TestWheel withoutRecord() {
     record = false;
     return this;
@@ -190,7 +204,12 @@ public final class TestWheel {
       byte[] text = recordTextEditor.apply(csv.toString()).getBytes(StandardCharsets.UTF_8);
       all.add(new Item(distInfo + "/RECORD", text, null, ZipArchiveEntry.DEFLATED, 0100644, true));
     }
-    try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(whl)) {
+    try (java.io.OutputStream file = streamed ? Files.newOutputStream(whl) : null;
+        ZipArchiveOutputStream zip = streamed ? new ZipArchiveOutputStream(new java.io.FilterOutputStream(file) {
+        }) : new ZipArchiveOutputStream(whl)) {
+      if (zip64) {
+        zip.setUseZip64(org.apache.commons.compress.archivers.zip.Zip64Mode.Always);
+      }
       for (Item item : all) {
         ZipArchiveEntry entry = new ZipArchiveEntry(item.name());
         entry.setMethod(item.method());

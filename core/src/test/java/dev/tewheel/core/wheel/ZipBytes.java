@@ -80,6 +80,21 @@ public final class ZipBytes {
     }
   }
 
+  /** Adds {@code delta} to the entry count of the ZIP64 end record (the last one in the file), in place. */
+  public static void bumpZip64EntryCount(Path whl, long delta) throws IOException {
+    byte[] bytes = Files.readAllBytes(whl);
+    ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = bytes.length - 56; i >= 0; i--) {
+      if (buffer.getInt(i) == 0x06064b50) {
+        buffer.putLong(i + 24, buffer.getLong(i + 24) + delta); // entries on this disk
+        buffer.putLong(i + 32, buffer.getLong(i + 32) + delta); // entries in all
+        Files.write(whl, bytes);
+        return;
+      }
+    }
+    throw new IllegalStateException("no ZIP64 end record in " + whl);
+  }
+
   private static boolean nameAt(byte[] bytes, int at, int length, byte[] wanted) {
     return length == wanted.length && at + length <= bytes.length
         && Arrays.equals(bytes, at, at + length, wanted, 0, wanted.length);
