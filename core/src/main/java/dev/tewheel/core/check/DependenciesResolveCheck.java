@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Every DT_NEEDED of every shipped library resolves, as ld.so would from the library's own folder and its
- * $ORIGIN-relative RUNPATH, to a shipped file, or is one the user's system or another wheel provides
- * ({@code allowed-needed.txt} plus {@code allowedNeeded}).
+ * Every DT_NEEDED of every shipped library resolves to a shipped file as glibc's dynamic linker resolves it when the
+ * library is dlopen'ed on its own from the installed wheel_lib, or is one the user's system or another wheel
+ * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). glibc searches only the library's search path
+ * ({@link WheelLibPaths#ownSearchPath}: DT_RUNPATH, else DT_RPATH): its own folder only when an entry names
+ * {@code $ORIGIN}; an empty entry is the current working directory and an absolute one a folder of the build
+ * machine, neither of them a shipped folder.
  */
 final class DependenciesResolveCheck extends BaseCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
@@ -39,31 +42,82 @@ final class DependenciesResolveCheck extends BaseCheck {
       String kind = kind(subject, library);
       List<String> folders = folders(library.path(), elf);
       for (String needed : elf.needed()) {
-        boolean shipped = folders.stream().anyMatch(f -> subject.file(f.isEmpty() ? needed : f + "/" + needed)
-            .isPresent());
+        boolean shipped = !needed.contains("/") && folders.stream().anyMatch(f -> subject.file(f.isEmpty() ? needed
+            : f + "/" + needed).isPresent());
         boolean permitted = allowed.stream().anyMatch(a -> a.permits(needed, kind));
         if (!shipped && !permitted) {
-          findings.add(finding(library.origin(), "DT_NEEDED " + needed + " that is neither shipped (looked in "
-              + String.join(", ", folders.stream().map(f -> f.isEmpty() ? "wheel_lib/" : f + "/").toList())
-              + ") nor allowed for a " + kind + " library", "a dependency shipped beside it or provided by the"
-              + " system or an nvidia-* wheel", "ship " + needed + " beside " + library.path()
-              + ", or add it to allowedNeeded if users' systems or a wheel dependency provide it"));
+          findings.add(unresolved(subject, library, elf, needed, folders, kind));
         }
       }
     }
     return findings;
   }
 
-  /** The library's folder and its $ORIGIN-relative search path, as paths inside wheel_lib. */
+  private Finding unresolved(Subject subject, SubjectFile library, ElfFile elf, String needed, List<String> folders,
+      String kind) {
+    String searched = folders.isEmpty() ? "its search path names no folder of wheel_lib"
+        : "looked in " + String.join(", ", folders.stream().map(f -> f.isEmpty() ? "wheel_lib/" : f + "/").toList());
+    String ignored = !elf.runpath().isEmpty() && !elf.rpath().isEmpty()
+        ? "; its DT_RPATH is ignored, as it has a DT_RUNPATH" : "";
+    Optional<String> elsewhere = needed.contains("/") ? Optional.empty() : shippedElsewhere(subject, library, needed);
+    if (elsewhere.isPresent()) {
+      String entry = "$ORIGIN" + relative(folderOf(library.path()), folderOf(elsewhere.get()));
+      return finding(library.origin(), "DT_NEEDED " + needed + ", shipped as wheel_lib/" + elsewhere.get()
+          + " but not on the library's search path (" + searched + ignored + "): glibc searches a library's own"
+          + " folder only when a RUNPATH entry names $ORIGIN, so dlopen of " + library.path() + " on its own fails;"
+          + " only a process that already loaded " + needed + " by its SONAME would satisfy it",
+          "a dependency that the library's RUNPATH finds", "add '" + entry + "' to its RUNPATH: patchelf"
+          + " --set-rpath '" + entry + "' " + library.path() + ", or link it with -Wl,-rpath,'" + entry + "'");
+    }
+    return finding(library.origin(), "DT_NEEDED " + needed + " that is neither shipped (" + searched + ignored
+        + ") nor allowed for a " + kind + " library", "a dependency shipped beside it or provided by the"
+        + " system or an nvidia-* wheel", "ship " + needed + " beside " + library.path() + " with '$ORIGIN' in its"
+        + " RUNPATH, or add it to allowedNeeded if users' systems or a wheel dependency provide it");
+  }
+
+  /** A shipped file named {@code needed} that the search path misses, the one beside the library first. */
+  private static Optional<String> shippedElsewhere(Subject subject, SubjectFile library, String needed) {
+    String own = folderOf(library.path());
+    if (subject.file(own.isEmpty() ? needed : own + "/" + needed).isPresent()) {
+      return Optional.of(own.isEmpty() ? needed : own + "/" + needed);
+    }
+    return subject.files().stream().map(SubjectFile::path)
+        .filter(p -> p.equals(needed) || p.endsWith("/" + needed)).findFirst();
+  }
+
+  /** The '/'-prefixed path from folder {@code from} to folder {@code to} inside wheel_lib; "" when they are one. */
+  private static String relative(String from, String to) {
+    List<String> a = from.isEmpty() ? List.of() : List.of(from.split("/"));
+    List<String> b = to.isEmpty() ? List.of() : List.of(to.split("/"));
+    int common = 0;
+    while (common < a.size() && common < b.size() && a.get(common).equals(b.get(common))) {
+      common++;
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = common; i < a.size(); i++) {
+      out.append("/..");
+    }
+    for (int i = common; i < b.size(); i++) {
+      out.append('/').append(b.get(i));
+    }
+    return out.toString();
+  }
+
+  private static String folderOf(String path) {
+    return path.contains("/") ? path.substring(0, path.lastIndexOf('/')) : "";
+  }
+
+  /**
+   * The folders inside wheel_lib that glibc searches for the library's DT_NEEDED: its $ORIGIN-relative search-path
+   * entries (TE-RUNPATH-ORIGIN reports the others: absolute, relative, empty), as paths inside wheel_lib.
+   */
   private static List<String> folders(String path, ElfFile elf) {
-    String own = path.contains("/") ? path.substring(0, path.lastIndexOf('/')) : "";
-    List<String> folders = new ArrayList<>(List.of(own));
-    List<String> entries = new ArrayList<>(elf.runpath());
-    entries.addAll(elf.rpath());
-    for (String entry : entries) {
+    String own = folderOf(path);
+    List<String> folders = new ArrayList<>();
+    for (String entry : WheelLibPaths.ownSearchPath(elf)) {
       Optional<String> rest = WheelLibPaths.originRelative(entry);
       if (rest.isEmpty()) {
-        continue; // TE-RUNPATH-ORIGIN reports absolute entries
+        continue;
       }
       String folder = WheelLibPaths.normalize(own + "/" + rest.get());
       if (folder != null && !folders.contains(folder)) {

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
@@ -202,12 +203,14 @@ public final class LoaderSearch {
     if (node == null || node.elf().runpath().isEmpty()) {
       boolean sawExecutable = false;
       for (Node l = node; l != null; l = l.loader()) {
-        order.add(new Lookup("RPATH", folders(l.elf().rpath(), l.origin())));
+        // An object with a DT_RUNPATH has no DT_RPATH for the loader, also as the loader of another.
+        order.add(new Lookup("RPATH", folders(WheelLibPaths.rpathInEffect(l.elf()), l.origin())));
         sawExecutable |= l.executable();
       }
       // The executable's RPATH counts for every load, unless it has a RUNPATH (which replaces it).
-      if (!sawExecutable && executable.isPresent() && executable.get().elf().runpath().isEmpty()) {
-        order.add(new Lookup("RPATH", folders(executable.get().elf().rpath(), executable.get().origin())));
+      if (!sawExecutable && executable.isPresent()) {
+        order.add(new Lookup("RPATH", folders(WheelLibPaths.rpathInEffect(executable.get().elf()),
+            executable.get().origin())));
       }
     }
     order.add(new Lookup("LD_LIBRARY_PATH", ldLibraryPath(Libc.getenv("LD_LIBRARY_PATH"),

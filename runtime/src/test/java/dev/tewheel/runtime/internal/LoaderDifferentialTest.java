@@ -4,11 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ProgramHeader;
+import dev.tewheel.elf.SegmentType;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,6 +181,38 @@ class LoaderDifferentialTest {
     assertTrue(sameAsGlibc(dir, null, newTop.toString(), "libmid.so").startsWith("fail"));
     assertEquals("ok " + oldTop.toRealPath() + "\nlibmid.so " + mid.toRealPath(),
         sameAsGlibc(dir, null, oldTop.toString(), "libmid.so"));
+  }
+
+  @Test
+  void theRpathOfALoaderWithARunpathIsIgnoredForItsDependenciesAsByGlibc() throws Exception {
+    Path dir = temp.resolve("rpath-and-runpath");
+    Path leaf = library(dir.resolve("leafdir/libleafr.so"), "libleafr.so", "leafr_fn", 8);
+    Path mid = user(dir.resolve("middir/libmidr.so"), "libmidr.so", "leafr_fn", leaf.getParent(), "libleafr.so");
+    // DT_RPATH names leaf's folder; its DT_SONAME, naming mid's, is retagged as DT_RUNPATH (ld writes one, not both).
+    Path top = user(dir.resolve("top/libtopr.so"), "libtopr.so", "libmidr_so_fn", mid.getParent(), "libmidr.so",
+        "-Wl,--disable-new-dtags", "-Wl,-rpath," + leaf.getParent(), "-Wl,-soname," + mid.getParent());
+    retagSonameAsRunpath(top);
+    ElfFile elf = ElfFile.read(top);
+    assertEquals(List.of(mid.getParent().toString()), elf.runpath());
+    assertEquals(List.of(leaf.getParent().toString()), elf.rpath());
+    assertTrue(sameAsGlibc(dir, null, top.toString(), "libmidr.so").startsWith("fail"));
+  }
+
+  /** The DT_SONAME entry of {@code library} becomes a DT_RUNPATH naming the same string. */
+  private static void retagSonameAsRunpath(Path library) throws Exception {
+    ProgramHeader dynamic = ElfFile.read(library).programHeaders().stream()
+        .filter(p -> p.type().equals(SegmentType.DYNAMIC)).findFirst().orElseThrow();
+    try (FileChannel file = FileChannel.open(library, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer entries = ByteBuffer.allocate((int) dynamic.fileSize()).order(ByteOrder.LITTLE_ENDIAN);
+      file.read(entries, dynamic.offset());
+      for (int at = 0; at + 16 <= entries.capacity(); at += 16) {
+        if (entries.getLong(at) == 14) { // DT_SONAME
+          file.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 29), dynamic.offset() + at);
+          return;
+        }
+      }
+    }
+    throw new AssertionError("no DT_SONAME in " + library);
   }
 
   // --- which files count

@@ -1,4 +1,5 @@
-/* glibc itself, as the oracle of te-runtime's loader model (LoaderDifferentialTest).
+/* glibc itself, as the oracle of te-runtime's loader model (runtime's LoaderDifferentialTest, core's
+ * DependenciesResolveCheckTest).
  *
  *   dlopen_probe NAME [DEP...]
  *
