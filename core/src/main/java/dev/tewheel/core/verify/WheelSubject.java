@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -33,9 +32,6 @@ import java.util.Set;
  * }</pre>
  */
 public final class WheelSubject implements Closeable {
-  /** The manifest is a few kilobytes; a larger one is not read. */
-  private static final int MAX_MANIFEST_BYTES = 4 << 20;
-
   private final WheelArchive archive;
   private final Subject subject;
 
@@ -90,10 +86,16 @@ public final class WheelSubject implements Closeable {
     Layout layout = fallback;
     Manifest manifest = null;
     String manifestName = folder + Layout.MANIFEST;
+    // The first entry of that name (a second is WHEEL-PATHS' to report), held to Manifest.MAX_BYTES as everywhere.
+    int index = -1;
+    for (int i = 0; i < entries.size() && index < 0; i++) {
+      index = entries.get(i).name().equals(manifestName) && !entries.get(i).directory() ? i : -1;
+    }
     try {
-      Optional<String> text = archive.text(manifestName, MAX_MANIFEST_BYTES);
-      if (text.isPresent()) {
-        manifest = Manifest.parse(text.get(), archive.origin(manifestName));
+      if (index >= 0) {
+        try (InputStream in = archive.stream(index)) {
+          manifest = Manifest.read(in, archive.origin(manifestName));
+        }
         layout = manifest.toLayout();
       }
     } catch (IOException | ManifestException e) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.Finding;
@@ -12,10 +14,13 @@ import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Verify on a .whl: the platform comes from the file name, wheel-level checks run, the wheel is read in place. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class WheelVerifierTest {
   @TempDir Path temp;
 
@@ -50,5 +55,41 @@ class WheelVerifierTest {
         .withReportDirectory(temp.resolve("reports")));
     assertTrue(report.passed(), report.findings().toString());
     assertTrue(Files.readString(temp.resolve("reports/report.json")).contains("\"passed\": true"));
+  }
+
+  /**
+   * The wheel reader once capped the manifest at 4 MiB, while every other reader holds it to Manifest.MAX_BYTES: a
+   * longer manifest was dropped inside a wheel, and with it the layout it names.
+   */
+  @Test
+  void aManifestBetween4And16MiBIsJudgedInAWheelAsInAFolder() throws Exception {
+    Path wheelLib = temp.resolve("staging/wheel_lib");
+    // The ep-home layout, which only the manifest names: a wheel reader that drops it falls back to the default.
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), wheelLib)
+        .withLayout(Layout.EP_HOME));
+    Path manifest = wheelLib.resolve(Layout.MANIFEST);
+    // Trailing JSON whitespace: the same manifest, 6 MiB long.
+    Files.writeString(manifest, Files.readString(manifest) + " ".repeat(6 << 20));
+    assertTrue(Files.size(manifest) > 4 << 20 && Files.size(manifest) < Manifest.MAX_BYTES);
+    assertEquals(List.of(), sameVerdicts(wheelLib, "good"));
+    Files.writeString(wheelLib.resolve("nccl_ep/include/nccl_ep/ep_enums.h"), "// changed\n");
+    assertEquals(List.of("MANIFEST-DIGESTS/ERROR"), sameVerdicts(wheelLib, "changed"));
+  }
+
+  /** The IDs of verify's findings on the folder, asserted equal to those on a wheel of it (wheel-level IDs aside). */
+  private List<String> sameVerdicts(Path wheelLib, String name) throws Exception {
+    Path whl = new TestWheel().addTree(TestWheel.PREFIX, wheelLib).store(TestWheel.PREFIX + "/" + Layout.MANIFEST)
+        .write(Files.createDirectories(temp.resolve(name)));
+    VerifyReport folder = new Verifier().verify(VerifyRequest.folder(wheelLib)
+        .withPlatformTag("manylinux_2_34_x86_64"));
+    VerifyReport wheel = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64"));
+    assertEquals(ids(folder), ids(wheel), "folder: " + folder.findings() + "\nwheel: " + wheel.findings());
+    assertEquals(folder.passed(), wheel.passed(), wheel.findings().toString());
+    return ids(folder).stream().filter(id -> id.endsWith("/ERROR")).toList();
+  }
+
+  private static List<String> ids(VerifyReport report) {
+    return report.findings().stream().filter(f -> !f.checkId().startsWith("WHEEL-"))
+        .map(f -> f.checkId() + "/" + f.severity()).distinct().sorted().toList();
   }
 }

@@ -57,7 +57,6 @@ public final class ClasspathBundle {
   /** The property that picks another cache folder. */
   public static final String CACHE_PROPERTY = "te.cacheDir";
 
-  private static final int MAX_MANIFEST_BYTES = 16 << 20;
   private static final String TEMP_SUFFIX = ".part";
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
@@ -98,12 +97,12 @@ public final class ClasspathBundle {
       if (in == null) {
         return Optional.empty();
       }
-      manifestBytes = in.readNBytes(MAX_MANIFEST_BYTES + 1);
+      manifestBytes = in.readNBytes(Manifest.MAX_BYTES + 1);
     } catch (IOException e) {
       throw new BundleProblem("could not read class path resource " + manifestName + ": " + e.getMessage(), e);
     }
-    if (manifestBytes.length > MAX_MANIFEST_BYTES) {
-      throw new BundleProblem("class path resource " + manifestName + " is larger than " + MAX_MANIFEST_BYTES
+    if (manifestBytes.length > Manifest.MAX_BYTES) {
+      throw new BundleProblem("class path resource " + manifestName + " is larger than " + Manifest.MAX_BYTES
           + " bytes; it is not a te-wheel manifest");
     }
     Manifest manifest;
