@@ -71,21 +71,21 @@ public class AssembleWheelLibMojo extends TeMojo {
     Layout chosen = includeRoot == null || includeRoot.isBlank() ? withLibrary
         : parameter("includeRoot", includeRoot, () -> withLibrary.withIncludeRoot(includeRoot.trim()));
     if (transformerEngineLibrary == null) {
-      throw new MojoExecutionException(goal() + ": te.transformerEngineLibrary is required");
+      throw new MojoExecutionException(printable(goal() + ": te.transformerEngineLibrary is required"));
     }
     AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
         ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
         chosen, checkSettings(), severityOverrides(CheckCatalogue::requireKnown), timestamp(),
         stateFile == null ? null : stateFile.toPath());
     if (ncclEpHome == null) {
-      getLog().info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
+      info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
     }
     try {
-      AssembleResult result = new Assembler(line -> getLog().info(line)).assemble(request);
-      result.findings().forEach(f -> getLog().warn(f.message()));
-      result.report().forEach(getLog()::info);
+      AssembleResult result = new Assembler(this::info).assemble(request);
+      result.findings().forEach(f -> warn(f.message()));
+      result.report().forEach(this::info);
     } catch (AssembleException e) {
-      throw new MojoFailureException(e.getMessage(), e);
+      throw new MojoFailureException(printable(e.getMessage()), e);
     }
   }
 }

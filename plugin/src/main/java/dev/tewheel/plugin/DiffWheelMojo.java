@@ -79,34 +79,35 @@ public class DiffWheelMojo extends TeMojo {
     try {
       report = new WheelDiff().diff(request);
     } catch (IOException e) {
-      throw new MojoFailureException("te:diff-wheel could not read its input: " + e.getMessage(), e);
+      throw new MojoFailureException(printable("te:diff-wheel could not read its input: " + e.getMessage()), e);
     }
     ReportWriter writer = new ReportWriter(report);
     List<String> lines = writer.console();
-    lines.subList(0, lines.size() - 1).forEach(getLog()::info);
-    getLog().info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
+    lines.subList(0, lines.size() - 1).forEach(this::info);
+    info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(writer.junitFileName()));
     if (!report.passed()) {
-      throw new MojoFailureException(report.summary());
+      throw new MojoFailureException(printable(report.summary()));
     }
-    getLog().info(report.summary());
+    info(report.summary());
   }
 
   /** The baseline file or folder, resolving baselineArtifact through the repository system when given. */
   private Path baselinePath() throws MojoExecutionException {
     boolean coordinates = baselineArtifact != null && !baselineArtifact.isBlank();
     if ((baseline != null) == coordinates) {
-      throw new MojoExecutionException(goal() + ": set exactly one of te.baseline (a .whl or wheel_lib folder) and"
-          + " te.baselineArtifact (groupId:artifactId:version[:classifier] of the previous release's whl); got "
-          + baseline + " and " + baselineArtifact);
+      throw new MojoExecutionException(printable(goal() + ": set exactly one of te.baseline (a .whl or wheel_lib"
+          + " folder) and te.baselineArtifact (groupId:artifactId:version[:classifier] of the previous release's"
+          + " whl); got "
+          + baseline + " and " + baselineArtifact));
     }
     if (baseline != null) {
       return baseline.toPath();
     }
     String[] parts = baselineArtifact.trim().split(":");
     if (parts.length < 3 || parts.length > 4) {
-      throw new MojoExecutionException(goal() + ": te.baselineArtifact = '" + baselineArtifact + "': not"
-          + " groupId:artifactId:version[:classifier]");
+      throw new MojoExecutionException(printable(goal() + ": te.baselineArtifact = '" + baselineArtifact + "': not"
+          + " groupId:artifactId:version[:classifier]"));
     }
     DefaultArtifact artifact = new DefaultArtifact(parts[0], parts[1], parts.length == 4 ? parts[3] : "", "whl",
         parts[2]);
@@ -114,10 +115,11 @@ public class DiffWheelMojo extends TeMojo {
       return repositorySystem.resolveArtifact(repositorySession, new ArtifactRequest(artifact, remoteRepositories,
           null)).getArtifact().getFile().toPath();
     } catch (ArtifactResolutionException e) {
-      throw new MojoExecutionException("te:diff-wheel could not resolve the baseline " + artifact + " (type whl) from"
-          + " the local repository and " + remoteRepositories.stream().map(RemoteRepository::getUrl).toList() + ": "
+      throw new MojoExecutionException(printable("te:diff-wheel could not resolve the baseline " + artifact
+          + " (type whl) from the local repository and "
+          + remoteRepositories.stream().map(RemoteRepository::getUrl).toList() + ": "
           + e.getMessage() + ". Check the coordinates, and that the previous release attached its .whl (te:pack-wheel"
-          + " attaches it with type whl)", e);
+          + " attaches it with type whl)"), e);
     }
   }
 }

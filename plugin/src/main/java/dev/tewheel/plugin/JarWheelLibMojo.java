@@ -65,7 +65,7 @@ public class JarWheelLibMojo extends TeMojo {
         }
       });
     } catch (UncheckedIOException e) {
-      throw new MojoFailureException(e.getCause().getMessage(), e.getCause());
+      throw new MojoFailureException(printable(e.getCause().getMessage()), e.getCause());
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
         jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp());
@@ -73,9 +73,9 @@ public class JarWheelLibMojo extends TeMojo {
     try {
       written = WheelLibJar.write(request);
     } catch (IOException e) {
-      throw new MojoFailureException(e.getMessage(), e);
+      throw new MojoFailureException(printable(e.getMessage()), e);
     }
-    getLog().info(written.jar() + ": " + written.files() + " files under " + request.resourceFolder() + "/"
+    info(written.jar() + ": " + written.files() + " files under " + request.resourceFolder() + "/"
         + ", classifier " + name);
     if (attach) {
       projectHelper.attachArtifact(project, "jar", name, written.jar().toFile());

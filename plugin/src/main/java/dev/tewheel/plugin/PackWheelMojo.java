@@ -103,29 +103,29 @@ public class PackWheelMojo extends TeMojo {
           wheelDirectory.toPath(), timestamp(), generator());
     } catch (IllegalArgumentException e) {
       // PackRequest's messages start with the component, named as the parameter is: "distribution is required".
-      throw new MojoExecutionException(goal() + ": te." + e.getMessage(), e);
+      throw new MojoExecutionException(printable(goal() + ": te." + e.getMessage()), e);
     }
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = verify ? verification(true, null) : null;
     PackedWheel packed;
     try {
-      packed = PackedWheel.packAndVerify(request, verification, getLog()::info);
+      packed = PackedWheel.packAndVerify(request, verification, this::info);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(goal() + " is misconfigured: " + e.getMessage(), e);
+      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(goal() + " failed: " + e.getMessage(), e);
+      throw new MojoFailureException(printable(goal() + " failed: " + e.getMessage()), e);
     }
-    getLog().info(packed.result().summary());
+    info(packed.result().summary());
     if (packed.verification().isPresent()) {
       VerifyReport report = packed.verification().get();
       List<String> lines = new ReportWriter(report).console();
-      lines.subList(0, lines.size() - 1).forEach(getLog()::info);
+      lines.subList(0, lines.size() - 1).forEach(this::info);
       if (!report.passed()) {
-        throw new MojoFailureException(report.summary() + "; the new wheel was kept as " + packed.location()
+        throw new MojoFailureException(printable(report.summary() + "; the new wheel was kept as " + packed.location()
             + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()
-                + " left as it was" : ""));
+                + " left as it was" : "")));
       }
-      getLog().info("verify: " + report.summary());
+      info("verify: " + report.summary());
     }
     if (attach) {
       projectHelper.attachArtifact(project, "whl", packed.result().wheel().toFile());

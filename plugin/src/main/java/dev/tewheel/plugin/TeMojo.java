@@ -6,6 +6,7 @@ import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.verify.ReportWriter;
 import dev.tewheel.core.verify.Suppression;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
@@ -126,10 +127,29 @@ abstract class TeMojo extends AbstractMojo {
   /** The goal as users type it, e.g. te:pack-wheel. */
   abstract String goal();
 
+  /**
+   * Logs a line with its control characters escaped ({@link ReportWriter#printable}): file names come from the
+   * inputs, and a newline in one must not forge a build-log line such as {@code [INFO] BUILD SUCCESS}. Every line
+   * the goals log goes through here or {@link #warn}; error messages through {@link #printable}.
+   */
+  void info(String line) {
+    getLog().info(printable(line));
+  }
+
+  /** As {@link #info}, at warning level. */
+  void warn(String line) {
+    getLog().warn(printable(line));
+  }
+
+  /** An exception's message for the build log, escaped as {@link #info} escapes lines. */
+  static String printable(String message) {
+    return message == null ? null : ReportWriter.printable(message);
+  }
+
   /** True, after saying so, when {@code skip} is set. */
   boolean skipped() {
     if (skip) {
-      getLog().info(goal() + " skipped (te.skip)");
+      info(goal() + " skipped (te.skip)");
     }
     return skip;
   }
@@ -142,7 +162,8 @@ abstract class TeMojo extends AbstractMojo {
     try {
       return parse.get();
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(goal() + ": te." + name + " = " + echo(value) + ": " + e.getMessage(), e);
+      throw new MojoExecutionException(printable(goal() + ": te." + name + " = " + echo(value) + ": "
+          + e.getMessage()), e);
     }
   }
 

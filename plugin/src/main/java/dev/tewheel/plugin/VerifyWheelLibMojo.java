@@ -34,17 +34,17 @@ public class VerifyWheelLibMojo extends TeMojo {
     try {
       report = new Verifier().verify(request);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(goal() + " is misconfigured: " + e.getMessage(), e);
+      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(goal() + " could not read its input: " + e.getMessage(), e);
+      throw new MojoFailureException(printable(goal() + " could not read its input: " + e.getMessage()), e);
     }
     List<String> lines = new ReportWriter(report).console();
-    lines.subList(0, lines.size() - 1).forEach(getLog()::info);
-    getLog().info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
+    lines.subList(0, lines.size() - 1).forEach(this::info);
+    info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(ReportWriter.JUNIT));
     if (!report.passed()) {
-      throw new MojoFailureException(report.summary());
+      throw new MojoFailureException(printable(report.summary()));
     }
-    getLog().info(report.summary());
+    info(report.summary());
   }
 }

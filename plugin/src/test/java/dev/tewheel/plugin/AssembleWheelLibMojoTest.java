@@ -12,16 +12,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.maven.api.plugin.testing.InjectMojo;
 import org.apache.maven.api.plugin.testing.MojoTest;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.SystemStreamLog;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Mojo's wiring: POM configuration reaches core, and core's errors become the right Maven exceptions. */
 @MojoTest
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class AssembleWheelLibMojoTest {
   private static final String POM = "src/test/resources/assemble/pom.xml";
 
@@ -71,5 +76,35 @@ class AssembleWheelLibMojoTest {
     mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
     mojo.execute();
     assertFalse(Files.exists(temp.resolve("wheel_lib")));
+  }
+
+  /** A newline in a file name the goal logs once reached the build log raw: a forged "[INFO] BUILD SUCCESS" line. */
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void aNewlineInAnInputNameIsLoggedEscapedNeverAsAForgedLine(AssembleWheelLibMojo mojo) throws Exception {
+    Path out = temp.resolve("out\n[INFO] BUILD SUCCESS\n\u001b[2K").resolve("wheel_lib");
+    mojo.transformerEngineLibrary = StandIns.transformerEngine().toFile();
+    mojo.ncclEpHome = StandIns.ncclEpHome().toFile();
+    mojo.outputDirectory = out.toFile();
+    List<String> logged = new ArrayList<>();
+    mojo.setLog(new SystemStreamLog() {
+      @Override
+      public void info(CharSequence line) {
+        logged.add("[INFO] " + line);
+      }
+
+      @Override
+      public void warn(CharSequence line) {
+        logged.add("[WARNING] " + line);
+      }
+    });
+    mojo.execute();
+    assertTrue(Files.isRegularFile(out.resolve("libtransformer_engine.so")));
+    List<String> naming = logged.stream().filter(l -> l.contains("BUILD SUCCESS")).toList();
+    assertFalse(naming.isEmpty(), "no logged line names the output folder: " + logged);
+    for (String line : logged) {
+      assertTrue(line.chars().noneMatch(c -> c < 0x20), "a control character reached the log: " + line);
+    }
+    assertTrue(naming.stream().anyMatch(l -> l.contains("out\\n[INFO] BUILD SUCCESS\\n\\u001b[2K")), naming.toString());
   }
 }
