@@ -68,7 +68,8 @@ public class JarWheelLibMojo extends TeMojo {
       throw new MojoFailureException(printable(e.getCause().getMessage()), e.getCause());
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
-        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp());
+        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp(),
+        WheelLibJar.cudaMajorOf(name));
     WheelLibJar.Written written;
     try {
       written = WheelLibJar.write(request);

@@ -109,7 +109,8 @@ abstract class TeMojo extends AbstractMojo {
 
   /**
    * The CUDA major of the build: pack-wheel renames the distribution {@code <name>_cu<N>} (file name, dist-info,
-   * METADATA Name); jar-wheel-lib's default classifier ends in {@code -cu<N>}.
+   * METADATA Name); jar-wheel-lib's default classifier ends in {@code -cu<N>}; CUDA-VARIANT holds the libraries'
+   * CUDA SONAMEs to it.
    */
   @Parameter(property = "te.cudaMajor")
   Integer cudaMajor;
@@ -222,7 +223,7 @@ abstract class TeMojo extends AbstractMojo {
     CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
         forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
     return parameter("cudaArchitectures", cudaArchitectures,
-        () -> settings.withCudaArchitectures(cudaArchitectures));
+        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor);
   }
 
   /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */

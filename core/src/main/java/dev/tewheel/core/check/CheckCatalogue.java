@@ -19,6 +19,7 @@ public final class CheckCatalogue {
       new PlatformCheck(),
       new DependenciesResolveCheck(),
       new VerneedNeededCheck(),
+      new CudaVariantCheck(),
       new SonameFileNameCheck(),
       new DuplicateContentCheck(),
       new TeBindNowCheck(),

@@ -16,9 +16,11 @@ import java.util.function.Supplier;
  * @param platform the platform tag the libraries must fit, or null to skip the platform checks
  * @param allowedNeeded more DT_NEEDED patterns that may stay unshipped, beside allowed-needed.txt
  * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
+ * @param cudaMajor the wheel's CUDA variant (CUDA-VARIANT): the configured cudaMajor, else the {@code _cuNN} of the
+ *     wheel's name; null when neither says
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
-    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures) {
+    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
 
@@ -29,6 +31,11 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
     allowedNeeded = allowedNeeded == null ? List.of() : List.copyOf(allowedNeeded);
     cudaArchitectures = cudaArchitectures == null ? List.of() : List.copyOf(cudaArchitectures);
+  }
+
+  public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
+      PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures) {
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, null);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
@@ -73,20 +80,29 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   }
 
   public CheckSettings withNcclEpMajor(Integer major) {
-    return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures);
+    return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures,
+        cudaMajor);
   }
 
   public CheckSettings withPlatform(PlatformTag tag) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures);
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures,
+        cudaMajor);
   }
 
   public CheckSettings withAllowedNeeded(List<String> patterns) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures);
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures,
+        cudaMajor);
   }
 
   /** The same settings with the GPU architectures the release declares, e.g. ["80", "90", "100", "120"]. */
   public CheckSettings withCudaArchitectures(List<String> declared) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        CudaArchitecture.parseAll(declared));
+        CudaArchitecture.parseAll(declared), cudaMajor);
+  }
+
+  /** The same settings with the wheel's CUDA variant, e.g. 12 for a cu12 wheel; null: unknown. */
+  public CheckSettings withCudaMajor(Integer major) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
+        cudaArchitectures, major);
   }
 }

@@ -5,6 +5,13 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.CudaVariantCheck;
+import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import java.io.IOException;
@@ -42,8 +49,14 @@ public final class WheelLibJar {
    * @param resourceFolder the class-path folder the files go under
    * @param target the jar to write
    * @param time every entry's time; null: 1980-01-01
+   * @param cudaMajor the CUDA variant the jar is published for (its classifier's {@code -cu<N>}): CUDA-VARIANT holds
+   *     the libraries to it before anything is written; null: the libraries need only agree on one CUDA major
    */
-  public record Request(Path wheelLib, String resourceFolder, Path target, FileTime time) {
+  public record Request(Path wheelLib, String resourceFolder, Path target, FileTime time, Integer cudaMajor) {
+    public Request(Path wheelLib, String resourceFolder, Path target, FileTime time) {
+      this(wheelLib, resourceFolder, target, time, null);
+    }
+
     public Request {
       Objects.requireNonNull(wheelLib, "wheelLib");
       Objects.requireNonNull(resourceFolder, "resourceFolder");
@@ -90,6 +103,14 @@ public final class WheelLibJar {
     return "linux-" + arch + (cudaMajor == null ? "" : "-cu" + cudaMajor);
   }
 
+  /** The CUDA major a classifier ends in, 12 for {@code linux-x86_64-cu12}; null for one without {@code -cu<N>}. */
+  public static Integer cudaMajorOf(String classifier) {
+    java.util.regex.Matcher m = CUDA_SUFFIX.matcher(classifier);
+    return m.find() ? Integer.valueOf(m.group(1)) : null;
+  }
+
+  private static final java.util.regex.Pattern CUDA_SUFFIX = java.util.regex.Pattern.compile("-cu([1-9][0-9]{0,3})$");
+
   public static Written write(Request request) throws IOException {
     Manifest manifest = manifest(request.wheelLib());
     List<String> problems = new ArrayList<>();
@@ -105,6 +126,7 @@ public final class WheelLibJar {
       throw new IOException("the wheel_lib " + request.wheelLib() + " does not match its manifest: "
           + String.join("; ", problems) + ". Run te:assemble-wheel-lib again");
     }
+    requireCudaVariant(request);
     LocalDateTime given = request.time() == null ? EARLIEST
         : LocalDateTime.ofInstant(request.time().toInstant(), ZoneOffset.UTC);
     LocalDateTime time = given.isBefore(EARLIEST) ? EARLIEST : given;
@@ -146,6 +168,22 @@ public final class WheelLibJar {
       jar.finish();
     });
     return new Written(request.target(), names.size(), arch(request.wheelLib(), manifest));
+  }
+
+  /**
+   * CUDA-VARIANT, the check pack and verify run, on the bundle: a jar classified cu12 whose TE NEEDS
+   * libcudart.so.13 is refused before it is written.
+   */
+  private static void requireCudaVariant(Request request) throws IOException {
+    Subject subject = FolderSubject.read(request.wheelLib(), Layout.DEFAULT,
+        CheckSettings.defaults().withCudaMajor(request.cudaMajor()));
+    List<Finding> errors = CheckCatalogue.byId(CudaVariantCheck.ID).orElseThrow().run(subject).stream()
+        .filter(f -> f.severity() == Severity.ERROR).toList();
+    if (!errors.isEmpty()) {
+      throw new IOException("the wheel_lib " + request.wheelLib() + " does not fit the jar's CUDA variant"
+          + (request.cudaMajor() == null ? "" : " cu" + request.cudaMajor()) + ": "
+          + errors.stream().map(Finding::message).collect(java.util.stream.Collectors.joining("; ")));
+    }
   }
 
   private static JarEntry entry(String name, LocalDateTime time) {

@@ -57,18 +57,23 @@ public final class Verifier {
 
   private VerifyReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
     String fromName;
+    Integer variant = request.settings().cudaMajor();
     try {
-      fromName = WheelName.parse(shownAs.getFileName().toString()).platforms().get(0);
+      WheelName name = WheelName.parse(shownAs.getFileName().toString());
+      fromName = name.platforms().get(0);
+      if (variant == null && name.cudaMajor().isPresent()) {
+        variant = name.cudaMajor().getAsInt(); // the configured cudaMajor wins; else the _cuNN of the name
+      }
     } catch (IllegalArgumentException e) {
       fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
     }
     PlatformTag platform = platform(request, fromName);
+    CheckSettings settings = request.settings().withPlatform(platform).withCudaMajor(variant);
     UnaryOperator<Finding> shown = shownAs.equals(request.wheel()) ? UnaryOperator.identity()
         : shownAt(request.wheel().toString(), shownAs.toString());
     WheelSubject opened;
     try {
-      opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(),
-          request.settings().withPlatform(platform));
+      opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(), settings);
     } catch (UnreadableZipException e) {
       // pip refuses such a file too: a verdict with a check ID, not a missing one.
       List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);

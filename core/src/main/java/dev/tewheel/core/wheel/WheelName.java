@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
@@ -76,6 +77,18 @@ public record WheelName(String distribution, String version, Optional<String> bu
   }
 
   /** The platform tag's parts: {@code a.b} is {@code [a, b]}. */
+  /**
+   * The CUDA variant the distribution's name carries, as pack's cudaMajor writes it: 12 for
+   * {@code transformer_engine_cu12}; empty for a name without one.
+   */
+  public OptionalInt cudaMajor() {
+    java.util.regex.Matcher m = CUDA_SUFFIX.matcher(distribution);
+    return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
+  }
+
+  /** {@code _cu<N>} ending a distribution name; at most 4 digits, so it always fits an int. */
+  private static final Pattern CUDA_SUFFIX = Pattern.compile("[_.-]cu([1-9][0-9]{0,3})$");
+
   public List<String> platforms() {
     return List.of(platformTag.split("\\."));
   }

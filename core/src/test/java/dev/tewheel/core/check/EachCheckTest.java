@@ -59,6 +59,9 @@ class EachCheckTest {
     cases.put("ELF-ONE-MACHINE", w -> replace(w, "libnccl_ep.so", StandIns.aarch64("libnccl_ep.so.0.1.0")));
     cases.put("PLATFORM", w -> replace(w, "libtransformer_engine.so", StandIns.aarch64("libtransformer_engine.so")));
     cases.put("DEPS-RESOLVE", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_NEEDS_CUDA)));
+    // A TE linked against the CUDA 13 toolkit's libcudart, held to cudaMajor 12 (SETTINGS).
+    cases.put("CUDA-VARIANT", w -> replace(w, "libtransformer_engine.so",
+        CudaStandIns.transformerEngineOnCuda13Toolkit(w.resolveSibling("cuda13-te"))));
     cases.put("ELF-VERNEED-NEEDED", w -> dropLastNeeded(w.resolve("libnccl_ep.so")));
     cases.put("SONAME-FILE-NAME", w -> Files.copy(StandIns.ncclLibDir().resolve("libnccl.so.2"), w.resolve("libnccl.so")));
     cases.put("DUPLICATE-CONTENT", w -> Files.copy(w.resolve("libnccl_ep.so"), w.resolve("libnccl_ep.so.0")));
@@ -90,7 +93,8 @@ class EachCheckTest {
 
   /** Settings a check needs to have something to hold the tree to, for both the passing and the failing case. */
   private static final Map<String, java.util.function.UnaryOperator<CheckSettings>> SETTINGS = Map.of(
-      "GPU-ARCHS", s -> s.withCudaArchitectures(List.of("80,90,120")));
+      "GPU-ARCHS", s -> s.withCudaArchitectures(List.of("80,90,120")),
+      "CUDA-VARIANT", s -> s.withCudaMajor(12));
 
   /** The cases where the assembled tree itself is the failing one get a cleaned tree as the passing one. */
   private static final Map<String, Breakage> PASSING_FIXES = Map.of("BAKED-BUILD-PATHS",

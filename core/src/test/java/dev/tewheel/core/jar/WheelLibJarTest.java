@@ -97,6 +97,30 @@ class WheelLibJarTest {
   }
 
   @Test
+  void aJarClassifiedCu12IsRefusedForATeNeedingLibcudartSo13AndWrittenAsCu13() throws Exception {
+    Path te = dev.tewheel.core.check.CudaStandIns.transformerEngineOnCuda13Toolkit(temp.resolve("cuda13-te"));
+    Path wheelLib = temp.resolve("cuda13/wheel_lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(te, StandIns.ncclEpHome(), wheelLib).withTimestamp(TIME)
+        .withStateFile(temp.resolve("cuda13-state.json")));
+    String cu12 = WheelLibJar.classifier(wheelLib, 12);
+    assertEquals(12, WheelLibJar.cudaMajorOf(cu12));
+    Path target12 = temp.resolve("te-natives-" + cu12 + ".jar");
+    IOException refused = assertThrows(IOException.class, () -> WheelLibJar.write(new WheelLibJar.Request(wheelLib,
+        WheelLibJar.DEFAULT_RESOURCE_FOLDER, target12, TIME, WheelLibJar.cudaMajorOf(cu12))));
+    assertEquals("the wheel_lib " + wheelLib + " does not fit the jar's CUDA variant cu12: [ERROR CUDA-VARIANT] "
+        + wheelLib.resolve("libtransformer_engine.so") + ": found DT_NEEDED libcudart.so.13; expected libcudart.so.12"
+        + " for a cu12 wheel. Fix: build libtransformer_engine.so against CUDA 12, or pack it as cu13:"
+        + " -Dte.cudaMajor=13", refused.getMessage());
+    assertFalse(Files.exists(target12), "nothing is written");
+
+    String cu13 = WheelLibJar.classifier("linux-x86_64-cu13", wheelLib, null);
+    Path target13 = temp.resolve("te-natives-" + cu13 + ".jar");
+    assertEquals(target13, WheelLibJar.write(new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER,
+        target13, TIME, WheelLibJar.cudaMajorOf(cu13))).jar());
+    assertEquals(null, WheelLibJar.cudaMajorOf("linux-x86_64"));
+  }
+
+  @Test
   void aWheelLibWithoutManifestOrOutOfStepWithItIsRefused() throws Exception {
     Path bare = Files.createDirectories(temp.resolve("bare"));
     IOException none = assertThrows(IOException.class, () -> WheelLibJar.write(new WheelLibJar.Request(bare,

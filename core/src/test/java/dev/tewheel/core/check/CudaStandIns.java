@@ -1,0 +1,89 @@
+package dev.tewheel.core.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real ELF fixtures of CUDA-VARIANT, built by gcc at test time: stand-in CUDA libraries with the SONAMEs of the real
+ * ones ({@code libcudart.so.13}, {@code libcublas.so.12}, ...), and a stand-in {@code libtransformer_engine.so}
+ * ({@code -z now}) linked against some of them, so its DT_NEEDED are what the linker writes, not a patched table.
+ */
+public final class CudaStandIns {
+  /** The CUDA 13 toolkit of this machine: its libcudart.so links a real DT_NEEDED libcudart.so.13. */
+  public static final Path CUDA_TOOLKIT_LIB = Path.of("/usr/local/cuda/lib64");
+
+  private CudaStandIns() {}
+
+  /** A stand-in CUDA library in {@code folder} with SONAME {@code soname} (e.g. libcudart.so.13). */
+  public static Path library(Path folder, String soname) throws Exception {
+    Files.createDirectories(folder);
+    String stem = soname.substring(0, soname.indexOf(".so"));
+    Path source = folder.resolve(stem + ".c");
+    Files.writeString(source, "int " + function(stem) + "(void) { return 0; }\n");
+    Path library = folder.resolve(soname);
+    gcc("-shared", "-fPIC", "-Wl,-soname," + soname, "-o", library.toString(), source.toString());
+    return library;
+  }
+
+  /**
+   * A {@code libtransformer_engine.so} in {@code folder} that NEEDS each of {@code sonames}, each built as a stand-in
+   * beside it and called from TE, so {@code --as-needed} keeps every one.
+   */
+  public static Path transformerEngine(Path folder, String... sonames) throws Exception {
+    Files.createDirectories(folder);
+    Path libs = Files.createDirectories(folder.resolve("cuda"));
+    StringBuilder code = new StringBuilder();
+    List<String> links = new ArrayList<>();
+    StringBuilder calls = new StringBuilder();
+    for (String soname : sonames) {
+      library(libs, soname);
+      String function = function(soname.substring(0, soname.indexOf(".so")));
+      code.append("extern int ").append(function).append("(void);\n");
+      calls.append(" + ").append(function).append("()");
+      links.add("-l:" + soname);
+    }
+    return linkTe(folder, code + "int nvte_cuda_standin(void) { return 0" + calls + "; }\n", libs, links);
+  }
+
+  /** A {@code libtransformer_engine.so} that calls the real CUDA 13 runtime: DT_NEEDED libcudart.so.13 by -lcudart. */
+  public static Path transformerEngineOnCuda13Toolkit(Path folder) throws Exception {
+    Files.createDirectories(folder);
+    assertTrue(Files.isRegularFile(CUDA_TOOLKIT_LIB.resolve("libcudart.so.13")),
+        "the CUDA 13 toolkit's libcudart.so.13 is needed under " + CUDA_TOOLKIT_LIB);
+    return linkTe(folder, "extern int cudaRuntimeGetVersion(int *);\n"
+        + "int nvte_cuda_standin(void) { int v = 0; cudaRuntimeGetVersion(&v); return v; }\n", CUDA_TOOLKIT_LIB,
+        List.of("-lcudart"));
+  }
+
+  private static Path linkTe(Path folder, String code, Path libs, List<String> links) throws Exception {
+    Path source = folder.resolve("te_cuda.c");
+    Files.writeString(source, code);
+    Path te = folder.resolve("libtransformer_engine.so");
+    List<String> args = new ArrayList<>(List.of("-shared", "-fPIC", "-Wl,-z,now", "-Wl,-z,relro",
+        "-Wl,-soname,libtransformer_engine.so", "-o", te.toString(), source.toString(), "-L" + libs,
+        "-Wl,--as-needed"));
+    args.addAll(links);
+    gcc(args.toArray(String[]::new));
+    return te;
+  }
+
+  private static String function(String stem) {
+    return stem.substring(3) + "StandIn";
+  }
+
+  private static void gcc(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("gcc"));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
+    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
+  }
+}
