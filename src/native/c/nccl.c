@@ -4,7 +4,8 @@
  * nccl.h it is compiled against, which the build writes for the version asked of it (e.g. 23004). A communicator
  * lives in this process only: one rank (nranks == 1) is supported and collectives are copies. "Device memory" is
  * host memory, so callers can read what NCCL and NCCL EP wrote. Everything is synchronous; streams are accepted
- * and ignored. */
+ * and ignored. The functions a version exports are nccl-exports/<release>.list: the build hides the ones defined here
+ * that the version lacks and stubs the ones it has that are not defined here (nccl_stubs.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <stddef.h>
@@ -45,6 +46,14 @@ static atomic_uint id_counter;
 static ncclResult_t fail(ncclResult_t result, const char *what) {
   snprintf(last_error, sizeof last_error, "%s", what);
   return result;
+}
+
+/* Called by the stubs of c/nccl_stubs.c (hidden: only this library's own objects call it). */
+__attribute__((visibility("hidden"))) int ncclStandInUnsupported(const char *name);
+int ncclStandInUnsupported(const char *name) {
+  char message[128];
+  snprintf(message, sizeof message, "%s: not implemented by the NCCL stand-in", name);
+  return fail(ncclInvalidUsage, message);
 }
 
 static int comm_ok(const struct ncclComm *comm) { return comm != NULL && comm->magic == COMM_MAGIC; }

@@ -6,6 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Where src/native's build put each stand-in library, for tests, ITs, the demo and benchmarks.
@@ -25,6 +28,13 @@ public final class StandIns {
   /** The releases those codes stand for, as NCCL names its library files (libnccl.so.2.30.4). */
   public static final String NCCL_RELEASE = "2.30.4";
   public static final String OLD_NCCL_RELEASE = "2.28.9";
+  /** An NCCL older still, 2.21.5: before windows (no ncclCommWindowRegister) and the device API. */
+  public static final int OLDEST_NCCL_VERSION = 22105;
+  public static final String OLDEST_NCCL_RELEASE = "2.21.5";
+  /** The function TE imports from cudart that {@link #oldCudartLibDir()}'s libcudart.so.13 lacks. */
+  public static final String CUDART_LACKING = "cudaGetDriverEntryPointByVersion";
+  /** The function TE imports from cuBLASLt that {@link #oldCublasLtLibDir()}'s libcublasLt.so.13 lacks. */
+  public static final String CUBLASLT_LACKING = "cublasLtGroupedMatrixLayoutInit_internal";
   /** The variable naming the file that {@link Defect#NCCL_EP_MAJOR_1_CONSTRUCTOR_MARKER}'s constructor appends to. */
   public static final String CONSTRUCTOR_MARKER_ENV = "TE_STANDIN_MARKER";
 
@@ -75,6 +85,50 @@ public final class StandIns {
   /** The folder holding a libnccl.so.2 that reports 2.28.9, too old for NCCL EP. */
   public static Path oldNcclLibDir() {
     return existing("nccl-old/lib");
+  }
+
+  /** The same for NCCL 2.21.5 (lib/libnccl.so.2.21.5 and its links, include/). */
+  public static Path oldestNcclHome() {
+    return existing("nccl-oldest");
+  }
+
+  /** The folder holding a libnccl.so.2 that reports 2.21.5 and has no windows. */
+  public static Path oldestNcclLibDir() {
+    return existing("nccl-oldest/lib");
+  }
+
+  /**
+   * The functions the real NCCL of {@code release} ("2.30.4", "2.28.9" or "2.21.5") exports, as derived from its
+   * NVIDIA/nccl tag (src/native/nccl-exports/&lt;release&gt;.list); that stand-in NCCL exports exactly these.
+   */
+  public static Set<String> ncclExports(String release) {
+    Path list = existing("nccl-exports/" + release + ".list");
+    try {
+      return Files.readAllLines(list).stream().filter(line -> !line.isBlank() && !line.startsWith("#"))
+          .collect(Collectors.toCollection(TreeSet::new));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The folder holding the newer libcudart.so.13 stand-in: every symbol at version node libcudart.so.13. */
+  public static Path cudartLibDir() {
+    return existing("cudart");
+  }
+
+  /** The folder holding the older libcudart.so.13: the same, less {@link #CUDART_LACKING}. */
+  public static Path oldCudartLibDir() {
+    return existing("cudart-old");
+  }
+
+  /** The folder holding the newer libcublasLt.so.13 stand-in: every symbol at version node libcublasLt.so.13. */
+  public static Path cublasLtLibDir() {
+    return existing("cublaslt");
+  }
+
+  /** The folder holding the older libcublasLt.so.13: the same, less {@link #CUBLASLT_LACKING}. */
+  public static Path oldCublasLtLibDir() {
+    return existing("cublaslt-old");
   }
 
   /** The folder holding the libcuda.so.1 stand-in, which libnccl_ep.so needs at load time. */

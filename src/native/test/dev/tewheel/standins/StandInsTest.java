@@ -76,9 +76,13 @@ class StandInsTest {
 
   @Test
   void ncclPrefixesCarryTheirVersionInFileNamesAndHeader() throws Exception {
-    for (Path home : List.of(StandIns.ncclHome(), StandIns.oldNcclHome())) {
-      String release = home.equals(StandIns.ncclHome()) ? StandIns.NCCL_RELEASE : StandIns.OLD_NCCL_RELEASE;
-      int code = home.equals(StandIns.ncclHome()) ? StandIns.NCCL_VERSION : StandIns.OLD_NCCL_VERSION;
+    Map<Path, String> releases = Map.of(StandIns.ncclHome(), StandIns.NCCL_RELEASE, StandIns.oldNcclHome(),
+        StandIns.OLD_NCCL_RELEASE, StandIns.oldestNcclHome(), StandIns.OLDEST_NCCL_RELEASE);
+    Map<Path, Integer> codes = Map.of(StandIns.ncclHome(), StandIns.NCCL_VERSION, StandIns.oldNcclHome(),
+        StandIns.OLD_NCCL_VERSION, StandIns.oldestNcclHome(), StandIns.OLDEST_NCCL_VERSION);
+    for (Path home : releases.keySet()) {
+      String release = releases.get(home);
+      int code = codes.get(home);
       Path lib = home.resolve("lib");
       assertEquals(Path.of("libnccl.so." + release), Files.readSymbolicLink(lib.resolve("libnccl.so.2")));
       assertEquals(Path.of("libnccl.so.2"), Files.readSymbolicLink(lib.resolve("libnccl.so")));
@@ -179,6 +183,104 @@ class StandInsTest {
   }
 
   @Test
+  void transformerEngineRefusesAnNcclWithoutWindowsByItsReportedVersion() throws Exception {
+    Run run = epFlow(StandIns.transformerEngine(), StandIns.ncclEpHome(), StandIns.oldestNcclLibDir(),
+        "--expect-throw", "NCCL EP requires NCCL >= 2.30.4, found 2.21.5 at runtime.");
+    assertEquals(0, run.status(), run.output());
+  }
+
+  @Test
+  void eachNcclStandInExportsExactlyTheFunctionsOfItsReleasesList() throws Exception {
+    Map<String, Path> libraries = Map.of(
+        StandIns.NCCL_RELEASE, StandIns.ncclLibDir().resolve("libnccl.so." + StandIns.NCCL_RELEASE),
+        StandIns.OLD_NCCL_RELEASE, StandIns.oldNcclLibDir().resolve("libnccl.so." + StandIns.OLD_NCCL_RELEASE),
+        StandIns.OLDEST_NCCL_RELEASE, StandIns.oldestNcclLibDir().resolve("libnccl.so." + StandIns.OLDEST_NCCL_RELEASE));
+    for (Map.Entry<String, Path> entry : libraries.entrySet()) {
+      Set<String> list = StandIns.ncclExports(entry.getKey());
+      assertTrue(list.size() > 30, entry.getKey() + ": " + list);
+      assertEquals(list, nmDefined(entry.getValue()), entry.getValue().toString());
+    }
+  }
+
+  @Test
+  void olderNcclsLackWhatLaterReleasesAdded() throws Exception {
+    Set<String> oldest = nmDefined(StandIns.oldestNcclLibDir().resolve("libnccl.so.2"));
+    Set<String> old = nmDefined(StandIns.oldNcclLibDir().resolve("libnccl.so.2"));
+    Set<String> good = nmDefined(StandIns.ncclLibDir().resolve("libnccl.so.2"));
+    assertFalse(oldest.contains("ncclCommWindowRegister"), oldest.toString());
+    assertTrue(old.contains("ncclCommWindowRegister") && good.contains("ncclCommWindowRegister"));
+    // The device-API host functions NCCL EP imports that came with 2.29/2.30.
+    for (String added : List.of("ncclWinGetUserPtr", "ncclGetPeerDevicePointer", "ncclCommQueryProperties")) {
+      assertFalse(old.contains(added), added);
+      assertTrue(good.contains(added), added);
+    }
+    // What the NCCL EP stand-in imports from NCCL: all in 2.30.4, not all in 2.28.9.
+    Set<String> imports = new TreeSet<>();
+    for (String line : nm("-D", "--undefined-only", StandIns.ncclEpLibrary()).split("\n")) {
+      String name = line.trim().replaceFirst("^\\S+\\s+", "");
+      if (name.startsWith("nccl")) {
+        imports.add(name);
+      }
+    }
+    assertTrue(good.containsAll(imports), imports.toString());
+    assertFalse(old.containsAll(imports), imports.toString());
+    // glibc agrees: NCCL EP (-z now) does not load against 2.28.9, and does against 2.30.4.
+    Run refused = dlopenNow(StandIns.ncclEpLibrary(), StandIns.oldNcclLibDir(), StandIns.cudaLibDir());
+    assertEquals(1, refused.status(), refused.output());
+    assertTrue(Pattern.compile("undefined symbol: (ncclWinGetUserPtr|ncclCommQueryProperties)\n")
+        .matcher(refused.output()).find(), refused.output());
+    Run loaded = dlopenNow(StandIns.ncclEpLibrary(), StandIns.ncclLibDir(), StandIns.cudaLibDir());
+    assertEquals(0, loaded.status(), loaded.output());
+  }
+
+  @Test
+  void cudaPairsVersionEverySymbolAtTheirNodeAndDifferByOneFunction() throws Exception {
+    record Pair(String soname, Path newer, Path older, String lacking) {}
+    for (Pair pair : List.of(
+        new Pair("libcudart.so.13", StandIns.cudartLibDir(), StandIns.oldCudartLibDir(), StandIns.CUDART_LACKING),
+        new Pair("libcublasLt.so.13", StandIns.cublasLtLibDir(), StandIns.oldCublasLtLibDir(),
+            StandIns.CUBLASLT_LACKING))) {
+      Set<String> newer = new TreeSet<>();
+      Set<String> older = new TreeSet<>();
+      for (Path folder : List.of(pair.newer(), pair.older())) {
+        Path file = folder.resolve(pair.soname());
+        String dynamic = readelf("-dW", file);
+        assertTrue(dynamic.contains("Library soname: [" + pair.soname() + "]"), dynamic);
+        assertTrue(dynamic.contains("BIND_NOW"), dynamic);
+        assertTrue(readelf("-VW", file).contains("Name: " + pair.soname()), file.toString());
+        Set<String> symbols = defined(readelf("--dyn-syms -W", file));
+        assertTrue(symbols.size() > 5, symbols.toString());
+        for (String symbol : symbols) {
+          assertTrue(symbol.endsWith("@@" + pair.soname()), file + ": " + symbol);
+        }
+        (folder.equals(pair.newer()) ? newer : older).addAll(symbols);
+      }
+      Set<String> difference = new TreeSet<>(newer);
+      difference.removeAll(older);
+      assertEquals(Set.of(pair.lacking() + "@@" + pair.soname()), difference);
+      assertTrue(newer.containsAll(older), older.toString());
+    }
+  }
+
+  @Test
+  void libraryBuiltAgainstNewerCudaFailsToLoadAgainstOlderAsGlibcReportsIt() throws Exception {
+    Path probe = StandIns.root().resolve("checks/cuda13-probe.so");
+    String undefined = nm("-D", "--undefined-only", probe);
+    assertTrue(undefined.contains(" U " + StandIns.CUDART_LACKING + "@libcudart.so.13\n"), undefined);
+    assertTrue(undefined.contains(" U " + StandIns.CUBLASLT_LACKING + "@libcublasLt.so.13\n"), undefined);
+    Run both = dlopenNow(probe, StandIns.cudartLibDir(), StandIns.cublasLtLibDir());
+    assertEquals(0, both.status(), both.output());
+    Run oldCudart = dlopenNow(probe, StandIns.oldCudartLibDir(), StandIns.cublasLtLibDir());
+    assertEquals(1, oldCudart.status(), oldCudart.output());
+    assertEquals(probe + ": undefined symbol: " + StandIns.CUDART_LACKING + ", version libcudart.so.13\n",
+        oldCudart.output());
+    Run oldCublasLt = dlopenNow(probe, StandIns.cudartLibDir(), StandIns.oldCublasLtLibDir());
+    assertEquals(1, oldCublasLt.status(), oldCublasLt.output());
+    assertEquals(probe + ": undefined symbol: " + StandIns.CUBLASLT_LACKING + ", version libcublasLt.so.13\n",
+        oldCublasLt.output());
+  }
+
+  @Test
   void transformerEngineRefusesAnotherMajorWithoutRunningIt() throws Exception {
     Path marker = dir.resolve("marker");
     Path home = Files.createDirectories(dir.resolve("home/lib"));
@@ -235,6 +337,31 @@ class StandInsTest {
   private static Set<String> defined(String dynSyms) {
     Matcher matcher = DEFINED.matcher(dynSyms);
     return new TreeSet<>(matcher.results().map(m -> m.group(1)).toList());
+  }
+
+  private static Run dlopenNow(Path library, Path... libraryPath) throws Exception {
+    return run(List.of(StandIns.root().resolve("checks/dlopen-now").toString(), library.toString()),
+        Map.of("LD_LIBRARY_PATH", path(libraryPath)));
+  }
+
+  /** The names binutils' nm -D lists as defined, without versions (NCCL defines none). */
+  private static Set<String> nmDefined(Path file) throws IOException, InterruptedException {
+    Set<String> names = new TreeSet<>();
+    for (String line : nm("-D", "--defined-only", file).split("\n")) {
+      String[] fields = line.trim().split("\\s+");
+      if (fields.length == 3) {
+        names.add(fields[2]);
+      }
+    }
+    return names;
+  }
+
+  private static String nm(String option, String more, Path file) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder("nm", option, more, file.toString()).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS), "nm timed out");
+    assertEquals(0, process.exitValue(), out);
+    return out;
   }
 
   private static String readelf(String options, Path file) throws IOException, InterruptedException {
