@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.runtime.internal.LoaderSearch;
+import dev.tewheel.standins.Gcc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +33,7 @@ class LoaderSearchTest {
     Files.createDirectories(user.getParent());
     Path source = Files.writeString(temp.resolve("user.c"), "extern int dep_fn(void);\nint user_fn(void) { return dep_fn(); }\n");
     // Linked against the newer dependency (so it needs DEP_2), then pointed at the older one by its RUNPATH.
-    gcc("-shared", "-fPIC", "-o", user.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
+    Gcc.run("-shared", "-fPIC", "-o", user.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
         "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN/../older");
 
     Dependency dep = LoaderSearch.needed(user, ElfFile.read(user), Map.of()).stream()
@@ -46,7 +47,7 @@ class LoaderSearchTest {
     // The same library beside the newer dependency: found, nothing missing.
     Files.copy(user, newer.resolveSibling("libuser.so"));
     Path beside = newer.resolveSibling("libuser.so");
-    gcc("-shared", "-fPIC", "-o", beside.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
+    Gcc.run("-shared", "-fPIC", "-o", beside.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
         "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN");
     Dependency ok = LoaderSearch.needed(beside, ElfFile.read(beside), Map.of()).stream()
         .filter(d -> d.name().equals("libdep.so.1")).findFirst().orElseThrow();
@@ -60,17 +61,9 @@ class LoaderSearchTest {
     Path source = Files.writeString(dir.resolve("dep.c"), "int dep_fn(void) { return 1; }\n");
     Path script = Files.writeString(dir.resolve("dep.map"), version + " { global: dep_fn; local: *; };\n");
     Path library = dir.resolve("libdep.so.1");
-    gcc("-shared", "-fPIC", "-Wl,-soname,libdep.so.1", "-Wl,--version-script=" + script, "-o", library.toString(),
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname,libdep.so.1", "-Wl,--version-script=" + script, "-o", library.toString(),
         source.toString());
     return library;
   }
 
-  private static void gcc(String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of("gcc"));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
-    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
-  }
 }

@@ -1,14 +1,12 @@
 package dev.tewheel.core.check;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
+import dev.tewheel.standins.Gcc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Real ELF fixtures of CUDA-VARIANT, built by gcc at test time: stand-in CUDA libraries with the SONAMEs of the real
@@ -28,7 +26,7 @@ public final class CudaStandIns {
     Path source = folder.resolve(stem + ".c");
     Files.writeString(source, "int " + function(stem) + "(void) { return 0; }\n");
     Path library = folder.resolve(soname);
-    gcc("-shared", "-fPIC", "-Wl,-soname," + soname, "-o", library.toString(), source.toString());
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname," + soname, "-o", library.toString(), source.toString());
     return library;
   }
 
@@ -70,7 +68,7 @@ public final class CudaStandIns {
         "-Wl,-soname,libtransformer_engine.so", "-o", te.toString(), source.toString(), "-L" + libs,
         "-Wl,--as-needed"));
     args.addAll(links);
-    gcc(args.toArray(String[]::new));
+    Gcc.run(args.toArray(String[]::new));
     return te;
   }
 
@@ -78,12 +76,4 @@ public final class CudaStandIns {
     return stem.substring(3) + "StandIn";
   }
 
-  private static void gcc(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("gcc"));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
-    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
-  }
 }

@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.elf.ProgramHeader;
-import dev.tewheel.elf.SegmentType;
+import dev.tewheel.standins.Gcc;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +40,7 @@ class DependenciesResolveCheckTest {
       Files.write(source, in.readAllBytes());
     }
     probe = temp.resolve("dlopen_probe");
-    gcc("-o", probe.toString(), source.toString(), "-ldl");
+    Gcc.run("-o", probe.toString(), source.toString(), "-ldl");
   }
 
   @Test
@@ -103,7 +98,7 @@ class DependenciesResolveCheckTest {
     Path helperFolder = Files.createDirectories(helperInSub ? wheelLib.resolve("sub") : wheelLib);
     Path helperSource = Files.writeString(temp.resolve(name).resolve("helper.c"), "int te_helper(void) { return 7; }\n");
     Path helper = helperFolder.resolve(HELPER);
-    gcc("-shared", "-fPIC", "-Wl,-soname," + HELPER, "-o", helper.toString(), helperSource.toString());
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname," + HELPER, "-o", helper.toString(), helperSource.toString());
     Path source = Files.writeString(temp.resolve(name).resolve("te.c"),
         "int te_helper(void);\nint nvte_stand_in(void) { return te_helper(); }\n");
     Path library = wheelLib.resolve("libtransformer_engine.so");
@@ -113,9 +108,9 @@ class DependenciesResolveCheckTest {
       args.add("-Wl,-soname," + runpath); // retagged as DT_RUNPATH below: ld writes DT_RPATH or DT_RUNPATH, not both
     }
     args.addAll(List.of(linkArgs));
-    gcc(args.toArray(String[]::new));
+    Gcc.run(args.toArray(String[]::new));
     if (!runpath.isEmpty()) {
-      retagSonameAsRunpath(library);
+      Gcc.retagSonameAsRunpath(library);
       ElfFile elf = ElfFile.read(library);
       assertEquals(List.of(runpath), elf.runpath());
       assertTrue(!elf.rpath().isEmpty(), "no DT_RPATH beside the DT_RUNPATH");
@@ -128,22 +123,6 @@ class DependenciesResolveCheckTest {
     return findings;
   }
 
-  /** The DT_SONAME entry becomes a DT_RUNPATH naming the same string. */
-  private static void retagSonameAsRunpath(Path library) throws Exception {
-    ProgramHeader dynamic = ElfFile.read(library).programHeaders().stream()
-        .filter(p -> p.type().equals(SegmentType.DYNAMIC)).findFirst().orElseThrow();
-    try (FileChannel file = FileChannel.open(library, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ByteBuffer entries = ByteBuffer.allocate((int) dynamic.fileSize()).order(ByteOrder.LITTLE_ENDIAN);
-      file.read(entries, dynamic.offset());
-      for (int at = 0; at + 16 <= entries.capacity(); at += 16) {
-        if (entries.getLong(at) == 14) { // DT_SONAME
-          file.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 29), dynamic.offset() + at);
-          return;
-        }
-      }
-    }
-    throw new AssertionError("no DT_SONAME in " + library);
-  }
 
   /** glibc's answer for dlopen of {@code library}: "ok <file>" or "fail <dlerror>". */
   private static String dlopen(Path library, Path cwd) throws Exception {
@@ -157,12 +136,4 @@ class DependenciesResolveCheckTest {
     return out;
   }
 
-  private static void gcc(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("gcc"));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
-    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
-  }
 }

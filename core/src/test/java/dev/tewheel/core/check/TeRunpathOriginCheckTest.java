@@ -8,6 +8,7 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.standins.Gcc;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ class TeRunpathOriginCheckTest {
         wheelLib));
     Path source = Files.writeString(temp.resolve("te.c"), "int nvte_stand_in(void) { return 1; }\n");
     Path library = temp.resolve("libtransformer_engine.so");
-    gcc("-shared", "-fPIC", "-Wl,-z,now", "-Wl," + dtags, "-Wl,-rpath," + rpath, "-o", library.toString(),
+    Gcc.run("-shared", "-fPIC", "-Wl,-z,now", "-Wl," + dtags, "-Wl,-rpath," + rpath, "-o", library.toString(),
         source.toString());
     ElfFile elf = ElfFile.read(library);
     assertEquals(List.of(rpath.split(":", -1)), dtags.equals("--enable-new-dtags") ? elf.runpath() : elf.rpath());
@@ -93,12 +94,4 @@ class TeRunpathOriginCheckTest {
     return lists;
   }
 
-  private static void gcc(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("gcc"));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
-    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
-  }
 }

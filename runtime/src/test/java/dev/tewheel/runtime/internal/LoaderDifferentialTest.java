@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.elf.ProgramHeader;
-import dev.tewheel.elf.SegmentType;
-import java.io.IOException;
+import dev.tewheel.standins.Gcc;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +41,7 @@ class LoaderDifferentialTest {
     List<String> args = new ArrayList<>(List.of("-shared", "-fPIC", "-Wl,-soname," + soname, "-o", file.toString(),
         source.toString()));
     args.addAll(List.of(linkArgs));
-    gcc(args);
+    Gcc.run(args);
     return file;
   }
 
@@ -61,7 +55,7 @@ class LoaderDifferentialTest {
     List<String> args = new ArrayList<>(List.of("-shared", "-fPIC", "-Wl,-soname," + soname, "-o", file.toString(),
         source.toString(), "-L" + linkDir, "-l:" + dep));
     args.addAll(List.of(linkArgs));
-    gcc(args);
+    Gcc.run(args);
     return file;
   }
 
@@ -74,7 +68,7 @@ class LoaderDifferentialTest {
     probe = temp.resolve("dlopen_probe");
     // The launcher's search path: the JVM's executable has DT_RPATH $ORIGIN:$ORIGIN/../lib.
     Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
-    gcc(List.of("-o", probe.toString(), source.toString(), "-Wl,--disable-new-dtags",
+    Gcc.run(List.of("-o", probe.toString(), source.toString(), "-Wl,--disable-new-dtags",
         "-Wl,-rpath," + javaHome.resolve("bin") + ":" + javaHome.resolve("lib"), "-ldl"));
   }
 
@@ -191,29 +185,13 @@ class LoaderDifferentialTest {
     // DT_RPATH names leaf's folder; its DT_SONAME, naming mid's, is retagged as DT_RUNPATH (ld writes one, not both).
     Path top = user(dir.resolve("top/libtopr.so"), "libtopr.so", "libmidr_so_fn", mid.getParent(), "libmidr.so",
         "-Wl,--disable-new-dtags", "-Wl,-rpath," + leaf.getParent(), "-Wl,-soname," + mid.getParent());
-    retagSonameAsRunpath(top);
+    Gcc.retagSonameAsRunpath(top);
     ElfFile elf = ElfFile.read(top);
     assertEquals(List.of(mid.getParent().toString()), elf.runpath());
     assertEquals(List.of(leaf.getParent().toString()), elf.rpath());
     assertTrue(sameAsGlibc(dir, null, top.toString(), "libmidr.so").startsWith("fail"));
   }
 
-  /** The DT_SONAME entry of {@code library} becomes a DT_RUNPATH naming the same string. */
-  private static void retagSonameAsRunpath(Path library) throws Exception {
-    ProgramHeader dynamic = ElfFile.read(library).programHeaders().stream()
-        .filter(p -> p.type().equals(SegmentType.DYNAMIC)).findFirst().orElseThrow();
-    try (FileChannel file = FileChannel.open(library, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ByteBuffer entries = ByteBuffer.allocate((int) dynamic.fileSize()).order(ByteOrder.LITTLE_ENDIAN);
-      file.read(entries, dynamic.offset());
-      for (int at = 0; at + 16 <= entries.capacity(); at += 16) {
-        if (entries.getLong(at) == 14) { // DT_SONAME
-          file.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 29), dynamic.offset() + at);
-          return;
-        }
-      }
-    }
-    throw new AssertionError("no DT_SONAME in " + library);
-  }
 
   // --- which files count
 
@@ -278,7 +256,7 @@ class LoaderDifferentialTest {
         "#include <unistd.h>\nint vdep_fn(void) { return (int) getpid(); }\n");
     Path unversioned = dir.resolve("none/libvdep.so.1");
     Files.createDirectories(unversioned.getParent());
-    gcc(List.of("-shared", "-fPIC", "-Wl,-soname,libvdep.so.1", "-o", unversioned.toString(), source.toString()));
+    Gcc.run(List.of("-shared", "-fPIC", "-Wl,-soname,libvdep.so.1", "-o", unversioned.toString(), source.toString()));
     dev.tewheel.elf.ElfFile facts = dev.tewheel.elf.ElfFile.read(unversioned);
     assertTrue(facts.versionDefinitions().isEmpty() && !facts.versionNeeds().isEmpty(), facts.toString());
     Path script1 = Files.writeString(temp.resolve("vdep1.map"), "VDEP_1 { global: vdep_fn; local: *; };\n");
@@ -346,12 +324,4 @@ class LoaderDifferentialTest {
     return supported;
   }
 
-  private static void gcc(List<String> args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("gcc"));
-    command.addAll(args);
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gcc did not finish");
-    assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + output);
-  }
 }
