@@ -186,6 +186,11 @@ public final class ElfFile {
     return relro() && bindNow();
   }
 
+  /** Whether the dynamic symbol table was read: false after {@link #readWithoutSymbols}. */
+  public boolean hasDynamicSymbols() {
+    return symbolsRead;
+  }
+
   /**
    * The dynamic symbol table in index order, including entry 0.
    *
