@@ -415,6 +415,14 @@ class Backend {
     int driver = 0;
     TE_CHECK(cuDriverGetVersion(&driver) == CUDA_SUCCESS, "cuDriverGetVersion failed");
 #endif
+#ifdef STANDIN_WINDOW_REGISTER
+    // Built against a newer NCCL: a call to ncclCommWindowRegister (NCCL 2.27+), which an older floor NCCL lacks.
+    ncclWindow_t probe_window = nullptr;
+    static char probe_byte;
+    if (ncclCommWindowRegister(comm, &probe_byte, 1, &probe_window, 0) == ncclSuccess) {
+      ncclCommWindowDeregister(comm, probe_window);
+    }
+#endif
     if (!api_) api_ = load_nccl_ep();
 
     ncclEpGroupConfig_t cfg = NCCL_EP_GROUP_CONFIG_INIT;

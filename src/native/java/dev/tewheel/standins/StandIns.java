@@ -159,6 +159,13 @@ public final class StandIns {
     TE_UNDEFINED_NCCL_EP_SYMBOL("defects/te-undefined-ep/libtransformer_engine.so"),
     /** libtransformer_engine.so calling cuDriverGetVersion, hence DT_NEEDED libcuda.so.1. */
     TE_NEEDS_CUDA("defects/te-needs-cuda/libtransformer_engine.so"),
+    /**
+     * libtransformer_engine.so (-z now) built against NCCL 2.30.4 and calling ncclCommWindowRegister, which NCCL
+     * 2.21.5 ({@link #oldestNcclLibDir()}) lacks: glibc refuses to load it there.
+     */
+    TE_CALLS_WINDOW_REGISTER("defects/te-window/libtransformer_engine.so"),
+    /** As {@link #TE_CALLS_WINDOW_REGISTER}, but lazily bound: it loads on NCCL 2.21.5 and fails at the call. */
+    TE_CALLS_WINDOW_REGISTER_LAZY("defects/te-window-lazy/libtransformer_engine.so"),
     /** libtransformer_engine.so with RUNPATH /opt/te/build/lib, a folder of the build machine. */
     TE_ABSOLUTE_RUNPATH("defects/te-runpath/libtransformer_engine.so"),
     /** An NCCL EP 1.0.0 build prefix (lib/ with libnccl_ep.so.1.0.0 and its links, include/ saying 1.0.0). */

@@ -52,7 +52,34 @@ class SymbolScopeTest {
             List.of("ncclCommQueryProperties", "ncclCommWindowDeregister", "ncclCommWindowRegister",
                 "ncclDevCommCreate", "ncclDevCommDestroy", "ncclTeamLsa", "ncclTeamRail", "ncclWinGetUserPtr")),
         Arguments.of("TE on NCCL 2.21.5", StandIns.transformerEngine(), List.of(StandIns.oldestNcclLibDir()),
-            List.of()));
+            List.of()),
+        Arguments.of("TE calling ncclCommWindowRegister on NCCL 2.30.4",
+            StandIns.defect(StandIns.Defect.TE_CALLS_WINDOW_REGISTER), List.of(StandIns.ncclLibDir()), List.of()),
+        Arguments.of("TE calling ncclCommWindowRegister on NCCL 2.21.5",
+            StandIns.defect(StandIns.Defect.TE_CALLS_WINDOW_REGISTER), List.of(StandIns.oldestNcclLibDir()),
+            List.of("ncclCommWindowDeregister", "ncclCommWindowRegister")));
+  }
+
+  @Test
+  void aLazyLibraryLoadsWithTheSameUnboundSymbols() throws Exception {
+    Path lazy = StandIns.defect(StandIns.Defect.TE_CALLS_WINDOW_REGISTER_LAZY);
+    ElfFile elf = ElfFile.read(lazy);
+    assertEquals(false, elf.bindNow());
+    assertEquals(List.of("ncclCommWindowDeregister", "ncclCommWindowRegister"), scope(elf,
+        List.of(StandIns.oldestNcclLibDir())).unbound(elf).stream().map(SymbolScope.Unbound::describe).sorted()
+        .toList());
+    String folder = StandIns.oldestNcclLibDir().toString();
+    String dlopen = StandIns.root().resolve("checks/dlopen-now").toString();
+    // dlopen(RTLD_LAZY), as TE opens NCCL EP, binds functions at their first call: the load itself succeeds ...
+    assertEquals(0, Tools.run(List.of("env", "LD_LIBRARY_PATH=" + folder, dlopen, "--lazy", lazy.toString()))
+        .exitCode());
+    // ... and so does TE's own loader, ctypes.CDLL(core, mode=RTLD_GLOBAL | RTLD_LAZY) (transformer_engine/common/
+    // __init__.py); ctypes adds RTLD_NOW only to a mode without RTLD_LAZY. RTLD_NOW binds every function at once.
+    Tools.Result ctypes = Tools.run(List.of("env", "LD_LIBRARY_PATH=" + folder, "python3", "-c",
+        "import ctypes, os, sys; ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL | os.RTLD_LAZY); print('loaded')",
+        lazy.toString()));
+    assertEquals("loaded", ctypes.stdout().strip(), ctypes.stderr());
+    assertEquals(1, dlopenNow(lazy, List.of(StandIns.oldestNcclLibDir())).exitCode());
   }
 
   @ParameterizedTest(name = "{0}")
