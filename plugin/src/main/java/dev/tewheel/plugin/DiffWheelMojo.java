@@ -84,6 +84,7 @@ public class DiffWheelMojo extends TeMojo {
     ReportWriter writer = new ReportWriter(report);
     List<String> lines = writer.console();
     lines.subList(0, lines.size() - 1).forEach(this::info);
+    new ReportWriter(report).warnings().forEach(this::warn);
     info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(writer.junitFileName()));
     if (!report.passed()) {

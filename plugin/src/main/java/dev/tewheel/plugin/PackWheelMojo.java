@@ -120,6 +120,7 @@ public class PackWheelMojo extends TeMojo {
       VerifyReport report = packed.verification().get();
       List<String> lines = new ReportWriter(report).console();
       lines.subList(0, lines.size() - 1).forEach(this::info);
+      new ReportWriter(report).warnings().forEach(this::warn);
       if (!report.passed()) {
         throw new MojoFailureException(printable(report.summary() + "; the new wheel was kept as " + packed.location()
             + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()

@@ -61,7 +61,7 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.failOn", defaultValue = Severity.DEFAULT_FAIL_ON)
   String failOn;
 
-  /** Accepted findings, each "ID[@file]: reason"; the reason is required and printed. */
+  /** Accepted findings, each "ID[@file[:line]]: reason"; the reason is required and printed. */
   @Parameter(property = "te.suppressions")
   List<String> suppressions;
 

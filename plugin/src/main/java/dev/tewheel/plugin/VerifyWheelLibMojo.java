@@ -40,6 +40,7 @@ public class VerifyWheelLibMojo extends TeMojo {
     }
     List<String> lines = new ReportWriter(report).console();
     lines.subList(0, lines.size() - 1).forEach(this::info);
+    new ReportWriter(report).warnings().forEach(this::warn);
     info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(ReportWriter.JUNIT));
     if (!report.passed()) {

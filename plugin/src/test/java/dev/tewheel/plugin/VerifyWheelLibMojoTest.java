@@ -59,7 +59,7 @@ class VerifyWheelLibMojoTest {
     mojo.reportDirectory = temp.resolve("reports").toFile();
     mojo.suppressions = List.of("BAKED-BUILD-PATHS");
     MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
-    assertTrue(e.getMessage().contains("is not of the form ID[@file]: reason"), e.getMessage());
+    assertTrue(e.getMessage().contains("is not of the form ID[@file[:line]]: reason"), e.getMessage());
     mojo.suppressions = List.of();
     mojo.failOn = "fatal";
     e = assertThrows(MojoExecutionException.class, mojo::execute);
