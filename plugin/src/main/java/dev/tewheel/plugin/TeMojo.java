@@ -65,7 +65,10 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.suppressions")
   List<String> suppressions;
 
-  /** Where report.json and the JUnit XML go; default: target/te-verify (te:diff-wheel: target/te-diff). */
+  /**
+   * Where report.json and the JUnit XML go; default: target/te-verify (te:pack-wheel: target/te-pack,
+   * te:diff-wheel: target/te-diff).
+   */
   @Parameter(property = "te.reportDirectory")
   File reportDirectory;
 
