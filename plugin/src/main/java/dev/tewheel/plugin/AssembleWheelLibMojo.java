@@ -86,6 +86,7 @@ public class AssembleWheelLibMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }

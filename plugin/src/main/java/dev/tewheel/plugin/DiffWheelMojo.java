@@ -63,6 +63,7 @@ public class DiffWheelMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }

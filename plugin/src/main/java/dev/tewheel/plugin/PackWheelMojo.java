@@ -127,6 +127,7 @@ public class PackWheelMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }

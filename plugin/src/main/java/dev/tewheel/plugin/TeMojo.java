@@ -12,15 +12,24 @@ import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.descriptor.MojoDescriptor;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * Every parameter more than one goal reads, declared, named, defaulted and documented once (Jib's
@@ -128,6 +137,12 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(defaultValue = "${project.build.directory}", readonly = true)
   File buildDirectory;
 
+  @Parameter(defaultValue = "${session}", readonly = true)
+  MavenSession session;
+
+  @Parameter(defaultValue = "${mojoExecution}", readonly = true)
+  MojoExecution mojoExecution;
+
   /** The goal as users type it, e.g. te:pack-wheel. */
   abstract String goal();
 
@@ -148,6 +163,51 @@ abstract class TeMojo extends AbstractMojo {
   /** An exception's message for the build log, escaped as {@link #info} escapes lines. */
   static String printable(String message) {
     return message == null ? null : ReportWriter.printable(message);
+  }
+
+  /**
+   * Warns about each {@code te.*} user property this run leaves unread ({@link UnreadProperties}): a goal that does
+   * not read it, or a POM that configures the parameter explicitly.
+   */
+  void warnUnreadProperties() {
+    if (session == null || mojoExecution == null || mojoExecution.getMojoDescriptor() == null) {
+      return;
+    }
+    MojoDescriptor running = mojoExecution.getMojoDescriptor();
+    PluginDescriptor plugin = running.getPluginDescriptor();
+    Map<String, Set<String>> reads = new HashMap<>();
+    for (MojoDescriptor mojo : plugin.getMojos()) {
+      List<String> properties = new ArrayList<>();
+      for (org.apache.maven.plugin.descriptor.Parameter p : mojo.getParameters() == null
+          ? List.<org.apache.maven.plugin.descriptor.Parameter>of() : mojo.getParameters()) {
+        if (("${te." + p.getName() + "}").equals(p.getExpression())) {
+          properties.add(p.getName());
+        }
+      }
+      reads.put(mojo.getGoal(), UnreadProperties.reads(mojo.getGoal(), properties));
+    }
+    List<String> bound = new ArrayList<>();
+    if (project != null) {
+      for (Plugin p : project.getBuildPlugins()) {
+        if (plugin.getArtifactId().equals(p.getArtifactId()) && plugin.getGroupId().equals(p.getGroupId())) {
+          p.getExecutions().forEach(e -> bound.addAll(e.getGoals()));
+        }
+      }
+    }
+    bound.remove(running.getGoal());
+    Map<String, String> configured = new HashMap<>();
+    Xpp3Dom configuration = mojoExecution.getConfiguration();
+    if (configuration != null) {
+      for (Xpp3Dom child : configuration.getChildren()) {
+        String value = child.getValue();
+        boolean fromProperty = value != null && value.trim().equals("${te." + child.getName() + "}");
+        if (!fromProperty && (value != null || child.getChildCount() > 0)) {
+          configured.put(child.getName(), value != null ? value.trim() : "…");
+        }
+      }
+    }
+    UnreadProperties.warnings(running.getGoal(), reads, bound, session.getUserProperties(), configured)
+        .forEach(this::warn);
   }
 
   /** True, after saying so, when {@code skip} is set. */

@@ -25,6 +25,7 @@ public class VerifyWheelLibMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }
