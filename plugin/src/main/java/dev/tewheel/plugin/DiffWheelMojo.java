@@ -28,7 +28,7 @@ import org.eclipse.aether.resolution.ArtifactResolutionException;
  * Compares this release's wheel_lib with the previous release's (a .whl, a folder, or the whl artifact of its
  * Maven coordinates) and fails on ABI breaks and budgets, as japicmp does for jars. See docs/goals/diff-wheel.md.
  */
-@Mojo(name = "diff-wheel", threadSafe = true)
+@Mojo(name = "diff-wheel", threadSafe = true, requiresProject = false)
 public class DiffWheelMojo extends TeMojo {
   /** The previous release: a .whl or a wheel_lib folder. */
   @Parameter(property = "te.baseline")
@@ -68,13 +68,14 @@ public class DiffWheelMojo extends TeMojo {
       return;
     }
     Path baselinePath = baselinePath();
+    Path current = input();
     Layout chosen = chosenLayout();
     Severity level = failOnSeverity();
     // The diff's rules have IDs of their own; DiffRequest checks them before anything runs.
     Map<String, Severity> overrides = severityOverrides(DiffRequest::requireRule);
     List<Suppression> accepted = suppressionList(DiffRequest::requireRule);
     DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
-        wheel != null ? wheel.toPath() : wheelLib.toPath(), wheelLibPath, chosen, maxGrowthPercent, level, overrides,
+        current, wheelLibPath, chosen, maxGrowthPercent, level, overrides,
         accepted, reportPath()));
     VerifyReport report;
     try {

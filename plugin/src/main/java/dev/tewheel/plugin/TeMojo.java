@@ -300,7 +300,39 @@ abstract class TeMojo extends AbstractMojo {
   }
 
   Path reportPath() {
-    return reportDirectory != null ? reportDirectory.toPath() : buildDirectory.toPath().resolve(defaultReportFolder());
+    return reportDirectory != null ? reportDirectory.toPath() : buildFolder().resolve(defaultReportFolder());
+  }
+
+  /**
+   * The project's build folder; without a POM (verify and diff run anywhere) Maven's stand-in project leaves
+   * {@code ${project.basedir}/target} unresolved, so it is target/ of the folder Maven runs in.
+   */
+  Path buildFolder() {
+    if (!unresolved(buildDirectory)) {
+      return buildDirectory.toPath();
+    }
+    String root = session == null ? null : session.getExecutionRootDirectory();
+    return Path.of(root != null ? root : System.getProperty("user.dir")).resolve("target");
+  }
+
+  /** Whether a path parameter still holds an expression: its default named the project, and there is no POM. */
+  static boolean unresolved(File path) {
+    return path == null || path.getPath().contains("${");
+  }
+
+  /**
+   * The wheel_lib folder or .whl to read: {@code wheel}, else {@code wheelLib}; without a POM there is no default
+   * folder, so one of them must be given.
+   */
+  Path input() throws MojoExecutionException {
+    if (wheel != null) {
+      return wheel.toPath();
+    }
+    if (unresolved(wheelLib)) {
+      throw new MojoExecutionException(printable(goal() + ": there is no POM here, so no default wheel_lib folder:"
+          + " set -Dte.wheel=<file>.whl or -Dte.wheelLib=<wheel_lib folder>"));
+    }
+    return wheelLib.toPath();
   }
 
   /**

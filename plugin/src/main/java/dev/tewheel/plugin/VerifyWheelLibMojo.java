@@ -16,7 +16,7 @@ import org.apache.maven.plugins.annotations.Mojo;
  * prints a table and a summary, writes report.json and a JUnit XML report, and fails the build on any finding at or
  * above {@code failOn}. See docs/goals/verify-wheel-lib.md.
  */
-@Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+@Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = false)
 public class VerifyWheelLibMojo extends TeMojo {
   @Override
   String goal() {
@@ -29,8 +29,7 @@ public class VerifyWheelLibMojo extends TeMojo {
     if (skipped()) {
       return;
     }
-    VerifyRequest request = verification(wheel != null, platform())
-        .apply(wheel != null ? wheel.toPath() : wheelLib.toPath());
+    VerifyRequest request = verification(wheel != null, platform()).apply(input());
     VerifyReport report;
     try {
       report = new Verifier().verify(request);
