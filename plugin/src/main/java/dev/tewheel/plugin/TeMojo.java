@@ -127,6 +127,13 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.cudaMajor")
   Integer cudaMajor;
 
+  /**
+   * The largest .whl that WHEEL-SIZE passes, e.g. 500MiB (KiB, MiB, GiB or bytes); above it an error. Unset: PyPI's
+   * default upload limit (100 MiB), above it a warning.
+   */
+  @Parameter(property = "te.maxWheelSize")
+  String maxWheelSize;
+
   /** Attach what the goal writes (pack: the .whl, type whl; jar: the classifier jar) so install and deploy publish it. */
   @Parameter(property = "te.attach", defaultValue = "true")
   boolean attach;
@@ -285,8 +292,10 @@ abstract class TeMojo extends AbstractMojo {
   CheckSettings checkSettings() throws MojoExecutionException {
     CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
         forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
-    return parameter("cudaArchitectures", cudaArchitectures,
+    CheckSettings declared = parameter("cudaArchitectures", cudaArchitectures,
         () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor);
+    return maxWheelSize == null || maxWheelSize.isBlank() ? declared
+        : parameter("maxWheelSize", maxWheelSize, () -> declared.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize)));
   }
 
   /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */

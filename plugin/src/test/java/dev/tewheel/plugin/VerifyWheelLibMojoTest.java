@@ -81,4 +81,15 @@ class VerifyWheelLibMojoTest {
     assertTrue(e.getMessage().contains("no check has the ID 'TE-BIND-LATER'; the check IDs are"), e.getMessage());
     assertTrue(Files.notExists(temp.resolve("reports")));
   }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void aMaxWheelSizeWithoutAUnitOfKibMibOrGibIsAConfigurationError(VerifyWheelLibMojo mojo) {
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.maxWheelSize = "1GB";
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertEquals("te:verify-wheel-lib: te.maxWheelSize = '1GB': '1GB' is not a size: expected a number with KiB, MiB"
+        + " or GiB (e.g. 500MiB, 1.5GiB), or a number of bytes", e.getMessage());
+  }
 }
