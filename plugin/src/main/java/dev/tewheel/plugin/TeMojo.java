@@ -62,7 +62,7 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.layout", defaultValue = Layout.DEFAULT_NAME)
   String layout;
 
-  /** e.g. manylinux_2_28_x86_64; default: from the wheel's file name, else this machine (linux_<arch>). */
+  /** e.g. manylinux_2_28_x86_64; default: from the wheel's file name, else this machine ({@code linux_<arch>}). */
   @Parameter(property = "te.platformTag")
   String platformTag;
 
