@@ -20,6 +20,21 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 die() { echo "assemble-real: error: $*" >&2; exit 1; }
+# Runs one goal; on success prints the goal's own lines, on failure all of Maven's output (a filter would hide the
+# error) and stops naming the goal and exit status.
+maven() {
+  local log rc
+  log="$(mktemp)"
+  if ./mvnw -B -N "$@" >"$log" 2>&1; then
+    sed -n '/--- te:/,/Total time/p' "$log"
+    rm -f "$log"
+  else
+    rc=$?
+    cat "$log" >&2
+    rm -f "$log"
+    die "./mvnw $1 failed (exit $rc); Maven's whole output is above"
+  fi
+}
 
 builddir="$(realpath -m "${1:-$here/work/nccl_ep-builddir}")"
 out="$(realpath -m "${2:-$here/work/wheel_lib}")"
@@ -43,12 +58,11 @@ echo "assemble-real: $plugin:assemble-wheel-lib"
 echo "  NCCL EP BUILDDIR $builddir"
 echo "  TE library       $te (a stand-in unless TE_LIBRARY names a real one)"
 echo "  wheel_lib        $out (layout $layout)"
-./mvnw -B -N "$plugin:assemble-wheel-lib" \
+maven "$plugin:assemble-wheel-lib" \
   -Dte.transformerEngineLibrary="$te" -Dte.ncclEpHome="$builddir" -Dte.outputDirectory="$out" \
-  -Dte.layout="$layout" -Dte.stateFile="$(dirname "$out")/$(basename "$out").assemble-state.json" | sed -n '/--- te:/,/Total time/p'
+  -Dte.layout="$layout" -Dte.stateFile="$(dirname "$out")/$(basename "$out").assemble-state.json"
 
 echo "assemble-real: $plugin:verify-wheel-lib"
-./mvnw -B -N "$plugin:verify-wheel-lib" -Dte.wheelLib="$out" -Dte.reportDirectory="$here/work/te-verify" \
-  | sed -n '/--- te:/,/Total time/p'
+maven "$plugin:verify-wheel-lib" -Dte.wheelLib="$out" -Dte.reportDirectory="$here/work/te-verify"
 
 echo "assemble-real: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1) in $out"

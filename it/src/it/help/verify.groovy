@@ -3,3 +3,6 @@ def log = new File(basedir, 'build.log').text
 assert log.contains('te-wheel Maven plugin 0.1.0-SNAPSHOT')
 assert log.contains('te:help')
 assert log.contains('BUILD SUCCESS')
+// Placeholders in parameter descriptions survive the javadoc-to-text conversion.
+assert log.contains('machine (linux_<arch>).') // help wraps the line before it
+assert !log.contains('(linux_ )')

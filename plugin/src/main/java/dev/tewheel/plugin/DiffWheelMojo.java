@@ -28,7 +28,7 @@ import org.eclipse.aether.resolution.ArtifactResolutionException;
  * Compares this release's wheel_lib with the previous release's (a .whl, a folder, or the whl artifact of its
  * Maven coordinates) and fails on ABI breaks and budgets, as japicmp does for jars. See docs/goals/diff-wheel.md.
  */
-@Mojo(name = "diff-wheel", threadSafe = true)
+@Mojo(name = "diff-wheel", threadSafe = true, requiresProject = false)
 public class DiffWheelMojo extends TeMojo {
   /** The previous release: a .whl or a wheel_lib folder. */
   @Parameter(property = "te.baseline")
@@ -63,17 +63,19 @@ public class DiffWheelMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }
     Path baselinePath = baselinePath();
+    Path current = input();
     Layout chosen = chosenLayout();
     Severity level = failOnSeverity();
     // The diff's rules have IDs of their own; DiffRequest checks them before anything runs.
     Map<String, Severity> overrides = severityOverrides(DiffRequest::requireRule);
     List<Suppression> accepted = suppressionList(DiffRequest::requireRule);
     DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
-        wheel != null ? wheel.toPath() : wheelLib.toPath(), wheelLibPath, chosen, maxGrowthPercent, level, overrides,
+        current, wheelLibPath, chosen, maxGrowthPercent, level, overrides,
         accepted, reportPath()));
     VerifyReport report;
     try {
@@ -84,6 +86,7 @@ public class DiffWheelMojo extends TeMojo {
     ReportWriter writer = new ReportWriter(report);
     List<String> lines = writer.console();
     lines.subList(0, lines.size() - 1).forEach(this::info);
+    new ReportWriter(report).warnings().forEach(this::warn);
     info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(writer.junitFileName()));
     if (!report.passed()) {

@@ -1,5 +1,6 @@
 package dev.tewheel.plugin;
 
+import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.verify.ReportWriter;
 import dev.tewheel.core.verify.VerifyReport;
@@ -11,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Function;
 import javax.inject.Inject;
@@ -89,8 +91,43 @@ public class PackWheelMojo extends TeMojo {
     return "te:pack-wheel";
   }
 
+  /** Pack's own folder, so its verification never overwrites the reports of te:verify-wheel-lib. */
+  @Override
+  String defaultReportFolder() {
+    return "te-pack";
+  }
+
+  /**
+   * Says whether the staged wheel_lib is the one te:assemble-wheel-lib wrote in this build: packing another (an
+   * earlier run's, after assemble wrote elsewhere) would ship stale libraries under a PASSED verdict.
+   */
+  private void sayWhichWheelLib() {
+    Path staged = stagingDirectory.toPath().resolve(wheelLibPath).toAbsolutePath().normalize();
+    List<Path> written = AssembleWheelLibMojo.writtenInThisBuild(project);
+    if (written.contains(staged)) {
+      return;
+    }
+    if (!written.isEmpty()) {
+      warn(goal() + " packs " + staged + ", but te:assemble-wheel-lib wrote " + written.get(written.size() - 1)
+          + " in this build: the staged wheel_lib is an older one. Point te.outputDirectory at " + staged
+          + " or te.stagingDirectory at the folder above the one assemble wrote");
+    } else if (Files.isRegularFile(staged.resolve(Layout.MANIFEST))) {
+      info(goal() + " packs " + staged + ", assembled by an earlier build (" + Layout.MANIFEST + " written "
+          + modified(staged.resolve(Layout.MANIFEST)) + "); no te:assemble-wheel-lib ran in this build");
+    }
+  }
+
+  private static String modified(Path file) {
+    try {
+      return Files.getLastModifiedTime(file).toInstant().truncatedTo(ChronoUnit.SECONDS).toString();
+    } catch (IOException e) {
+      return "at an unknown time";
+    }
+  }
+
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }
@@ -105,6 +142,7 @@ public class PackWheelMojo extends TeMojo {
       // PackRequest's messages start with the component, named as the parameter is: "distribution is required".
       throw new MojoExecutionException(printable(goal() + ": te." + e.getMessage()), e);
     }
+    sayWhichWheelLib();
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = verify ? verification(true, null) : null;
     PackedWheel packed;
@@ -120,6 +158,8 @@ public class PackWheelMojo extends TeMojo {
       VerifyReport report = packed.verification().get();
       List<String> lines = new ReportWriter(report).console();
       lines.subList(0, lines.size() - 1).forEach(this::info);
+      new ReportWriter(report).warnings().forEach(this::warn);
+      info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", " + reportPath().resolve(ReportWriter.JUNIT));
       if (!report.passed()) {
         throw new MojoFailureException(printable(report.summary() + "; the new wheel was kept as " + packed.location()
             + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()

@@ -12,15 +12,24 @@ import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.descriptor.MojoDescriptor;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * Every parameter more than one goal reads, declared, named, defaulted and documented once (Jib's
@@ -53,7 +62,7 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.layout", defaultValue = Layout.DEFAULT_NAME)
   String layout;
 
-  /** e.g. manylinux_2_28_x86_64; default: from the wheel's file name, else this machine (linux_<arch>). */
+  /** e.g. manylinux_2_28_x86_64; default: from the wheel's file name, else this machine ({@code linux_<arch>}). */
   @Parameter(property = "te.platformTag")
   String platformTag;
 
@@ -61,11 +70,14 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.failOn", defaultValue = Severity.DEFAULT_FAIL_ON)
   String failOn;
 
-  /** Accepted findings, each "ID[@file]: reason"; the reason is required and printed. */
+  /** Accepted findings, each "ID[@file[:line]]: reason"; the reason is required and printed. */
   @Parameter(property = "te.suppressions")
   List<String> suppressions;
 
-  /** Where report.json and the JUnit XML go; default: target/te-verify (te:diff-wheel: target/te-diff). */
+  /**
+   * Where report.json and the JUnit XML go; default: target/te-verify (te:pack-wheel: target/te-pack,
+   * te:diff-wheel: target/te-diff).
+   */
   @Parameter(property = "te.reportDirectory")
   File reportDirectory;
 
@@ -115,6 +127,13 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.cudaMajor")
   Integer cudaMajor;
 
+  /**
+   * The largest .whl that WHEEL-SIZE passes, e.g. 500MiB (KiB, MiB, GiB or bytes); above it an error. Unset: PyPI's
+   * default upload limit (100 MiB), above it a warning.
+   */
+  @Parameter(property = "te.maxWheelSize")
+  String maxWheelSize;
+
   /** Attach what the goal writes (pack: the .whl, type whl; jar: the classifier jar) so install and deploy publish it. */
   @Parameter(property = "te.attach", defaultValue = "true")
   boolean attach;
@@ -124,6 +143,12 @@ abstract class TeMojo extends AbstractMojo {
 
   @Parameter(defaultValue = "${project.build.directory}", readonly = true)
   File buildDirectory;
+
+  @Parameter(defaultValue = "${session}", readonly = true)
+  MavenSession session;
+
+  @Parameter(defaultValue = "${mojoExecution}", readonly = true)
+  MojoExecution mojoExecution;
 
   /** The goal as users type it, e.g. te:pack-wheel. */
   abstract String goal();
@@ -145,6 +170,51 @@ abstract class TeMojo extends AbstractMojo {
   /** An exception's message for the build log, escaped as {@link #info} escapes lines. */
   static String printable(String message) {
     return message == null ? null : ReportWriter.printable(message);
+  }
+
+  /**
+   * Warns about each {@code te.*} user property this run leaves unread ({@link UnreadProperties}): a goal that does
+   * not read it, or a POM that configures the parameter explicitly.
+   */
+  void warnUnreadProperties() {
+    if (session == null || mojoExecution == null || mojoExecution.getMojoDescriptor() == null) {
+      return;
+    }
+    MojoDescriptor running = mojoExecution.getMojoDescriptor();
+    PluginDescriptor plugin = running.getPluginDescriptor();
+    Map<String, Set<String>> reads = new HashMap<>();
+    for (MojoDescriptor mojo : plugin.getMojos()) {
+      List<String> properties = new ArrayList<>();
+      for (org.apache.maven.plugin.descriptor.Parameter p : mojo.getParameters() == null
+          ? List.<org.apache.maven.plugin.descriptor.Parameter>of() : mojo.getParameters()) {
+        if (("${te." + p.getName() + "}").equals(p.getExpression())) {
+          properties.add(p.getName());
+        }
+      }
+      reads.put(mojo.getGoal(), UnreadProperties.reads(mojo.getGoal(), properties));
+    }
+    List<String> bound = new ArrayList<>();
+    if (project != null) {
+      for (Plugin p : project.getBuildPlugins()) {
+        if (plugin.getArtifactId().equals(p.getArtifactId()) && plugin.getGroupId().equals(p.getGroupId())) {
+          p.getExecutions().forEach(e -> bound.addAll(e.getGoals()));
+        }
+      }
+    }
+    bound.remove(running.getGoal());
+    Map<String, String> configured = new HashMap<>();
+    Xpp3Dom configuration = mojoExecution.getConfiguration();
+    if (configuration != null) {
+      for (Xpp3Dom child : configuration.getChildren()) {
+        String value = child.getValue();
+        boolean fromProperty = value != null && value.trim().equals("${te." + child.getName() + "}");
+        if (!fromProperty && (value != null || child.getChildCount() > 0)) {
+          configured.put(child.getName(), value != null ? value.trim() : "…");
+        }
+      }
+    }
+    UnreadProperties.warnings(running.getGoal(), reads, bound, session.getUserProperties(), configured)
+        .forEach(this::warn);
   }
 
   /** True, after saying so, when {@code skip} is set. */
@@ -222,8 +292,10 @@ abstract class TeMojo extends AbstractMojo {
   CheckSettings checkSettings() throws MojoExecutionException {
     CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
         forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
-    return parameter("cudaArchitectures", cudaArchitectures,
+    CheckSettings declared = parameter("cudaArchitectures", cudaArchitectures,
         () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor);
+    return maxWheelSize == null || maxWheelSize.isBlank() ? declared
+        : parameter("maxWheelSize", maxWheelSize, () -> declared.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize)));
   }
 
   /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */
@@ -237,7 +309,39 @@ abstract class TeMojo extends AbstractMojo {
   }
 
   Path reportPath() {
-    return reportDirectory != null ? reportDirectory.toPath() : buildDirectory.toPath().resolve(defaultReportFolder());
+    return reportDirectory != null ? reportDirectory.toPath() : buildFolder().resolve(defaultReportFolder());
+  }
+
+  /**
+   * The project's build folder; without a POM (verify and diff run anywhere) Maven's stand-in project leaves
+   * {@code ${project.basedir}/target} unresolved, so it is target/ of the folder Maven runs in.
+   */
+  Path buildFolder() {
+    if (!unresolved(buildDirectory)) {
+      return buildDirectory.toPath();
+    }
+    String root = session == null ? null : session.getExecutionRootDirectory();
+    return Path.of(root != null ? root : System.getProperty("user.dir")).resolve("target");
+  }
+
+  /** Whether a path parameter still holds an expression: its default named the project, and there is no POM. */
+  static boolean unresolved(File path) {
+    return path == null || path.getPath().contains("${");
+  }
+
+  /**
+   * The wheel_lib folder or .whl to read: {@code wheel}, else {@code wheelLib}; without a POM there is no default
+   * folder, so one of them must be given.
+   */
+  Path input() throws MojoExecutionException {
+    if (wheel != null) {
+      return wheel.toPath();
+    }
+    if (unresolved(wheelLib)) {
+      throw new MojoExecutionException(printable(goal() + ": there is no POM here, so no default wheel_lib folder:"
+          + " set -Dte.wheel=<file>.whl or -Dte.wheelLib=<wheel_lib folder>"));
+    }
+    return wheelLib.toPath();
   }
 
   /**

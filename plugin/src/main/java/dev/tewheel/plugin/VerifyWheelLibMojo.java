@@ -16,7 +16,7 @@ import org.apache.maven.plugins.annotations.Mojo;
  * prints a table and a summary, writes report.json and a JUnit XML report, and fails the build on any finding at or
  * above {@code failOn}. See docs/goals/verify-wheel-lib.md.
  */
-@Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+@Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = false)
 public class VerifyWheelLibMojo extends TeMojo {
   @Override
   String goal() {
@@ -25,11 +25,11 @@ public class VerifyWheelLibMojo extends TeMojo {
 
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skipped()) {
       return;
     }
-    VerifyRequest request = verification(wheel != null, platform())
-        .apply(wheel != null ? wheel.toPath() : wheelLib.toPath());
+    VerifyRequest request = verification(wheel != null, platform()).apply(input());
     VerifyReport report;
     try {
       report = new Verifier().verify(request);
@@ -40,6 +40,7 @@ public class VerifyWheelLibMojo extends TeMojo {
     }
     List<String> lines = new ReportWriter(report).console();
     lines.subList(0, lines.size() - 1).forEach(this::info);
+    new ReportWriter(report).warnings().forEach(this::warn);
     info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(ReportWriter.JUNIT));
     if (!report.passed()) {

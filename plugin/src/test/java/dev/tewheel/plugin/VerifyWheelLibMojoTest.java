@@ -59,7 +59,7 @@ class VerifyWheelLibMojoTest {
     mojo.reportDirectory = temp.resolve("reports").toFile();
     mojo.suppressions = List.of("BAKED-BUILD-PATHS");
     MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
-    assertTrue(e.getMessage().contains("is not of the form ID[@file]: reason"), e.getMessage());
+    assertTrue(e.getMessage().contains("is not of the form ID[@file[:line]]: reason"), e.getMessage());
     mojo.suppressions = List.of();
     mojo.failOn = "fatal";
     e = assertThrows(MojoExecutionException.class, mojo::execute);
@@ -80,5 +80,16 @@ class VerifyWheelLibMojoTest {
     e = assertThrows(MojoExecutionException.class, mojo::execute);
     assertTrue(e.getMessage().contains("no check has the ID 'TE-BIND-LATER'; the check IDs are"), e.getMessage());
     assertTrue(Files.notExists(temp.resolve("reports")));
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void aMaxWheelSizeWithoutAUnitOfKibMibOrGibIsAConfigurationError(VerifyWheelLibMojo mojo) {
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.maxWheelSize = "1GB";
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertEquals("te:verify-wheel-lib: te.maxWheelSize = '1GB': '1GB' is not a size: expected a number with KiB, MiB"
+        + " or GiB (e.g. 500MiB, 1.5GiB), or a number of bytes", e.getMessage());
   }
 }

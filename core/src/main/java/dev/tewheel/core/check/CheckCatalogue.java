@@ -37,6 +37,7 @@ public final class CheckCatalogue {
       new WheelTagsCheck(),
       new WheelBombCheck(),
       new WheelZipCheck(),
+      new WheelSizeCheck(),
       new GpuArchsCheck(),
       new ExecStackCheck(),
       new IsaLevelCheck(),

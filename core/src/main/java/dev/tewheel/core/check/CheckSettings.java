@@ -18,9 +18,11 @@ import java.util.function.Supplier;
  * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
  * @param cudaMajor the wheel's CUDA variant (CUDA-VARIANT): the configured cudaMajor, else the {@code _cuNN} of the
  *     wheel's name; null when neither says
+ * @param maxWheelSize the largest .whl file, in bytes, that WHEEL-SIZE passes; null: PyPI's default limit, a warning
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
-    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
+    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
+    Long maxWheelSize) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
 
@@ -31,6 +33,11 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
     allowedNeeded = allowedNeeded == null ? List.of() : List.copyOf(allowedNeeded);
     cudaArchitectures = cudaArchitectures == null ? List.of() : List.copyOf(cudaArchitectures);
+  }
+
+  public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
+      PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, cudaMajor, null);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
@@ -81,28 +88,43 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
 
   public CheckSettings withNcclEpMajor(Integer major) {
     return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures,
-        cudaMajor);
+        cudaMajor, maxWheelSize);
   }
 
   public CheckSettings withPlatform(PlatformTag tag) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures,
-        cudaMajor);
+        cudaMajor, maxWheelSize);
   }
 
   public CheckSettings withAllowedNeeded(List<String> patterns) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures,
-        cudaMajor);
+        cudaMajor, maxWheelSize);
   }
 
   /** The same settings with the GPU architectures the release declares, e.g. ["80", "90", "100", "120"]. */
   public CheckSettings withCudaArchitectures(List<String> declared) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        CudaArchitecture.parseAll(declared), cudaMajor);
+        CudaArchitecture.parseAll(declared), cudaMajor, maxWheelSize);
   }
 
   /** The same settings with the wheel's CUDA variant, e.g. 12 for a cu12 wheel; null: unknown. */
   public CheckSettings withCudaMajor(Integer major) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        cudaArchitectures, major);
+        cudaArchitectures, major, maxWheelSize);
+  }
+
+  /** The same settings with the wheel's size budget in bytes (WHEEL-SIZE); null: PyPI's default limit. */
+  public CheckSettings withMaxWheelSize(Long bytes) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
+        cudaArchitectures, cudaMajor, bytes);
+  }
+
+  /**
+   * Parses a size as users write it for maxWheelSize: a number with KiB, MiB or GiB, or bytes.
+   *
+   * @throws IllegalArgumentException naming the forms it accepts
+   */
+  public static long parseSize(String text) {
+    return WheelSizeCheck.parseSize(text);
   }
 }

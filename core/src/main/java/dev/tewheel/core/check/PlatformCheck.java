@@ -1,6 +1,9 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.SymbolBinding;
+import dev.tewheel.elf.SymbolVersion;
 import dev.tewheel.elf.VersionNeed;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +48,17 @@ final class PlatformCheck extends BaseCheck {
       if (tag.glibc().isEmpty()) {
         continue;
       }
+      List<String> unversioned = unversionedImports(elf);
       for (String glibcFile : GLIBC_FILES) {
-        if (elf.needed().contains(glibcFile) && elf.versionNeeds().stream().noneMatch(n -> n.file().equals(glibcFile))) {
+        // Linked but unused (--no-as-needed -lm without a libm call) leaves no version need and nothing to bound;
+        // only an unversioned import could be taken from the file without a GLIBC_ version to compare.
+        if (elf.needed().contains(glibcFile) && elf.versionNeeds().stream().noneMatch(n -> n.file().equals(glibcFile))
+            && !unversioned.isEmpty()) {
           findings.add(finding(library.origin(), "DT_NEEDED " + glibcFile + " without version needs (no DT_VERNEED"
-              + " entry for it)", "the GLIBC_ versions it needs, to compare with " + tag.tag(),
+              + " entry for it) and " + unversioned.size() + " unversioned import" + (unversioned.size() == 1 ? "" : "s")
+              + " (" + String.join(", ", unversioned.subList(0, Math.min(5, unversioned.size())))
+              + (unversioned.size() > 5 ? ", …" : "") + ") that may come from it",
+              "the GLIBC_ versions it needs, to compare with " + tag.tag(),
               "rebuild the library with the standard toolchain; a stripped or rewritten version table cannot be checked"));
         }
       }
@@ -68,5 +78,20 @@ final class PlatformCheck extends BaseCheck {
       }
     }
     return findings;
+  }
+
+  /**
+   * The undefined, non-weak dynamic symbols without a version: what glibc's version needs leave unbounded. Weak
+   * ones (__gmon_start__, the _ITM_ hooks gcc adds) may stay unresolved and bind to nothing.
+   */
+  private static List<String> unversionedImports(ElfFile elf) {
+    List<String> names = new ArrayList<>();
+    for (DynamicSymbol symbol : elf.dynamicSymbols()) {
+      if (!symbol.defined() && !symbol.name().isEmpty() && !symbol.binding().equals(SymbolBinding.WEAK)
+          && symbol.version().flatMap(SymbolVersion::neededFrom).isEmpty()) {
+        names.add(symbol.name());
+      }
+    }
+    return names;
   }
 }

@@ -49,27 +49,21 @@ public final class WheelDiff {
       details.put("current", current.subject.description());
       compareFiles(baseline.subject, current.subject, request, findings, details);
       compareLibraries(baseline.subject, current.subject, findings);
-      List<Finding> active = new ArrayList<>();
-      List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
+      List<Finding> judged = new ArrayList<>();
       for (DiffRule rule : DiffRule.all()) {
         Severity override = request.severityOverrides().get(rule.id());
         for (Finding f : findings) {
-          if (!f.checkId().equals(rule.id())) {
-            continue;
-          }
-          Finding judged = override == null ? f : f.withSeverity(override);
-          Optional<Suppression> match = request.suppressions().stream().filter(s -> s.matches(judged)).findFirst();
-          if (match.isPresent()) {
-            suppressed.add(new VerifyReport.SuppressedFinding(judged, match.get().reason()));
-          } else {
-            active.add(judged);
+          if (f.checkId().equals(rule.id())) {
+            judged.add(override == null ? f : f.withSeverity(override));
           }
         }
       }
+      Suppression.Applied applied = Suppression.apply(request.suppressions(), judged);
+      List<Finding> active = new ArrayList<>(applied.active());
       active.sort(Comparator.comparing(Finding::severity).reversed());
       VerifyReport report = new VerifyReport(current.subject.description() + " against "
-          + baseline.subject.description(), "-", request.failOn(), DiffRule.all(), active, suppressed, "diff-wheel",
-          details);
+          + baseline.subject.description(), "-", request.failOn(), DiffRule.all(), active, applied.suppressed(),
+          "diff-wheel", details, applied.unmatched());
       if (request.reportDirectory() != null) {
         new ReportWriter(report).write(request.reportDirectory());
       }

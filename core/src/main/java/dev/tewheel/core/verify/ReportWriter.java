@@ -52,6 +52,20 @@ public final class ReportWriter {
   }
 
   /**
+   * The lines a goal logs as warnings, apart from the table: one per suppression that accepted no finding (a
+   * misspelled file or ID, or a finding fixed since), so that no configured suppression is kept silently.
+   */
+  public List<String> warnings() {
+    List<String> lines = new ArrayList<>();
+    for (Suppression s : report.unmatchedSuppressions()) {
+      lines.add(printable("suppression '" + s + "' matched no finding of te:" + report.goal() + " on "
+          + report.subject() + "; remove it, or correct its ID, file or line (the file must be part of the finding's"
+          + " file, the line its :N)"));
+    }
+    return lines;
+  }
+
+  /**
    * The text with every control character escaped, for a console or log line: {@code \n}, {@code \r},
    * {@code \t}, {@code \0}, else {@code \u001b} style (C0, DEL, C1, and the Unicode line and paragraph
    * separators). The one place console output is made safe.
@@ -124,6 +138,16 @@ public final class ReportWriter {
     List<Object> suppressed = new ArrayList<>();
     report.suppressed().forEach(s -> suppressed.add(finding(s.finding(), s.reason())));
     root.put("suppressed", suppressed);
+    List<Object> unmatched = new ArrayList<>();
+    for (Suppression s : report.unmatchedSuppressions()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", s.checkId());
+      m.put("file", s.file());
+      m.put("line", s.line());
+      m.put("reason", s.reason());
+      unmatched.add(m);
+    }
+    root.put("unmatchedSuppressions", unmatched);
     return Json.write(root);
   }
 

@@ -1,16 +1,27 @@
 package dev.tewheel.core.verify;
 
 import dev.tewheel.core.check.Finding;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A finding the release engineer accepts, with the reason that is printed each time it applies.
  *
  * @param checkId the check's ID
  * @param file when not null, only findings whose file contains this text
+ * @param line when not null, only findings on this line of the file (a finding names it as {@code file:line})
  * @param reason why it is accepted (required)
  */
-public record Suppression(String checkId, String file, String reason) {
+public record Suppression(String checkId, String file, Integer line, String reason) {
+  /** ID, then optionally @file and :line, then the colon before the reason; the file is as short as can be. */
+  private static final Pattern FORM = Pattern.compile("([^@:]+?)\\s*(?:@(.+?)(?::(\\d+))?)?\\s*:(.*)", Pattern.DOTALL);
+  private static final Pattern LOCATED = Pattern.compile("(.*):(\\d+)", Pattern.DOTALL);
+
   public Suppression {
     Objects.requireNonNull(checkId, "checkId");
     if (reason == null || reason.isBlank()) {
@@ -19,30 +30,90 @@ public record Suppression(String checkId, String file, String reason) {
     }
   }
 
+  public Suppression(String checkId, String file, String reason) {
+    this(checkId, file, null, reason);
+  }
+
   /**
-   * Parses {@code ID[@file]: reason}, e.g. {@code BAKED-BUILD-PATHS@config.h: te-runtime sets NCCL_EP_HOME}.
+   * Parses {@code ID[@file[:line]]: reason}, e.g. {@code BAKED-BUILD-PATHS@config.h:2: te-runtime sets NCCL_EP_HOME}.
    *
    * @throws IllegalArgumentException naming the expected form
    */
   public static Suppression parse(String text) {
-    int colon = text.indexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException("suppression '" + text + "' is not of the form ID[@file]: reason");
+    Matcher m = FORM.matcher(text.trim());
+    if (!m.matches() || m.group(1).isBlank()) {
+      throw new IllegalArgumentException("suppression '" + text + "' is not of the form ID[@file[:line]]: reason");
     }
-    String head = text.substring(0, colon).trim();
-    int at = head.indexOf('@');
-    String id = at < 0 ? head : head.substring(0, at).trim();
-    String file = at < 0 ? null : head.substring(at + 1).trim();
-    return new Suppression(id, file == null || file.isEmpty() ? null : file, text.substring(colon + 1).trim());
+    String file = m.group(2) == null ? null : m.group(2).trim();
+    Integer line = m.group(3) == null ? null : parseLine(text, m.group(3));
+    return new Suppression(m.group(1).trim(), file == null || file.isEmpty() ? null : file, line, m.group(4).trim());
+  }
+
+  private static Integer parseLine(String text, String digits) {
+    try {
+      return Integer.valueOf(digits);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("suppression '" + text + "': line " + digits + " is not a line number");
+    }
   }
 
   /** Parses each entry with {@link #parse}; null is none. */
-  public static java.util.List<Suppression> parseAll(java.util.List<String> entries) {
-    return (entries == null ? java.util.List.<String>of() : entries).stream().map(Suppression::parse).toList();
+  public static List<Suppression> parseAll(List<String> entries) {
+    return (entries == null ? List.<String>of() : entries).stream().map(Suppression::parse).toList();
   }
 
-  /** Whether this suppression accepts the finding: same ID, and the file contains the given text if any. */
+  /** What it matches, as users write it: {@code ID[@file[:line]]}. */
+  public String pattern() {
+    return checkId + (file == null ? "" : "@" + file) + (line == null ? "" : ":" + line);
+  }
+
+  /** As users write it, reason included. */
+  @Override
+  public String toString() {
+    return pattern() + ": " + reason;
+  }
+
+  /**
+   * Whether this suppression accepts the finding: same ID, the file contains the given text if any, and the finding
+   * is on the given line if any.
+   */
   public boolean matches(Finding finding) {
-    return finding.checkId().equals(checkId) && (file == null || finding.file().contains(file));
+    if (!finding.checkId().equals(checkId)) {
+      return false;
+    }
+    if (line == null) {
+      return file == null || finding.file().contains(file);
+    }
+    Matcher located = LOCATED.matcher(finding.file());
+    return located.matches() && located.group(2).equals(line.toString())
+        && (file == null || located.group(1).contains(file));
+  }
+
+  /**
+   * The findings split by the suppressions, the first matching one accepting each; every gate (verify, pack, diff)
+   * applies them here.
+   *
+   * @param active the findings no suppression accepts
+   * @param suppressed the accepted ones with their reasons
+   * @param unmatched the suppressions that accepted nothing: stale, or misspelled
+   */
+  public record Applied(List<Finding> active, List<VerifyReport.SuppressedFinding> suppressed,
+      List<Suppression> unmatched) {}
+
+  /** Applies {@code suppressions} to {@code findings}. */
+  public static Applied apply(List<Suppression> suppressions, List<Finding> findings) {
+    List<Finding> active = new ArrayList<>();
+    List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
+    Set<Suppression> used = new LinkedHashSet<>();
+    for (Finding finding : findings) {
+      Suppression match = suppressions.stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
+      if (match == null) {
+        active.add(finding);
+      } else {
+        used.add(match);
+        suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
+      }
+    }
+    return new Applied(active, suppressed, suppressions.stream().filter(s -> !used.contains(s)).toList());
   }
 }

@@ -131,18 +131,10 @@ public final class Verifier {
   /** The report of these findings, suppressions applied, written when a report folder is given. */
   private static VerifyReport report(VerifyRequest request, String description, PlatformTag platform,
       List<Finding> findings, List<Object> libraries) throws IOException {
-    List<Finding> active = new ArrayList<>();
-    List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
-    for (Finding finding : findings) {
-      Suppression match = request.suppressions().stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
-      if (match == null) {
-        active.add(finding);
-      } else {
-        suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
-      }
-    }
+    Suppression.Applied applied = Suppression.apply(request.suppressions(), findings);
     VerifyReport report = new VerifyReport(description, platform.tag(), request.failOn(),
-        CheckCatalogue.all(), active, suppressed, "verify-wheel-lib", Map.of("libraries", libraries));
+        CheckCatalogue.all(), applied.active(), applied.suppressed(), "verify-wheel-lib",
+        Map.of("libraries", libraries), applied.unmatched());
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

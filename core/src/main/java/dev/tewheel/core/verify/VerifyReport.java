@@ -18,9 +18,21 @@ import java.util.Map;
  * @param goal the goal that made it: "verify-wheel-lib" or "diff-wheel" (names the JUnit suite and file)
  * @param details more keys for report.json, written before "findings" (verify: the libraries' GPU code; diff: the
  *     files and libraries compared)
+ * @param unmatchedSuppressions the configured suppressions that accepted no finding (each is a warning line, never a
+ *     finding: a stale suppression does not change the verdict)
  */
 public record VerifyReport(String subject, String platformTag, Severity failOn, List<? extends Rule> checks,
-    List<Finding> findings, List<SuppressedFinding> suppressed, String goal, Map<String, Object> details) {
+    List<Finding> findings, List<SuppressedFinding> suppressed, String goal, Map<String, Object> details,
+    List<Suppression> unmatchedSuppressions) {
+  public VerifyReport {
+    unmatchedSuppressions = List.copyOf(unmatchedSuppressions);
+  }
+
+  public VerifyReport(String subject, String platformTag, Severity failOn, List<? extends Rule> checks,
+      List<Finding> findings, List<SuppressedFinding> suppressed, String goal, Map<String, Object> details) {
+    this(subject, platformTag, failOn, checks, findings, suppressed, goal, details, List.of());
+  }
+
   public VerifyReport(String subject, String platformTag, Severity failOn, List<? extends Rule> checks,
       List<Finding> findings, List<SuppressedFinding> suppressed) {
     this(subject, platformTag, failOn, checks, findings, suppressed, "verify-wheel-lib", Map.of());

@@ -87,4 +87,9 @@ public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layo
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, failOn, overrides,
         suppressions, reportDirectory);
   }
+
+  public VerifyRequest withSettings(CheckSettings value) {
+    return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, value, failOn, severityOverrides,
+        suppressions, reportDirectory);
+  }
 }

@@ -225,6 +225,16 @@ public final class WheelPacker {
     if (files.isEmpty()) {
       throw new IOException("stagingDirectory " + staging + " holds no files to pack");
     }
+    if (files.keySet().stream().noneMatch(name -> name.endsWith(".py"))) {
+      // wheel_lib alone installs, but nothing imports it: TE's Python finds wheel_lib from its own package.
+      List<String> some = files.keySet().stream().limit(3).toList();
+      throw new IOException("stagingDirectory " + staging + " holds no Python package (no .py file): found only "
+          + String.join(", ", some) + (files.size() > some.size() ? " and " + (files.size() - some.size())
+          + " more" : "") + "; expected TE's Python package (e.g. transformer_engine/__init__.py) beside"
+          + " transformer_engine/wheel_lib. Stage the Python package into " + staging + " before te:pack-wheel"
+          + " (e.g. maven-resources-plugin's copy-resources of TE's transformer_engine/ sources), or point"
+          + " stagingDirectory at the tree that holds it");
+    }
     return files;
   }
 

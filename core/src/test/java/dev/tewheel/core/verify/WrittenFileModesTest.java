@@ -49,6 +49,7 @@ class WrittenFileModesTest {
     Path wheelLib = staging.resolve("transformer_engine/wheel_lib");
     new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(), wheelLib)
         .withTimestamp(TIME).withStateFile(out.resolve("state.json")));
+    Files.writeString(wheelLib.resolveSibling("__init__.py"), ""); // the Python package pack requires (an input)
     PackedWheel good = PackedWheel.packAndVerify(request(staging, out.resolve("dist")),
         whl -> VerifyRequest.wheel(whl).withReportDirectory(out.resolve("reports")));
     if (!good.passed()) {

@@ -1,6 +1,7 @@
 package dev.tewheel.core.wheel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +154,7 @@ class WheelPackerTest {
   /** 11 MiB and a bit, compressible with repeats across slices: three slices at level 1 to 9. */
   private static Path blob(Path root) throws IOException {
     Path staging = Files.createDirectories(root.resolve("transformer_engine/wheel_lib"));
+    Files.writeString(staging.resolveSibling("__init__.py"), "");
     byte[] block = new byte[1 << 20];
     SplittableRandom random = new SplittableRandom(3);
     try (var out = Files.newOutputStream(staging.resolve("blob.bin"))) {
@@ -174,6 +176,21 @@ class WheelPackerTest {
         + " assert hashlib.sha256(data).hexdigest() == hashlib.sha256(open(sys.argv[2], 'rb').read()).hexdigest();"
         + " methods = {i.compress_type for i in z.infolist()}; assert len(methods) == 1, methods;"
         + " print('ok', z.getinfo(name).compress_type)";
+  }
+
+  @Test
+  void aStagingTreeWithoutAPythonPackageIsRefusedNamingWhatItHolds() throws Exception {
+    Path staging = temp.resolve("only-wheel-lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
+        staging.resolve("transformer_engine/wheel_lib")).withStateFile(temp.resolve("state.json")));
+    IOException e = assertThrows(IOException.class, () -> new WheelPacker().pack(request(staging,
+        temp.resolve("dist"))));
+    assertTrue(e.getMessage().startsWith("stagingDirectory " + staging + " holds no Python package (no .py file):"
+        + " found only transformer_engine/wheel_lib/"), e.getMessage());
+    assertTrue(e.getMessage().contains("expected TE's Python package (e.g. transformer_engine/__init__.py)"),
+        e.getMessage());
+    assertFalse(Files.exists(temp.resolve("dist")) && Files.list(temp.resolve("dist")).findAny().isPresent(),
+        "nothing written");
   }
 
   @Test
