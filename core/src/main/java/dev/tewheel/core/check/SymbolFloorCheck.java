@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -27,6 +28,14 @@ import java.util.stream.Collectors;
  */
 final class SymbolFloorCheck extends BaseCheck {
   static final String ID = "SYMBOL-FLOOR";
+  /**
+   * glibc's and GCC's runtime libraries version every symbol they export, and the static linker records that version
+   * in the reference; so an unversioned reference was never linked against one of them, and their having no floor
+   * leaves it unambiguous.
+   */
+  private static final Pattern VERSIONED_RUNTIME = Pattern.compile("(libc\\.so\\.6|libm\\.so\\.6|libdl\\.so\\.2"
+      + "|libpthread\\.so\\.0|librt\\.so\\.1|libutil\\.so\\.1|ld-linux[-a-z0-9_.]*\\.so\\.[0-9]+|libstdc\\+\\+\\.so\\.6"
+      + "|libgcc_s\\.so\\.1)");
 
   SymbolFloorCheck() {
     super(ID, "every symbol a library binds in an external library is defined by that library's floor (the oldest"
@@ -121,13 +130,29 @@ final class SymbolFloorCheck extends BaseCheck {
       }
     }
     Severity severity = elf.bindNow() ? Severity.ERROR : Severity.WARNING;
+    List<String> ambiguous = new ArrayList<>();
+    Set<String> mayDefine = new LinkedHashSet<>();
     for (SymbolScope.Unbound unbound : SymbolScope.of(members).unbound(elf)) {
-      // An unversioned reference may be meant for any unversioned member; one of them a gated NCCL: NCCL's.
       List<FloorLibraries.Floor> lacking = unbound.expectedFrom().stream().map(inScope::get)
           .filter(java.util.Objects::nonNull).toList();
-      if (!lacking.isEmpty() && unbound.expectedFrom().stream().noneMatch(gated::contains)) {
-        findings.add(missing(library, name, elf.bindNow(), unbound, lacking).withSeverity(severity));
+      if (lacking.isEmpty() || unbound.expectedFrom().stream().anyMatch(gated::contains)) {
+        continue; // no floor's business; or an unversioned symbol a gated NCCL may define: NCCL's, not judged there
       }
+      List<String> unversionedUnknown = unbound.unknown().stream()
+          .filter(n -> !VERSIONED_RUNTIME.matcher(n).matches()).toList();
+      if (unbound.symbol().version().isEmpty() && !unversionedUnknown.isEmpty()) {
+        ambiguous.add(unbound.describe()); // it may be meant for a library without a floor
+        mayDefine.addAll(unversionedUnknown);
+        continue;
+      }
+      findings.add(missing(library, name, elf.bindNow(), unbound, lacking).withSeverity(severity));
+    }
+    if (!ambiguous.isEmpty()) {
+      String others = String.join(", ", mayDefine);
+      findings.add(new Finding(ID, Severity.INFO, library.origin(), ambiguous.size() + " unversioned symbol"
+          + (ambiguous.size() == 1 ? "" : "s") + " that no floor defines and " + others + " (no floor) may: "
+          + String.join(", ", ambiguous) + "; not judged", "a floor for every library an unversioned symbol may"
+          + " come from", "add the oldest supported " + others + " to te.floorLibraries"));
     }
   }
 

@@ -188,4 +188,16 @@ class SymbolFloorCheckTest {
     assertEquals(List.of("ERROR " + missing + ": a floorLibraries entry that does not exist",
         "ERROR " + script + ": a file that is not ELF"), found);
   }
+
+  @Test
+  void anUnversionedSymbolALibraryWithoutAFloorMayDefineIsListedNotJudged() throws Exception {
+    // NCCL EP's cu* imports are unversioned, as NCCL's: without a libcuda.so.1 floor they may be meant for it.
+    List<Finding> findings = run(List.of(StandIns.ncclLibDir()), SubjectFile.onDisk("libnccl_ep.so",
+        StandIns.ncclEpLibrary()));
+    assertEquals(List.of(), atLeast(Severity.WARNING, findings));
+    Finding listed = findings.stream().filter(f -> f.found().contains(" unversioned symbol")).findFirst()
+        .orElseThrow(() -> new AssertionError(findings.toString()));
+    assertTrue(listed.found().matches("\\d+ unversioned symbols? that no floor defines and libcuda\\.so\\.1 \\(no floor\\)"
+        + " may: cu.*; not judged"), listed.found());
+  }
 }
