@@ -59,9 +59,9 @@ class EachCheckTest {
     cases.put("ELF-ONE-MACHINE", w -> replace(w, "libnccl_ep.so", StandIns.aarch64("libnccl_ep.so.0.1.0")));
     cases.put("PLATFORM", w -> replace(w, "libtransformer_engine.so", StandIns.aarch64("libtransformer_engine.so")));
     cases.put("DEPS-RESOLVE", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_NEEDS_CUDA)));
-    // A TE linked against the CUDA 13 toolkit's libcudart, held to cudaMajor 12 (SETTINGS).
+    // A TE linked against the libcudart.so.13 stand-in, held to cudaMajor 12 (SETTINGS).
     cases.put("CUDA-VARIANT", w -> replace(w, "libtransformer_engine.so",
-        CudaStandIns.transformerEngineOnCuda13Toolkit(w.resolveSibling("cuda13-te"))));
+        CudaStandIns.transformerEngineOnCudart13(w.resolveSibling("cuda13-te"))));
     // A TE calling NCCL EP directly, held to the floors of every library the tree NEEDS (SETTINGS): NCCL 2.30.4
     // defines no ncclEp* function.
     cases.put("SYMBOL-FLOOR", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_UNDEFINED_NCCL_EP_SYMBOL)));
