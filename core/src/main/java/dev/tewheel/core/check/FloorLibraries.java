@@ -32,8 +32,9 @@ final class FloorLibraries {
    * @param origin where it is: its path, or {@code x.whl!path} inside a wheel
    * @param elf its facts, read with the dynamic symbol table
    * @param nccl the release, for an NCCL ({@code libnccl.so.*}) whose files say it
+   * @param input the floorLibraries entry it came from
    */
-  record Floor(String soname, String origin, ElfFile elf, Optional<NcclRelease> nccl) {
+  record Floor(String soname, String origin, ElfFile elf, Optional<NcclRelease> nccl, Path input) {
     /** For messages: the origin, and an NCCL's release. */
     String describe() {
       return origin + nccl.map(r -> " (NCCL " + r + ")").orElse("");
@@ -50,6 +51,7 @@ final class FloorLibraries {
   private final List<Path> inputs;
   private final Map<String, Floor> bySoname = new LinkedHashMap<>();
   private final List<Problem> problems = new ArrayList<>();
+  private Path current;
 
   private FloorLibraries(List<Path> inputs) {
     this.inputs = List.copyOf(inputs);
@@ -82,6 +84,7 @@ final class FloorLibraries {
   }
 
   private void readInput(Path input) {
+    current = input;
     if (Files.isDirectory(input)) {
       readFolder(input);
     } else if (!Files.exists(input)) {
@@ -183,7 +186,7 @@ final class FloorLibraries {
     String soname = elf.soname().get();
     Optional<NcclRelease> nccl = soname.startsWith("libnccl.so.")
         ? NcclRelease.of(source, elf, fileName, wheel) : Optional.empty();
-    Floor floor = new Floor(soname, origin, elf, nccl);
+    Floor floor = new Floor(soname, origin, elf, nccl, current);
     Floor other = bySoname.putIfAbsent(soname, floor);
     if (other != null) {
       problems.add(new Problem(origin, "a second floor of " + soname + " (the first is " + other.origin() + ")",

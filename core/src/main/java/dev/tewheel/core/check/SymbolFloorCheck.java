@@ -76,13 +76,14 @@ final class SymbolFloorCheck extends BaseCheck {
           + " pins", "add the oldest supported version of each to te.floorLibraries; the system's own (libc, libm,"
           + " ...) follow the platform tag instead (PLATFORM)"));
     }
-    for (FloorLibraries.Floor floor : floors.all()) {
-      if (!used.contains(floor.soname())) {
-        findings.add(new Finding(ID, Severity.INFO, floor.origin(), "a floor of " + floor.soname() + ", which no"
-            + " shipped library NEEDS", "floors of the libraries the shipped ones NEED", "check the floor's SONAME"
-            + " (readelf -d), or drop it from te.floorLibraries"));
-      }
-    }
+    // A folder or wheel may hold more than the shipped libraries need; an entry giving none of them is a mistake.
+    Map<java.nio.file.Path, List<String>> unusedInputs = new LinkedHashMap<>();
+    floors.all().forEach(f -> unusedInputs.computeIfAbsent(f.input(), k -> new ArrayList<>()).add(f.soname()));
+    floors.all().stream().filter(f -> used.contains(f.soname())).forEach(f -> unusedInputs.remove(f.input()));
+    unusedInputs.forEach((input, sonames) -> findings.add(new Finding(ID, Severity.INFO, input.toString(),
+        "a floorLibraries entry whose libraries (" + String.join(", ", sonames) + ") no shipped library NEEDS",
+        "floors of the libraries the shipped ones NEED", "check the floors' SONAMEs (readelf -d), or drop the entry"
+            + " from te.floorLibraries")));
     return findings;
   }
 

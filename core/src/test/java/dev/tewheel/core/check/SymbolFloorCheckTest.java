@@ -200,4 +200,15 @@ class SymbolFloorCheckTest {
     assertTrue(listed.found().matches("\\d+ unversioned symbols? that no floor defines and libcuda\\.so\\.1 \\(no floor\\)"
         + " may: cu.*; not judged"), listed.found());
   }
+
+  @Test
+  void aFloorEntryOfWhichNoShippedLibraryNeedsAnythingIsNamed() throws Exception {
+    Path probe = StandIns.root().resolve("checks/cuda13-probe.so");
+    List<Finding> findings = run(List.of(StandIns.cudartLibDir(), StandIns.cublasLtLibDir(), StandIns.ncclLibDir()),
+        SubjectFile.onDisk(PROBE, probe));
+    assertEquals(List.of(new Finding("SYMBOL-FLOOR", Severity.INFO, StandIns.ncclLibDir().toString(), "a"
+        + " floorLibraries entry whose libraries (libnccl.so.2) no shipped library NEEDS", "floors of the libraries"
+        + " the shipped ones NEED", "check the floors' SONAMEs (readelf -d), or drop the entry from"
+        + " te.floorLibraries")), findings);
+  }
 }
