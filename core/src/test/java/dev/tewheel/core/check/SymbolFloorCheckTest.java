@@ -211,4 +211,23 @@ class SymbolFloorCheckTest {
         + " the shipped ones NEED", "check the floors' SONAMEs (readelf -d), or drop the entry from"
         + " te.floorLibraries")), findings);
   }
+
+  @Test
+  void aFloorNcclsReleaseComesFromItsWheelWhenItsFileSaysNoneAndIsNeverGuessed() throws Exception {
+    // A libnccl.so.2 with neither the "NCCL version" text nor a versioned file name.
+    Path lib = Files.createDirectories(temp.resolve("bare/lib"));
+    Path source = Files.writeString(temp.resolve("nccl.c"), "int ncclGetVersion(int *v) { *v = 0; return 0; }\n");
+    dev.tewheel.standins.Gcc.run("-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o", lib.resolve("libnccl.so.2")
+        .toString(), source.toString());
+    SubjectFile ep = SubjectFile.onDisk("libnccl_ep.so", StandIns.ncclEpLibrary());
+    List<Finding> unknown = run(List.of(lib, StandIns.cudaLibDir()), ep);
+    assertEquals(List.of(), atLeast(Severity.WARNING, unknown), "NCCL EP is not held to an NCCL of no known release");
+    assertTrue(unknown.stream().anyMatch(f -> f.found().startsWith("the floor " + lib.resolve("libnccl.so.2")
+        + " of libnccl.so.2 is an NCCL whose release its files do not say")), unknown.toString());
+
+    Path whl = ncclWheel("2.28.9", lib.resolve("libnccl.so.2"));
+    List<Finding> named = run(List.of(whl, StandIns.cudaLibDir()), ep);
+    assertTrue(named.stream().anyMatch(f -> f.found().startsWith("the floor " + whl + "!nvidia/nccl/lib/libnccl.so.2"
+        + " of libnccl.so.2 is NCCL 2.28.9, below NCCL EP's gate")), named.toString());
+  }
 }
