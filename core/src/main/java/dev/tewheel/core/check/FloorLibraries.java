@@ -127,7 +127,10 @@ final class FloorLibraries {
     }
   }
 
-  /** {@code explicit}: named by itself (a non-ELF file is then a problem; in a folder, e.g. a linker script, it is skipped). */
+  /**
+   * Reads one floor file. {@code explicit}: named by itself, so a non-ELF file is a problem; one in a folder (a
+   * linker script such as libc.so) is skipped.
+   */
   private void readFile(Path file, boolean explicit) {
     DiskFile disk = new DiskFile(file.toString(), file);
     try (ByteSource source = disk.open()) {

@@ -163,9 +163,10 @@ final class SymbolFloorCheck extends BaseCheck {
     String floors = lacking.stream().map(FloorLibraries.Floor::describe).collect(Collectors.joining(", "));
     String when = bindNow ? "a BIND_NOW library fails to load where a symbol is missing"
         : "a lazily bound library loads, then fails at the first call of a missing function";
-    return finding(library.origin(), unbound.describe() + " (needed from " + from + "), which the floor" + (lacking.size() == 1 ? " " : "s ") + floors
-        + " does not define", "every symbol " + name + " binds in " + from + " defined by its floor (" + when
-        + ")", "raise the release's pinned " + from + " to a version that defines " + unbound.symbol().name()
+    String which = lacking.size() == 1 ? "which the floor " + floors + " does not define"
+        : "which none of the floors " + floors + " defines";
+    return finding(library.origin(), unbound.describe() + " (needed from " + from + "), " + which,
+        "every symbol " + name + " binds in " + from + " defined by its floor (" + when + ")", "raise the release's pinned " + from + " to a version that defines " + unbound.symbol().name()
         + ", or build " + name + " against the floor's headers and library so it does not need it");
   }
 
