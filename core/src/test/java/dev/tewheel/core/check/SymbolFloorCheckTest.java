@@ -230,4 +230,22 @@ class SymbolFloorCheckTest {
     assertTrue(named.stream().anyMatch(f -> f.found().startsWith("the floor " + whl + "!nvidia/nccl/lib/libnccl.so.2"
         + " of libnccl.so.2 is NCCL 2.28.9, below NCCL EP's gate")), named.toString());
   }
+
+  @Test
+  void aFifoOrALinkLoopAmongTheFloorsIsNeverOpened() throws Exception {
+    Path folder = Files.createDirectories(temp.resolve("floors"));
+    Path fifo = folder.resolve("libfifo.so.1");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+    assertTrue(mkfifo.waitFor(30, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is needed");
+    Files.createSymbolicLink(folder.resolve("libloop.so.1"), folder.resolve("libloop.so.2"));
+    Files.createSymbolicLink(folder.resolve("libloop.so.2"), folder.resolve("libloop.so.1"));
+    Files.copy(StandIns.ncclLibDir().resolve("libnccl.so." + StandIns.NCCL_RELEASE), folder.resolve("libnccl.so.2"));
+    Path te = StandIns.defect(Defect.TE_CALLS_WINDOW_REGISTER);
+    // In a folder both are skipped, the NCCL beside them is the floor; named by itself the FIFO is an error.
+    assertEquals(List.of(), atLeast(Severity.WARNING, run(List.of(folder), SubjectFile.onDisk(TE, te))));
+    List<Finding> named = atLeast(Severity.WARNING, run(List.of(fifo, folder), SubjectFile.onDisk(TE, te)));
+    assertEquals(1, named.size(), named.toString());
+    assertTrue(named.get(0).found().startsWith("a library that cannot be read (" + fifo + " is not a regular file"
+        + " (a FIFO)"), named.get(0).found());
+  }
 }
