@@ -49,10 +49,19 @@ class SymbolFloorCheckTest {
 
   /** glibc's verdict: dlopen(RTLD_NOW) of {@code library} with {@code floors} first on the library path. */
   private static boolean glibcLoads(Path library, List<Path> floors) throws Exception {
+    return glibcLoads(library, floors, false);
+  }
+
+  /** The same, with RTLD_LAZY when {@code lazy} (as TE's Python loads its core library). */
+  private static boolean glibcLoads(Path library, List<Path> floors, boolean lazy) throws Exception {
     String path = String.join(":", floors.stream().map(Path::toString).toList());
-    Process p = new ProcessBuilder("env", "LD_LIBRARY_PATH=" + path,
-        StandIns.root().resolve("checks/dlopen-now").toString(), library.toString()).redirectErrorStream(true)
-        .start();
+    List<String> command = new ArrayList<>(List.of("env", "LD_LIBRARY_PATH=" + path,
+        StandIns.root().resolve("checks/dlopen-now").toString()));
+    if (lazy) {
+      command.add("--lazy");
+    }
+    command.add(library.toString());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     p.getInputStream().readAllBytes();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "dlopen-now did not finish");
     return p.exitValue() == 0;
@@ -149,6 +158,8 @@ class SymbolFloorCheckTest {
     assertEquals(List.of("WARNING ncclCommWindowDeregister", "WARNING ncclCommWindowRegister"), symbols(findings));
     assertTrue(findings.get(0).expected().endsWith("(a lazily bound library loads, then fails at the first call of a"
         + " missing function)"), findings.get(0).expected());
+    assertEquals(true, glibcLoads(lazy, List.of(StandIns.oldestNcclLibDir()), true), "glibc loads it lazily");
+    assertEquals(false, glibcLoads(lazy, List.of(StandIns.oldestNcclLibDir())), "and refuses it with RTLD_NOW");
   }
 
   @Test
