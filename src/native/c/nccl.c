@@ -20,6 +20,13 @@
 
 #define API __attribute__((visibility("default")))
 
+/* The real library carries its release in read-only data ("NCCL version 2.30.4+cuda13.0"), the one fact that names
+ * it when pip's wheel ships it as plain libnccl.so.2; te-wheel's SYMBOL-FLOOR reads it. */
+#define STANDIN_TEXT(x) #x
+#define STANDIN_NUMBER(x) STANDIN_TEXT(x)
+__attribute__((used)) static const char release_text[] = "NCCL version " STANDIN_NUMBER(NCCL_MAJOR) "."
+    STANDIN_NUMBER(NCCL_MINOR) "." STANDIN_NUMBER(NCCL_PATCH) "+cuda13.0";
+
 /* Bytes 0..7 of an ncclUniqueId made here; anything else is not an id of ours. */
 static const char ID_MAGIC[8] = {'t', 'e', 'w', 'h', 'e', 'e', 'l', 'N'};
 #define COMM_MAGIC 0x4e43434cu /* "NCCL" */

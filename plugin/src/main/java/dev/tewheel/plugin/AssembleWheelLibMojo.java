@@ -6,6 +6,7 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.nio.file.Path;
@@ -107,7 +108,14 @@ public class AssembleWheelLibMojo extends TeMojo {
     }
     try {
       AssembleResult result = new Assembler(this::info).assemble(request);
-      result.findings().forEach(f -> warn(f.message()));
+      // An info finding (a check that could not judge, e.g. SYMBOL-FLOOR without floors) is no warning.
+      result.findings().forEach(f -> {
+        if (f.severity() == Severity.INFO) {
+          info(f.message());
+        } else {
+          warn(f.message());
+        }
+      });
       result.report().forEach(this::info);
       recordWritten();
     } catch (AssembleException e) {

@@ -115,6 +115,15 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.cudaArchitectures")
   List<String> cudaArchitectures;
 
+  /**
+   * The floor libraries SYMBOL-FLOOR holds every shipped library to: the oldest supported versions of the external
+   * libraries (NCCL, CUDA runtime, cuBLAS, cuDNN, ...), each a shared library, a folder of them or a pip wheel (.whl,
+   * read in place, never extracted); a relative path is taken from the project's folder. None: SYMBOL-FLOOR says it
+   * did not run.
+   */
+  @Parameter(property = "te.floorLibraries")
+  List<String> floorLibraries;
+
   /** Severity overrides, each ID=error|warning|info. */
   @Parameter(property = "te.severities")
   List<String> severities;
@@ -293,9 +302,23 @@ abstract class TeMojo extends AbstractMojo {
     CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
         forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
     CheckSettings declared = parameter("cudaArchitectures", cudaArchitectures,
-        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor);
+        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor)
+        .withFloorLibraries(parameter("floorLibraries", floorLibraries, this::floorPaths));
     return maxWheelSize == null || maxWheelSize.isBlank() ? declared
         : parameter("maxWheelSize", maxWheelSize, () -> declared.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize)));
+  }
+
+  /** The floor libraries as paths, a relative one taken from the project's folder. */
+  private List<Path> floorPaths() {
+    Path base = project != null && project.getBasedir() != null ? project.getBasedir().toPath() : Path.of("");
+    List<Path> paths = new java.util.ArrayList<>();
+    for (String entry : floorLibraries == null ? List.<String>of() : floorLibraries) {
+      if (entry == null || entry.isBlank()) {
+        throw new IllegalArgumentException("an entry is empty; give each floor library, folder or .whl by its path");
+      }
+      paths.add(base.resolve(entry.trim())); // a NUL in the text is an InvalidPathException, an IllegalArgument
+    }
+    return paths;
   }
 
   /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */

@@ -108,4 +108,34 @@ class AssembleWheelLibMojoTest {
     }
     assertTrue(naming.stream().anyMatch(l -> l.contains("out\\n[INFO] BUILD SUCCESS\\n\\u001b[2K")), naming.toString());
   }
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void floorLibrariesReachSymbolFloorAndItsInfoIsLoggedAsInfo(AssembleWheelLibMojo mojo) throws Exception {
+    mojo.transformerEngineLibrary = StandIns.defect(Defect.TE_CALLS_WINDOW_REGISTER).toFile();
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    List<String> logged = new ArrayList<>();
+    mojo.setLog(new SystemStreamLog() {
+      @Override
+      public void info(CharSequence line) {
+        logged.add("[INFO] " + line);
+      }
+
+      @Override
+      public void warn(CharSequence line) {
+        logged.add("[WARNING] " + line);
+      }
+    });
+    mojo.floorLibraries = List.of(StandIns.oldestNcclLibDir().toString());
+    MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+    assertTrue(e.getMessage().contains("[ERROR SYMBOL-FLOOR]") && e.getMessage().contains("ncclCommWindowRegister"),
+        e.getMessage());
+    assertFalse(Files.exists(temp.resolve("wheel_lib")));
+
+    mojo.floorLibraries = List.of(StandIns.ncclLibDir().toString());
+    mojo.execute();
+    assertTrue(logged.stream().anyMatch(l -> l.startsWith("[INFO] [INFO SYMBOL-FLOOR] ")
+        && l.contains("found DT_NEEDED without a floor, not checked: libstdc++.so.6")), logged.toString());
+    assertTrue(logged.stream().noneMatch(l -> l.startsWith("[WARNING] [INFO ")), logged.toString());
+  }
 }

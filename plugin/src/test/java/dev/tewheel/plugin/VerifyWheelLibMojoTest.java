@@ -92,4 +92,34 @@ class VerifyWheelLibMojoTest {
     assertEquals("te:verify-wheel-lib: te.maxWheelSize = '1GB': '1GB' is not a size: expected a number with KiB, MiB"
         + " or GiB (e.g. 500MiB, 1.5GiB), or a number of bytes", e.getMessage());
   }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void floorLibrariesHoldTheLibrariesToTheOldestSupportedNccl(VerifyWheelLibMojo mojo) throws Exception {
+    Path window = temp.resolve("window/wheel_lib");
+    new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.defect(StandIns.Defect.TE_CALLS_WINDOW_REGISTER),
+        StandIns.ncclEpHome(), window));
+    mojo.wheelLib = window.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.floorLibraries = List.of(StandIns.oldestNcclLibDir().toString());
+    MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("FAILED: 2 errors,"), e.getMessage());
+    String report = Files.readString(temp.resolve("reports/report.json"));
+    assertTrue(report.contains("ncclCommWindowRegister (needed from libnccl.so.2), which the floor "), report);
+
+    mojo.floorLibraries = List.of(StandIns.ncclLibDir().toString());
+    mojo.execute();
+    assertTrue(Files.readString(temp.resolve("reports/report.json")).contains("\"passed\": true"));
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void aFloorPathThatIsNoPathIsAConfigurationError(VerifyWheelLibMojo mojo) {
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    mojo.floorLibraries = List.of("nccl\0/lib");
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("te:verify-wheel-lib: te.floorLibraries = ['nccl\\0/lib']: "),
+        e.getMessage());
+  }
 }

@@ -20,6 +20,7 @@ public final class CheckCatalogue {
       new DependenciesResolveCheck(),
       new VerneedNeededCheck(),
       new CudaVariantCheck(),
+      new SymbolFloorCheck(),
       new SonameFileNameCheck(),
       new DuplicateContentCheck(),
       new TeBindNowCheck(),

@@ -2,6 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -18,11 +19,13 @@ import java.util.function.Supplier;
  * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
  * @param cudaMajor the wheel's CUDA variant (CUDA-VARIANT): the configured cudaMajor, else the {@code _cuNN} of the
  *     wheel's name; null when neither says
+ * @param floorLibraries the floor libraries SYMBOL-FLOOR holds the shipped ones to: files, folders or .whl files
+ *     holding the oldest supported versions of the external libraries; empty when none are given
  * @param maxWheelSize the largest .whl file, in bytes, that WHEEL-SIZE passes; null: PyPI's default limit, a warning
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
     PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
-    Long maxWheelSize) {
+    List<Path> floorLibraries, Long maxWheelSize) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
 
@@ -33,11 +36,13 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     forbiddenNeeded = List.copyOf(forbiddenNeeded);
     allowedNeeded = allowedNeeded == null ? List.of() : List.copyOf(allowedNeeded);
     cudaArchitectures = cudaArchitectures == null ? List.of() : List.copyOf(cudaArchitectures);
+    floorLibraries = floorLibraries == null ? List.of() : List.copyOf(floorLibraries);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
       PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
-    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, cudaMajor, null);
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, cudaMajor,
+        List.of(), null);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
@@ -88,35 +93,41 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
 
   public CheckSettings withNcclEpMajor(Integer major) {
     return new CheckSettings(major, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures,
-        cudaMajor, maxWheelSize);
+        cudaMajor, floorLibraries, maxWheelSize);
   }
 
   public CheckSettings withPlatform(PlatformTag tag) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures,
-        cudaMajor, maxWheelSize);
+        cudaMajor, floorLibraries, maxWheelSize);
   }
 
   public CheckSettings withAllowedNeeded(List<String> patterns) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures,
-        cudaMajor, maxWheelSize);
+        cudaMajor, floorLibraries, maxWheelSize);
   }
 
   /** The same settings with the GPU architectures the release declares, e.g. ["80", "90", "100", "120"]. */
   public CheckSettings withCudaArchitectures(List<String> declared) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        CudaArchitecture.parseAll(declared), cudaMajor, maxWheelSize);
+        CudaArchitecture.parseAll(declared), cudaMajor, floorLibraries, maxWheelSize);
   }
 
   /** The same settings with the wheel's CUDA variant, e.g. 12 for a cu12 wheel; null: unknown. */
   public CheckSettings withCudaMajor(Integer major) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        cudaArchitectures, major, maxWheelSize);
+        cudaArchitectures, major, floorLibraries, maxWheelSize);
+  }
+
+  /** The same settings with the floor libraries SYMBOL-FLOOR reads (files, folders, .whl files). */
+  public CheckSettings withFloorLibraries(List<Path> floors) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
+        cudaArchitectures, cudaMajor, floors, maxWheelSize);
   }
 
   /** The same settings with the wheel's size budget in bytes (WHEEL-SIZE); null: PyPI's default limit. */
   public CheckSettings withMaxWheelSize(Long bytes) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
-        cudaArchitectures, cudaMajor, bytes);
+        cudaArchitectures, cudaMajor, floorLibraries, bytes);
   }
 
   /**

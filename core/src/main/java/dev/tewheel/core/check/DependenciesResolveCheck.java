@@ -1,6 +1,5 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
 import java.util.Optional;
 import java.io.BufferedReader;
@@ -15,10 +14,8 @@ import java.util.Set;
 /**
  * Every DT_NEEDED of every shipped library resolves to a shipped file as glibc's dynamic linker resolves it when the
  * library is dlopen'ed on its own from the installed wheel_lib, or is one the user's system or another wheel
- * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). glibc searches only the library's search path
- * ({@link WheelLibPaths#ownSearchPath}: DT_RUNPATH, else DT_RPATH): its own folder only when an entry names
- * {@code $ORIGIN}; an empty entry is the current working directory and an absolute one a folder of the build
- * machine, neither of them a shipped folder.
+ * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). Where glibc looks inside wheel_lib is
+ * {@link ShippedSearch}'s rule: its own folder only when a search-path entry names {@code $ORIGIN}.
  */
 final class DependenciesResolveCheck extends BaseCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
@@ -40,10 +37,9 @@ final class DependenciesResolveCheck extends BaseCheck {
       }
       ElfFile elf = read.get();
       String kind = kind(subject, library);
-      List<String> folders = folders(library.path(), elf);
+      List<String> folders = ShippedSearch.folders(library.path(), elf);
       for (String needed : elf.needed()) {
-        boolean shipped = !needed.contains("/") && folders.stream().anyMatch(f -> subject.file(f.isEmpty() ? needed
-            : f + "/" + needed).isPresent());
+        boolean shipped = ShippedSearch.find(subject, library, elf, needed).isPresent();
         boolean permitted = allowed.stream().anyMatch(a -> a.permits(needed, kind));
         if (!shipped && !permitted) {
           findings.add(unresolved(subject, library, elf, needed, folders, kind));
@@ -61,7 +57,8 @@ final class DependenciesResolveCheck extends BaseCheck {
         ? "; its DT_RPATH is ignored, as it has a DT_RUNPATH" : "";
     Optional<String> elsewhere = needed.contains("/") ? Optional.empty() : shippedElsewhere(subject, library, needed);
     if (elsewhere.isPresent()) {
-      String entry = "$ORIGIN" + relative(folderOf(library.path()), folderOf(elsewhere.get()));
+      String entry = "$ORIGIN" + relative(ShippedSearch.folderOf(library.path()),
+          ShippedSearch.folderOf(elsewhere.get()));
       return finding(library.origin(), "DT_NEEDED " + needed + ", shipped as wheel_lib/" + elsewhere.get()
           + " but not on the library's search path (" + searched + ignored + "): glibc searches a library's own"
           + " folder only when a RUNPATH entry names $ORIGIN, so dlopen of " + library.path() + " on its own fails;"
@@ -77,7 +74,7 @@ final class DependenciesResolveCheck extends BaseCheck {
 
   /** A shipped file named {@code needed} that the search path misses, the one beside the library first. */
   private static Optional<String> shippedElsewhere(Subject subject, SubjectFile library, String needed) {
-    String own = folderOf(library.path());
+    String own = ShippedSearch.folderOf(library.path());
     if (subject.file(own.isEmpty() ? needed : own + "/" + needed).isPresent()) {
       return Optional.of(own.isEmpty() ? needed : own + "/" + needed);
     }
@@ -101,30 +98,6 @@ final class DependenciesResolveCheck extends BaseCheck {
       out.append('/').append(b.get(i));
     }
     return out.toString();
-  }
-
-  private static String folderOf(String path) {
-    return path.contains("/") ? path.substring(0, path.lastIndexOf('/')) : "";
-  }
-
-  /**
-   * The folders inside wheel_lib that glibc searches for the library's DT_NEEDED: its $ORIGIN-relative search-path
-   * entries (TE-RUNPATH-ORIGIN reports the others: absolute, relative, empty), as paths inside wheel_lib.
-   */
-  private static List<String> folders(String path, ElfFile elf) {
-    String own = folderOf(path);
-    List<String> folders = new ArrayList<>();
-    for (String entry : WheelLibPaths.ownSearchPath(elf)) {
-      Optional<String> rest = WheelLibPaths.originRelative(entry);
-      if (rest.isEmpty()) {
-        continue;
-      }
-      String folder = WheelLibPaths.normalize(own + "/" + rest.get());
-      if (folder != null && !folders.contains(folder)) {
-        folders.add(folder);
-      }
-    }
-    return folders;
   }
 
   static String kind(Subject subject, SubjectFile library) {

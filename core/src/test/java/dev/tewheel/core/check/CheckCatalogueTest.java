@@ -43,7 +43,7 @@ class CheckCatalogueTest {
         SubjectFile.onDisk("libtransformer_engine.so", StandIns.defect(StandIns.Defect.TE_LAZY_BINDING))),
         CheckSettings.defaults());
     List<Finding> findings = CheckCatalogue.run(subject, Map.of("TE-BIND-NOW", Severity.WARNING));
-    assertEquals(List.of("TE-BIND-NOW/WARNING"),
+    assertEquals(List.of("TE-BIND-NOW/WARNING", "SYMBOL-FLOOR/INFO"),
         findings.stream().map(f -> f.checkId() + "/" + f.severity()).collect(Collectors.toList()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CheckCatalogue.run(subject, Map.of("TE-BIND-LATER", Severity.INFO)));

@@ -1,8 +1,7 @@
 package dev.tewheel.core.check;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.tewheel.standins.Gcc;
+import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +13,6 @@ import java.util.List;
  * ({@code -z now}) linked against some of them, so its DT_NEEDED are what the linker writes, not a patched table.
  */
 public final class CudaStandIns {
-  /** The CUDA 13 toolkit of this machine: its libcudart.so links a real DT_NEEDED libcudart.so.13. */
-  public static final Path CUDA_TOOLKIT_LIB = Path.of("/usr/local/cuda/lib64");
-
   private CudaStandIns() {}
 
   /** A stand-in CUDA library in {@code folder} with SONAME {@code soname} (e.g. libcudart.so.13). */
@@ -50,14 +46,16 @@ public final class CudaStandIns {
     return linkTe(folder, code + "int nvte_cuda_standin(void) { return 0" + calls + "; }\n", libs, links);
   }
 
-  /** A {@code libtransformer_engine.so} that calls the real CUDA 13 runtime: DT_NEEDED libcudart.so.13 by -lcudart. */
-  public static Path transformerEngineOnCuda13Toolkit(Path folder) throws Exception {
+  /**
+   * A {@code libtransformer_engine.so} that calls the CUDA 13 runtime, linked against src/native's
+   * {@code libcudart.so.13} stand-in ({@link StandIns#cudartLibDir()}): DT_NEEDED libcudart.so.13 and
+   * {@code cudaRuntimeGetVersion@libcudart.so.13}, as a TE built against CUDA 13 has them.
+   */
+  public static Path transformerEngineOnCudart13(Path folder) throws Exception {
     Files.createDirectories(folder);
-    assertTrue(Files.isRegularFile(CUDA_TOOLKIT_LIB.resolve("libcudart.so.13")),
-        "the CUDA 13 toolkit's libcudart.so.13 is needed under " + CUDA_TOOLKIT_LIB);
     return linkTe(folder, "extern int cudaRuntimeGetVersion(int *);\n"
-        + "int nvte_cuda_standin(void) { int v = 0; cudaRuntimeGetVersion(&v); return v; }\n", CUDA_TOOLKIT_LIB,
-        List.of("-lcudart"));
+        + "int nvte_cuda_standin(void) { int v = 0; cudaRuntimeGetVersion(&v); return v; }\n",
+        StandIns.cudartLibDir(), List.of("-l:libcudart.so.13"));
   }
 
   private static Path linkTe(Path folder, String code, Path libs, List<String> links) throws Exception {

@@ -28,7 +28,7 @@ class CudaVariantCheckTest {
 
   @Test
   void aCu12WheelRefusesATeThatNeedsLibcudartSo13NamingIt() throws Exception {
-    Path te = CudaStandIns.transformerEngineOnCuda13Toolkit(temp.resolve("te"));
+    Path te = CudaStandIns.transformerEngineOnCudart13(temp.resolve("te"));
     assertEquals(true, ElfFile.readWithoutSymbols(te).needed().contains("libcudart.so.13"));
     List<Finding> findings = run(12, te(te));
     assertEquals(List.of(new Finding("CUDA-VARIANT", Severity.ERROR, te.toString(), "DT_NEEDED libcudart.so.13",
@@ -38,7 +38,7 @@ class CudaVariantCheckTest {
 
   @Test
   void aCu13WheelPassesTheSameTe() throws Exception {
-    Path te = CudaStandIns.transformerEngineOnCuda13Toolkit(temp.resolve("te"));
+    Path te = CudaStandIns.transformerEngineOnCudart13(temp.resolve("te"));
     assertEquals(List.of(), run(13, te(te)));
   }
 

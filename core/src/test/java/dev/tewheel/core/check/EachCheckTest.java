@@ -59,9 +59,12 @@ class EachCheckTest {
     cases.put("ELF-ONE-MACHINE", w -> replace(w, "libnccl_ep.so", StandIns.aarch64("libnccl_ep.so.0.1.0")));
     cases.put("PLATFORM", w -> replace(w, "libtransformer_engine.so", StandIns.aarch64("libtransformer_engine.so")));
     cases.put("DEPS-RESOLVE", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_NEEDS_CUDA)));
-    // A TE linked against the CUDA 13 toolkit's libcudart, held to cudaMajor 12 (SETTINGS).
+    // A TE linked against the libcudart.so.13 stand-in, held to cudaMajor 12 (SETTINGS).
     cases.put("CUDA-VARIANT", w -> replace(w, "libtransformer_engine.so",
-        CudaStandIns.transformerEngineOnCuda13Toolkit(w.resolveSibling("cuda13-te"))));
+        CudaStandIns.transformerEngineOnCudart13(w.resolveSibling("cuda13-te"))));
+    // A TE calling NCCL EP directly, held to the floors of every library the tree NEEDS (SETTINGS): NCCL 2.30.4
+    // defines no ncclEp* function.
+    cases.put("SYMBOL-FLOOR", w -> replace(w, "libtransformer_engine.so", StandIns.defect(Defect.TE_UNDEFINED_NCCL_EP_SYMBOL)));
     cases.put("ELF-VERNEED-NEEDED", w -> dropLastNeeded(w.resolve("libnccl_ep.so")));
     cases.put("SONAME-FILE-NAME", w -> Files.copy(StandIns.ncclLibDir().resolve("libnccl.so.2"), w.resolve("libnccl.so")));
     cases.put("DUPLICATE-CONTENT", w -> Files.copy(w.resolve("libnccl_ep.so"), w.resolve("libnccl_ep.so.0")));
@@ -94,7 +97,25 @@ class EachCheckTest {
   /** Settings a check needs to have something to hold the tree to, for both the passing and the failing case. */
   private static final Map<String, java.util.function.UnaryOperator<CheckSettings>> SETTINGS = Map.of(
       "GPU-ARCHS", s -> s.withCudaArchitectures(List.of("80,90,120")),
-      "CUDA-VARIANT", s -> s.withCudaMajor(12));
+      "CUDA-VARIANT", s -> s.withCudaMajor(12),
+      "SYMBOL-FLOOR", s -> s.withFloorLibraries(List.of(StandIns.ncclLibDir(), StandIns.cudaLibDir(),
+          systemLibrary("libstdc++.so.6"), systemLibrary("libgcc_s.so.1"), systemLibrary("libc.so.6"))));
+
+  /** Where gcc's toolchain finds a system library, e.g. /usr/lib/x86_64-linux-gnu/libc.so.6. */
+  private static Path systemLibrary(String name) {
+    try {
+      Process gcc = new ProcessBuilder("gcc", "-print-file-name=" + name).redirectErrorStream(true).start();
+      String path = new String(gcc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+      assertTrue(gcc.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && gcc.exitValue() == 0, path);
+      assertTrue(Files.isRegularFile(Path.of(path)), "gcc does not know " + name + ": " + path);
+      return Path.of(path).toRealPath();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 
   /** The cases where the assembled tree itself is the failing one get a cleaned tree as the passing one. */
   private static final Map<String, Breakage> PASSING_FIXES = Map.of("BAKED-BUILD-PATHS",

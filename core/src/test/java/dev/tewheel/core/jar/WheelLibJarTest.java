@@ -98,7 +98,7 @@ class WheelLibJarTest {
 
   @Test
   void aJarClassifiedCu12IsRefusedForATeNeedingLibcudartSo13AndWrittenAsCu13() throws Exception {
-    Path te = dev.tewheel.core.check.CudaStandIns.transformerEngineOnCuda13Toolkit(temp.resolve("cuda13-te"));
+    Path te = dev.tewheel.core.check.CudaStandIns.transformerEngineOnCudart13(temp.resolve("cuda13-te"));
     Path wheelLib = temp.resolve("cuda13/wheel_lib");
     new Assembler(line -> {}).assemble(AssembleRequest.of(te, StandIns.ncclEpHome(), wheelLib).withTimestamp(TIME)
         .withStateFile(temp.resolve("cuda13-state.json")));

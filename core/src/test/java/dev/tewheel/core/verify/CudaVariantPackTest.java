@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pack and verify hold the libraries to the wheel's CUDA variant: a TE that NEEDS the CUDA 13 runtime (linked by gcc
- * against the CUDA 13 toolkit's libcudart) packs as cu13, never as cu12, and a .whl's {@code _cuNN} is the variant.
+ * against the libcudart.so.13 stand-in) packs as cu13, never as cu12, and a .whl's {@code _cuNN} is the variant.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CudaVariantPackTest {
@@ -33,7 +33,7 @@ class CudaVariantPackTest {
 
   /** A staged tree whose wheel_lib is assembled from a TE that NEEDS libcudart.so.13 and the NCCL EP stand-in. */
   private Path staging(String name) throws Exception {
-    Path te = CudaStandIns.transformerEngineOnCuda13Toolkit(temp.resolve(name + "-te"));
+    Path te = CudaStandIns.transformerEngineOnCudart13(temp.resolve(name + "-te"));
     Path staging = temp.resolve(name);
     Path pkg = Files.createDirectories(staging.resolve("transformer_engine"));
     Files.writeString(pkg.resolve("__init__.py"), "__version__ = '2.9.0'\n");

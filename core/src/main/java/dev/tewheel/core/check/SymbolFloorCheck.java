@@ -1,0 +1,183 @@
+package dev.tewheel.core.check;
+
+import dev.tewheel.bundle.ncclep.NcclGate;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.SymbolScope;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Every symbol a shipped library binds in an external library is defined by the oldest version of that library the
+ * release supports (its floor, {@code floorLibraries}): what ld.so does when the library loads on a machine that has
+ * only the floor. The scope is the library's DT_NEEDED closure breadth first, each name the floor of that SONAME,
+ * else the shipped file glibc would find ({@link ShippedSearch}), else unknown; the matching is {@link SymbolScope}'s,
+ * te-runtime's load prediction's too. A BIND_NOW library fails to load (error); a lazy one loads and fails at the
+ * first call of the missing function (warning). NCCL EP is loaded only after NCCL's gate ({@link NcclGate}), so its
+ * NCCL imports are held only to a floor NCCL that passes it.
+ */
+final class SymbolFloorCheck extends BaseCheck {
+  static final String ID = "SYMBOL-FLOOR";
+  /**
+   * glibc's and GCC's runtime libraries version every symbol they export, and the static linker records that version
+   * in the reference; so an unversioned reference was never linked against one of them, and their having no floor
+   * leaves it unambiguous.
+   */
+  private static final Pattern VERSIONED_RUNTIME = Pattern.compile("(libc\\.so\\.6|libm\\.so\\.6|libdl\\.so\\.2"
+      + "|libpthread\\.so\\.0|librt\\.so\\.1|libutil\\.so\\.1|ld-linux[-a-z0-9_.]*\\.so\\.[0-9]+|libstdc\\+\\+\\.so\\.6"
+      + "|libgcc_s\\.so\\.1)");
+
+  SymbolFloorCheck() {
+    super(ID, "every symbol a library binds in an external library is defined by that library's floor (the oldest"
+        + " version the release supports)", Severity.ERROR);
+  }
+
+  @Override
+  public List<Finding> run(Subject subject) {
+    List<SubjectFile> libraries = Libraries.of(subject);
+    if (libraries.isEmpty()) {
+      return List.of();
+    }
+    List<Finding> findings = new ArrayList<>();
+    if (subject.settings().floorLibraries().isEmpty()) {
+      findings.add(new Finding(ID, Severity.INFO, libraries.get(0).origin(), "no floorLibraries, so no symbol was held"
+          + " to the oldest external libraries the release supports: SYMBOL-FLOOR did not run",
+          "the floor libraries (oldest supported NCCL, CUDA runtime, cuBLAS, cuDNN, ...) to check against",
+          "set te.floorLibraries to the oldest supported libraries, their folders or their pip wheels"
+              + " (comma-separated)"));
+      return findings;
+    }
+    FloorLibraries floors = FloorLibraries.read(subject.settings().floorLibraries());
+    for (FloorLibraries.Problem p : floors.problems()) {
+      findings.add(finding(p.input(), p.found(), p.expected(), p.fix()));
+    }
+    Map<String, Set<String>> withoutFloor = new LinkedHashMap<>();
+    Set<String> used = new HashSet<>();
+    for (SubjectFile library : libraries) {
+      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
+      if (elf.isPresent()) {
+        check(subject, library, elf.get(), floors, findings, withoutFloor, used);
+      }
+    }
+    if (!withoutFloor.isEmpty()) {
+      findings.add(new Finding(ID, Severity.INFO, libraries.get(0).origin(), "DT_NEEDED without a floor, not checked: "
+          + withoutFloor.entrySet().stream().map(e -> e.getKey() + " (" + String.join(", ", e.getValue()) + ")")
+              .collect(Collectors.joining(", ")), "a floor for each external library whose version the release"
+          + " pins", "add the oldest supported version of each to te.floorLibraries; the system's own (libc, libm,"
+          + " ...) follow the platform tag instead (PLATFORM)"));
+    }
+    // A folder or wheel may hold more than the shipped libraries need; an entry giving none of them is a mistake.
+    Map<java.nio.file.Path, List<String>> unusedInputs = new LinkedHashMap<>();
+    floors.all().forEach(f -> unusedInputs.computeIfAbsent(f.input(), k -> new ArrayList<>()).add(f.soname()));
+    floors.all().stream().filter(f -> used.contains(f.soname())).forEach(f -> unusedInputs.remove(f.input()));
+    unusedInputs.forEach((input, sonames) -> findings.add(new Finding(ID, Severity.INFO, input.toString(),
+        "a floorLibraries entry whose libraries (" + String.join(", ", sonames) + ") no shipped library NEEDS",
+        "floors of the libraries the shipped ones NEED", "check the floors' SONAMEs (readelf -d), or drop the entry"
+            + " from te.floorLibraries")));
+    return findings;
+  }
+
+  private void check(Subject subject, SubjectFile library, ElfFile elf, FloorLibraries floors, List<Finding> findings,
+      Map<String, Set<String>> withoutFloor, Set<String> used) {
+    String name = library.path().substring(library.path().lastIndexOf('/') + 1);
+    boolean ncclEp = subject.ncclEpLibrary().filter(library::equals).isPresent();
+    Map<String, FloorLibraries.Floor> inScope = new LinkedHashMap<>();
+    List<SymbolScope.Member> members = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    Set<String> gated = new HashSet<>();
+    record Pending(SubjectFile shipped, ElfFile elf) {}
+    Deque<Pending> pending = new ArrayDeque<>(List.of(new Pending(library, elf)));
+    while (!pending.isEmpty()) {
+      Pending owner = pending.removeFirst();
+      for (String needed : owner.elf().needed()) {
+        if (!seen.add(needed)) {
+          continue;
+        }
+        Optional<FloorLibraries.Floor> floor = floors.provider(needed);
+        if (floor.isPresent()) {
+          used.add(needed);
+          if (ncclEp && floor.get().isNccl() && !floor.get().nccl().map(NcclRelease::passesGate).orElse(false)) {
+            findings.add(belowGate(library, floor.get()));
+            gated.add(needed); // it still binds what it defines; what it lacks is not NCCL EP's problem there
+          } else {
+            inScope.put(needed, floor.get());
+          }
+          members.add(SymbolScope.Member.of(needed, floor.get().elf()));
+          pending.add(new Pending(null, floor.get().elf()));
+          continue;
+        }
+        Optional<SubjectFile> shipped = owner.shipped() == null ? Optional.empty()
+            : ShippedSearch.find(subject, owner.shipped(), owner.elf(), needed);
+        Optional<ElfFile> shippedElf = shipped.flatMap(subject::elfIfReadable);
+        if (shippedElf.isPresent()) {
+          members.add(SymbolScope.Member.of(needed, shippedElf.get()));
+          pending.add(new Pending(shipped.get(), shippedElf.get()));
+          continue;
+        }
+        members.add(SymbolScope.Member.unknown(needed));
+        if (owner.shipped() == library) {
+          withoutFloor.computeIfAbsent(needed, k -> new LinkedHashSet<>()).add(name);
+        }
+      }
+    }
+    Severity severity = elf.bindNow() ? Severity.ERROR : Severity.WARNING;
+    List<String> ambiguous = new ArrayList<>();
+    Set<String> mayDefine = new LinkedHashSet<>();
+    for (SymbolScope.Unbound unbound : SymbolScope.of(members).unbound(elf)) {
+      List<FloorLibraries.Floor> lacking = unbound.expectedFrom().stream().map(inScope::get)
+          .filter(java.util.Objects::nonNull).toList();
+      if (lacking.isEmpty() || unbound.expectedFrom().stream().anyMatch(gated::contains)) {
+        continue; // no floor's business; or an unversioned symbol a gated NCCL may define: NCCL's, not judged there
+      }
+      List<String> unversionedUnknown = unbound.unknown().stream()
+          .filter(n -> !VERSIONED_RUNTIME.matcher(n).matches()).toList();
+      if (unbound.symbol().version().isEmpty() && !unversionedUnknown.isEmpty()) {
+        ambiguous.add(unbound.describe()); // it may be meant for a library without a floor
+        mayDefine.addAll(unversionedUnknown);
+        continue;
+      }
+      findings.add(missing(library, name, elf.bindNow(), unbound, lacking).withSeverity(severity));
+    }
+    if (!ambiguous.isEmpty()) {
+      String others = String.join(", ", mayDefine);
+      findings.add(new Finding(ID, Severity.INFO, library.origin(), ambiguous.size() + " unversioned symbol"
+          + (ambiguous.size() == 1 ? "" : "s") + " that no floor defines and " + others + " (no floor) may: "
+          + String.join(", ", ambiguous) + "; not judged", "a floor for every library an unversioned symbol may"
+          + " come from", "add the oldest supported " + others + " to te.floorLibraries"));
+    }
+  }
+
+  private Finding missing(SubjectFile library, String name, boolean bindNow, SymbolScope.Unbound unbound,
+      List<FloorLibraries.Floor> lacking) {
+    String from = lacking.stream().map(FloorLibraries.Floor::soname).collect(Collectors.joining(", "));
+    String floors = lacking.stream().map(FloorLibraries.Floor::describe).collect(Collectors.joining(", "));
+    String when = bindNow ? "a BIND_NOW library fails to load where a symbol is missing"
+        : "a lazily bound library loads, then fails at the first call of a missing function";
+    String which = lacking.size() == 1 ? "which the floor " + floors + " does not define"
+        : "which none of the floors " + floors + " defines";
+    return finding(library.origin(), unbound.describe() + " (needed from " + from + "), " + which,
+        "every symbol " + name + " binds in " + from + " defined by its floor (" + when + ")", "raise the release's pinned " + from + " to a version that defines " + unbound.symbol().name()
+        + ", or build " + name + " against the floor's headers and library so it does not need it");
+  }
+
+  private Finding belowGate(SubjectFile library, FloorLibraries.Floor floor) {
+    String release = floor.nccl().map(r -> "NCCL " + r + ", below NCCL EP's gate (" + NcclGate.MINIMUM + ")")
+        .orElse("an NCCL whose release its files do not say (no 'NCCL version' text, no libnccl.so.X.Y.Z name, no"
+            + " nvidia-nccl wheel)");
+    return new Finding(ID, Severity.INFO, library.origin(), "the floor " + floor.origin() + " of " + floor.soname()
+        + " is " + release + ": TE loads NCCL EP only on NCCL >= " + NcclGate.MINIMUM + ", so NCCL EP's imports from"
+        + " " + floor.soname() + " are not held to it", "a floor NCCL at or above NCCL EP's gate to hold NCCL EP's"
+        + " imports to", "verify once more with te.floorLibraries naming the oldest NCCL >= " + NcclGate.MINIMUM
+        + " the release supports for NCCL EP");
+  }
+}
