@@ -21,10 +21,11 @@ final class UnreadProperties {
       "verify-wheel-lib", Set.of("outputTimestamp", "attach"),
       "pack-wheel", Set.of("wheelLib", "wheel"),
       "diff-wheel", Set.of("platformTag", "outputTimestamp", "attach", "cudaMajor", "ncclEpMajor", "forbiddenNeeded",
-          "includeSearchPath", "externalHeaders", "allowedNeeded", "cudaArchitectures", "maxWheelSize"),
+          "includeSearchPath", "externalHeaders", "allowedNeeded", "cudaArchitectures", "maxWheelSize",
+          "floorLibraries"),
       "jar-wheel-lib", Set.of("wheel", "wheelLibPath", "layout", "platformTag", "failOn", "suppressions",
           "reportDirectory", "ncclEpMajor", "forbiddenNeeded", "includeSearchPath", "externalHeaders",
-          "allowedNeeded", "cudaArchitectures", "severities", "maxWheelSize"));
+          "allowedNeeded", "cudaArchitectures", "severities", "maxWheelSize", "floorLibraries"));
 
   private UnreadProperties() {}
 
