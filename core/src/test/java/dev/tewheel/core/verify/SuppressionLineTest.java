@@ -45,7 +45,8 @@ class SuppressionLineTest {
     VerifyReport report = verify("BAKED-BUILD-PATHS@config.h:2: the runtime sets NCCL_EP_HOME");
     assertEquals(1, report.suppressed().size(), report.suppressed().toString());
     assertTrue(report.suppressed().get(0).finding().file().endsWith("config.h:2"));
-    assertEquals(2, report.findings().size(), report.findings().toString());
+    assertEquals(2, report.findings().stream().filter(f -> f.checkId().equals("BAKED-BUILD-PATHS")).count(),
+        report.findings().toString());
     assertTrue(report.unmatchedSuppressions().isEmpty());
     assertFalse(verify("BAKED-BUILD-PATHS@config.h:20: no such line").findings().isEmpty(),
         "line 20 must not match line 2");
