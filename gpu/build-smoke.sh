@@ -17,8 +17,8 @@ if [[ "${INSTALL:-0}" == 1 ]]; then
   echo "build-smoke: ./mvnw -B -q install -DskipTests -Dinvoker.skip"
   ./mvnw -B -q install -DskipTests -Dinvoker.skip
 fi
-echo "build-smoke: ./mvnw -B -q -f gpu/smoke/pom.xml package"
-./mvnw -B -q -f gpu/smoke/pom.xml package
+echo "build-smoke: ./mvnw -B -q -f gpu/smoke/pom.xml package -DskipTests"
+./mvnw -B -q -f gpu/smoke/pom.xml package -DskipTests
 rm -rf "$here/work/smoke"
 mkdir -p "$here/work/smoke"
 cp "$here/smoke/target/gpu-smoke.jar" "$here/work/smoke/"

@@ -3,9 +3,11 @@
  * The 18 functions of nccl_ep.h with their real signatures and result codes. Arguments are checked the way
  * nccl_ep.cc checks them: where the real library returns ncclInvalidArgument or ncclInvalidUsage so does this one,
  * and where the real one assert()s (or throws from EP_HOST_ASSERT) this one aborts. The work itself is a small
- * in-memory model for one rank, in host memory, synchronous: routing, dispatch and combine for the
- * high-throughput algorithm's expert-major layout (what Transformer Engine uses). docs/stand-ins.md says exactly
- * what each call does.
+ * model in host memory, synchronous, for any number of ranks (one per process, joined by the stand-in NCCL):
+ * routing, dispatch and combine for both algorithms and their layouts (high throughput: expert-major, flat; low
+ * latency: expert-major, rank-major), and low latency's masks. Data moves between ranks through the stand-in
+ * NCCL's ncclAllGather, so ncclEpUpdateHandle, ncclEpDispatch, ncclEpCombine and ncclEpMaskClean are collective.
+ * docs/stand-ins.md says exactly what each call does.
  *
  * Like the real library it NEEDS libnccl.so.2 (communicator queries, memory, windows, device communicators,
  * collectives) and libcuda.so.1 (the device's multiprocessor count), and has no RUNPATH. */
@@ -67,6 +69,16 @@ struct ncclEpHandle {
   int owns_mem;
   int num_tokens;
   int num_tokens_set;
+  /* Every rank's routing, gathered by ncclEpUpdateHandle, and where each (source rank, token, choice) lands in
+   * each destination rank's receive layout (see lay_out). Heap memory of this handle. */
+  int32_t *ntok;     /* [nranks] tokens of each rank */
+  int64_t *all_topk; /* [nranks][max tokens][k] global expert id, -1 not routed */
+  int32_t *row;      /* [destination][source][max tokens][k] row of the destination's layout, -1 none */
+  int64_t *rows;     /* [destination] rows its layout uses (HT: the padded total; LL: the fixed capacity) */
+  int64_t *count;    /* [local experts] this rank's per-expert counts (HT EM padded, HT flat and LL received) */
+  int64_t *offset;   /* [local experts + 1] this rank's expert zones (HT EM) */
+  int32_t *from;     /* [nranks] tokens this rank receives from each rank (LL rank-major) */
+  int only_me;       /* the layout was made with every other rank masked (LL) */
 };
 
 /* What the routing buffer holds, each part starting at a multiple of 256 bytes (see handle_mem_size). */
@@ -501,6 +513,20 @@ API ncclResult_t ncclEpInitHandle(ncclEpHandle_t *handle, ncclEpGroup_t ep_group
     h->owns_mem = 1;
   }
   memset(h->mem, 0, 256);
+  const size_t P = (size_t)ep_group->nranks, T = ep_group->config.max_dispatch_tokens_per_rank, k = (size_t)num_topk;
+  const size_t L = (size_t)ep_group->num_local_experts;
+  h->ntok = calloc(P, sizeof *h->ntok);
+  h->all_topk = calloc(P * T * k + 1, sizeof *h->all_topk);
+  h->row = calloc(P * P * T * k + 1, sizeof *h->row);
+  h->rows = calloc(P, sizeof *h->rows);
+  h->count = calloc(L + 1, sizeof *h->count);
+  h->offset = calloc(L + 1, sizeof *h->offset);
+  h->from = calloc(P, sizeof *h->from);
+  if (h->ntok == NULL || h->all_topk == NULL || h->row == NULL || h->rows == NULL || h->count == NULL ||
+      h->offset == NULL || h->from == NULL) {
+    ncclEpHandleDestroy(h);
+    return ncclSystemError;
+  }
   if (!ht) ep_group->ll_handles++;
   *handle = h;
   return ncclSuccess;
@@ -536,9 +562,141 @@ static const ncclEpTensor_t *counter(const ncclEpTensor_t *t, size_t min_length)
   return t;
 }
 
-/* Routes each token to the experts its topk_idx row names. A negative id means "not routed"; a token naming one
- * expert twice gets one slot. Slots are laid out expert-major: each local expert's zone in ascending expert order,
- * within it the tokens in ascending order, the zone padded up to the handle's alignment. */
+/* Which ranks take part in a dispatch or combine: 0 all, 1 only this one (every other rank masked), -1 another mix,
+ * which the stand-in does not model. */
+static int mask_mode(const struct ncclEpGroup *g) {
+  if (g->mask == NULL) return 0;
+  int all = 1, alone = g->mask[g->rank] != 0;
+  for (int r = 0; r < g->nranks; r++) {
+    all &= g->mask[r] != 0;
+    if (r != g->rank && g->mask[r] != 0) alone = 0;
+  }
+  return all ? 0 : alone ? 1 : -1;
+}
+
+static int expert_rank(const struct ncclEpGroup *g, int64_t e) { return e < 0 ? -1 : (int)(e / g->num_local_experts); }
+
+static int32_t *row_at(const struct ncclEpHandle *h, int dest, int src, size_t token) {
+  const size_t T = h->group->config.max_dispatch_tokens_per_rank, k = (size_t)h->num_topk;
+  return h->row + (((size_t)dest * (size_t)h->group->nranks + (size_t)src) * T + token) * k;
+}
+
+/* Lays out every destination rank's receive rows from the gathered routing; with only_me, only this rank's tokens
+ * to this rank. Sources go in rank order, each source's tokens in ascending order (the real library orders rows
+ * from different ranks by arrival). A token naming one expert twice is received once for it.
+ *   HT expert-major: one zone per local expert, in expert order, padded to the handle's alignment;
+ *   HT flat:         one row per (source, token) with at least one expert on the destination;
+ *   LL expert-major: expert e's rows start at e * nranks * max_tokens;
+ *   LL rank-major:   source q's rows start at q * max_tokens. */
+static ncclResult_t lay_out(struct ncclEpHandle *h, int only_me) {
+  struct ncclEpGroup *g = h->group;
+  const int P = g->nranks, L = g->num_local_experts, me = g->rank;
+  const size_t T = g->config.max_dispatch_tokens_per_rank, k = (size_t)h->num_topk;
+  const int ht = g->config.algorithm == NCCL_EP_ALGO_HIGH_THROUGHPUT;
+  const int64_t align = (int64_t)h->alignment;
+  int64_t *cursor = calloc((size_t)L + 1, sizeof *cursor);
+  if (cursor == NULL) return ncclSystemError;
+  for (size_t i = 0; i < (size_t)P * (size_t)P * T * k; i++) h->row[i] = -1;
+  for (int p = 0; p < P; p++) {
+    if (only_me && p != me) {
+      h->rows[p] = 0;
+      continue;
+    }
+    int64_t next = 0;
+    memset(cursor, 0, ((size_t)L + 1) * sizeof *cursor);
+    for (int q = 0; q < P; q++) {
+      if (only_me && q != me) continue;
+      int64_t from_q = 0;
+      for (size_t t = 0; t < (size_t)h->ntok[q]; t++) {
+        const int64_t *ids = h->all_topk + ((size_t)q * T + t) * k;
+        int32_t *rows = row_at(h, p, q, t);
+        int64_t shared = -1; /* flat and rank-major: one row for all of the token's experts here */
+        for (size_t j = 0; j < k; j++) {
+          if (expert_rank(g, ids[j]) != p) continue;
+          int repeated = 0;
+          for (size_t i = 0; i < j; i++) repeated |= ids[i] == ids[j];
+          const int e = (int)(ids[j] - (int64_t)p * L);
+          if (ht && h->layout == NCCL_EP_LAYOUT_EXPERT_MAJOR) {
+            if (!repeated) rows[j] = (int32_t)(cursor[e]++); /* zone-relative until the zones are known */
+            continue;
+          }
+          if (shared < 0) {
+            shared = ht ? next++ : h->layout == NCCL_EP_LAYOUT_RANK_MAJOR ? (int64_t)q * (int64_t)T + from_q++ : -1;
+          }
+          if (!ht && h->layout == NCCL_EP_LAYOUT_EXPERT_MAJOR) {
+            if (!repeated) rows[j] = (int32_t)((int64_t)e * P * (int64_t)T + cursor[e]++);
+          } else {
+            rows[j] = (int32_t)shared;
+          }
+        }
+      }
+      if (p == me && !ht && h->layout == NCCL_EP_LAYOUT_RANK_MAJOR) h->from[q] = (int32_t)from_q;
+    }
+    if (ht && h->layout == NCCL_EP_LAYOUT_EXPERT_MAJOR) {
+      int64_t *zone = calloc((size_t)L + 1, sizeof *zone);
+      if (zone == NULL) {
+        free(cursor);
+        return ncclSystemError;
+      }
+      for (int e = 0; e < L; e++) zone[e + 1] = zone[e] + (cursor[e] + align - 1) / align * align;
+      for (int q = 0; q < P; q++) {
+        for (size_t t = 0; t < (size_t)h->ntok[q]; t++) {
+          const int64_t *ids = h->all_topk + ((size_t)q * T + t) * k;
+          int32_t *rows = row_at(h, p, q, t);
+          for (size_t j = 0; j < k; j++) {
+            if (rows[j] < 0) continue;
+            int64_t slot = zone[ids[j] - (int64_t)p * L] + rows[j];
+            /* The fixed budget is high throughput's; TRAP (the default) is a device trap in the real library,
+             * DROP loses the token. */
+            if (!g->eager && slot >= (int64_t)g->max_recv_tokens) {
+              EP_HOST_ASSERT(g->config.overflow_policy == NCCL_EP_OVERFLOW_DROP && "receive overflow");
+              slot = -1;
+            }
+            rows[j] = (int32_t)slot;
+          }
+        }
+      }
+      if (p == me) {
+        for (int e = 0; e <= L; e++) h->offset[e] = zone[e];
+        for (int e = 0; e < L; e++) h->count[e] = zone[e + 1] - zone[e];
+      }
+      h->rows[p] = zone[L];
+      free(zone);
+    } else if (ht) {
+      h->rows[p] = next;
+      if (p == me) {
+        for (int e = 0; e < L; e++) h->count[e] = cursor[e];
+      }
+    } else {
+      h->rows[p] = h->layout == NCCL_EP_LAYOUT_RANK_MAJOR ? (int64_t)P * (int64_t)T : (int64_t)L * P * (int64_t)T;
+      if (p == me) {
+        for (int e = 0; e < L; e++) h->count[e] = cursor[e];
+      }
+    }
+    if (ht && h->layout == NCCL_EP_LAYOUT_FLAT) {
+      /* flat counts tokens per expert, which the pass above counted only for the expert-major zones */
+      if (p == me) {
+        for (int e = 0; e < L; e++) h->count[e] = 0;
+        for (int q = 0; q < P; q++) {
+          for (size_t t = 0; t < (size_t)h->ntok[q]; t++) {
+            const int64_t *ids = h->all_topk + ((size_t)q * T + t) * k;
+            for (size_t j = 0; j < k; j++) {
+              int repeated = 0;
+              for (size_t i = 0; i < j; i++) repeated |= ids[i] == ids[j];
+              if (!repeated && expert_rank(g, ids[j]) == p) h->count[ids[j] - (int64_t)p * L]++;
+            }
+          }
+        }
+      }
+    }
+  }
+  free(cursor);
+  h->only_me = only_me;
+  return ncclSuccess;
+}
+
+/* Routes each token to the experts its topk_idx row names; a negative id means "not routed". Collective in the
+ * stand-in (every rank's routing is gathered with ncclAllGather), as the real calls must be made in lockstep. */
 API ncclResult_t ncclEpUpdateHandle(ncclEpHandle_t handle, const ncclEpTensor_t *topk_idx,
                                     const ncclEpLayoutInfo_t *layout_info, cudaStream_t stream) {
   (void)stream;
@@ -564,10 +722,11 @@ API ncclResult_t ncclEpUpdateHandle(ncclEpHandle_t handle, const ncclEpTensor_t 
   assert(handle->num_tokens <= (int)g->config.max_dispatch_tokens_per_rank && "Token count exceeds buffer capacity");
 
   const size_t tokens = (size_t)handle->num_tokens, k = (size_t)handle->num_topk;
+  const size_t T = g->config.max_dispatch_tokens_per_rank;
   const int experts = g->num_local_experts;
-  const int64_t first = (int64_t)g->rank * experts;
   const char *ids = tokens > 0 ? tensor_bytes(g, topk_idx) : NULL;
   struct routing r = routing_of(handle);
+  for (size_t i = 0; i < T * k; i++) r.topk[i] = -1;
   for (size_t i = 0; i < tokens * k; i++) {
     int64_t e = topk_value(topk_idx, ids, i);
     if (e >= (int64_t)g->config.num_experts) {
@@ -577,43 +736,20 @@ API ncclResult_t ncclEpUpdateHandle(ncclEpHandle_t handle, const ncclEpTensor_t 
     }
     r.topk[i] = e < 0 ? -1 : e;
   }
+  int32_t mine = (int32_t)tokens;
+  NCCL_CALL(ncclAllGather(&mine, handle->ntok, 1, ncclInt32, g->comm, NULL));
+  NCCL_CALL(ncclAllGather(r.topk, handle->all_topk, T * k, ncclInt64, g->comm, NULL));
+  ncclResult_t result = lay_out(handle, 0);
+  if (result != ncclSuccess) return result;
 
-  memset(r.count, 0, (size_t)experts * sizeof *r.count);
+  /* this rank's part, in the routing buffer: counts, zones, and where each of its (token, choice) lands */
+  for (int e = 0; e < experts; e++) r.count[e] = (int32_t)handle->count[e];
+  for (int e = 0; e <= experts; e++) r.offset[e] = handle->offset[e];
   for (size_t i = 0; i < tokens * k; i++) {
-    r.slot[i] = -1;
-    int64_t local = r.topk[i] - first;
-    if (r.topk[i] < 0 || local < 0 || local >= experts) continue;
-    int repeated = 0;
-    for (size_t j = i - i % k; j < i; j++) repeated |= r.topk[j] == r.topk[i];
-    if (!repeated) r.count[local]++;
-    r.slot[i] = repeated ? -2 : (int32_t)local; /* the local expert for now; -2 marks a repeat */
+    int p = expert_rank(g, r.topk[i]);
+    r.slot[i] = p < 0 ? -1 : row_at(handle, p, g->rank, i / k)[i % k];
   }
-  const int64_t align = (int64_t)handle->alignment;
-  r.offset[0] = 0;
-  for (int e = 0; e < experts; e++) {
-    r.offset[e + 1] = r.offset[e] + (r.count[e] + align - 1) / align * align;
-  }
-  const int64_t total = r.offset[experts];
-  int64_t *cursor = calloc((size_t)experts + 1, sizeof *cursor);
-  if (cursor == NULL) return ncclSystemError;
-  for (size_t i = 0; i < tokens * k; i++) {
-    if (r.slot[i] < 0) {
-      r.slot[i] = -1;
-      continue;
-    }
-    int e = r.slot[i];
-    int64_t slot = r.offset[e] + cursor[e]++;
-    /* The fixed budget is high throughput's. Low latency sizes its buffers itself (max_recv_tokens_per_rank: "LL:
-     * unused") with room for ranks * max_dispatch_tokens_per_rank tokens per local expert, which one token per
-     * expert per rank cannot overflow. */
-    if (g->config.algorithm == NCCL_EP_ALGO_HIGH_THROUGHPUT && !g->eager && slot >= (int64_t)g->max_recv_tokens) {
-      /* TRAP (the default) is a device trap in the real library; DROP loses the token. */
-      EP_HOST_ASSERT(g->config.overflow_policy == NCCL_EP_OVERFLOW_DROP && "receive overflow");
-      slot = -1;
-    }
-    r.slot[i] = (int32_t)slot;
-  }
-  free(cursor);
+  const int64_t total = handle->rows[g->rank];
   r.header[0] = (int64_t)tokens;
   r.header[1] = (int64_t)k;
   r.header[2] = total;
@@ -625,20 +761,9 @@ API ncclResult_t ncclEpUpdateHandle(ncclEpHandle_t handle, const ncclEpTensor_t 
     const ncclEpTensor_t *counts = counter(info.expert_counters, (size_t)experts);
     const ncclEpTensor_t *offsets = expert_major ? counter(info.expert_offsets, (size_t)experts) : NULL;
     const ncclEpTensor_t *recv_total = counter(info.recv_total_counter, 1);
-    int64_t received = total;
-    if (!expert_major) {
-      received = 0;
-      for (size_t t = 0; t < tokens; t++) {
-        int any = 0;
-        for (size_t j = 0; j < k; j++) any |= r.slot[t * k + j] >= 0;
-        received += any;
-      }
-    }
-    for (int e = 0; counts != NULL && e < experts; e++) {
-      put_integer(g, counts, (size_t)e, expert_major ? r.offset[e + 1] - r.offset[e] : r.count[e]);
-    }
-    for (int e = 0; offsets != NULL && e < experts; e++) put_integer(g, offsets, (size_t)e, r.offset[e]);
-    if (recv_total != NULL) put_integer(g, recv_total, 0, received);
+    for (int e = 0; counts != NULL && e < experts; e++) put_integer(g, counts, (size_t)e, handle->count[e]);
+    for (int e = 0; offsets != NULL && e < experts; e++) put_integer(g, offsets, (size_t)e, handle->offset[e]);
+    if (recv_total != NULL) put_integer(g, recv_total, 0, total);
   }
   return ncclSuccess;
 }
@@ -657,6 +782,13 @@ API ncclResult_t ncclEpCreateHandle(ncclEpHandle_t *handle, ncclEpGroup_t ep_gro
 API ncclResult_t ncclEpHandleDestroy(ncclEpHandle_t handle) {
   if (handle == NULL) return ncclSuccess;
   if (handle->owns_mem) group_free(handle->group, handle->mem);
+  free(handle->ntok);
+  free(handle->all_topk);
+  free(handle->row);
+  free(handle->rows);
+  free(handle->count);
+  free(handle->offset);
+  free(handle->from);
   free(handle);
   return ncclSuccess;
 }
@@ -707,9 +839,77 @@ static ncclResult_t check_dispatch_recipe(const ncclEpDispatchInputs_t *in, cons
   }
 }
 
-/* Fills outputs->tokens rows [0, total): zone by zone, each local expert's tokens in ascending token order, the
- * padding rows zero; outputs->topk_weights[slot] = the weight the token gave that expert. Rows from total on are
- * not written. QUANT_FWD moves the scale rows the same way. */
+/* Every rank's rows of `bytes_per_rank`, gathered: [nranks][bytes_per_rank], or only this rank's with only_me (then
+ * without a collective, since the masked ranks do not take part). `src` holds `have` bytes; the rest is zeros. */
+static ncclResult_t gather_rows(const struct ncclEpGroup *g, int only_me, const char *src, size_t have,
+                                size_t bytes_per_rank, char **out) {
+  *out = NULL;
+  const size_t P = (size_t)g->nranks;
+  char *all = calloc(P * bytes_per_rank > 0 ? P * bytes_per_rank : 1, 1);
+  char *mine = calloc(bytes_per_rank > 0 ? bytes_per_rank : 1, 1);
+  if (all == NULL || mine == NULL) {
+    free(all);
+    free(mine);
+    return ncclSystemError;
+  }
+  if (have > 0) memcpy(mine, src, have);
+  ncclResult_t r = ncclSuccess;
+  if (only_me) {
+    memcpy(all + (size_t)g->rank * bytes_per_rank, mine, bytes_per_rank);
+  } else if (bytes_per_rank > 0) {
+    r = nccl_call(ncclAllGather(mine, all, bytes_per_rank, ncclUint8, g->comm, NULL), "ncclAllGather");
+  }
+  free(mine);
+  if (r != ncclSuccess) {
+    free(all);
+    return r;
+  }
+  *out = all;
+  return ncclSuccess;
+}
+
+static ncclResult_t masked_mix(const char *what) {
+  fprintf(stderr, "NCCL EP stand-in: %s moves data with every rank active or with every other rank masked only\n",
+          what);
+  return ncclInvalidUsage;
+}
+
+/* Low latency's output shapes, as nccl_ep.cc asserts them. */
+static void check_ll_dispatch(const struct ncclEpHandle *h, const ncclEpTensor_t *y, const ncclEpTensor_t *w,
+                              const ncclEpTensor_t *out_w, const ncclEpTensor_t *out_idx,
+                              const ncclEpTensor_t *by_rank, const ncclEpTensor_t *by_expert, size_t hidden) {
+  const struct ncclEpGroup *g = h->group;
+  const size_t P = (size_t)g->nranks, T = g->config.max_dispatch_tokens_per_rank, k = (size_t)h->num_topk;
+  if (h->layout == NCCL_EP_LAYOUT_RANK_MAJOR) {
+    assert(y->ndim == 3 && y->sizes[0] == P && y->sizes[1] == T && y->sizes[2] == hidden);
+    assert(w != NULL && w->ndim == 2 && w->datatype == ncclFloat32);
+    assert(w->sizes[0] == (size_t)h->num_tokens && w->sizes[1] == k);
+    assert(out_w != NULL && out_w->ndim == 3 && out_w->datatype == ncclFloat32);
+    assert(out_w->sizes[0] == P && out_w->sizes[1] == T && out_w->sizes[2] == k);
+    assert(out_idx != NULL && out_idx->ndim == 3 && out_idx->datatype == ncclInt32);
+    assert(out_idx->sizes[0] == P && out_idx->sizes[1] == T && out_idx->sizes[2] == k);
+    assert(by_rank == NULL || (by_rank->ndim == 1 && by_rank->datatype == ncclInt32 && by_rank->sizes[0] == P));
+    assert(by_expert == NULL);
+  } else {
+    assert(y->ndim == 3 && y->sizes[0] == (size_t)g->num_local_experts && y->sizes[1] == P * T &&
+           y->sizes[2] == hidden);
+    assert(w == NULL && out_w == NULL && out_idx == NULL && by_rank == NULL);
+    assert(by_expert != NULL && by_expert->ndim == 1 && by_expert->datatype == ncclInt32 &&
+           by_expert->sizes[0] == (size_t)g->num_local_experts);
+  }
+  (void)g;
+  (void)P;
+  (void)T;
+  (void)k;
+  (void)hidden;
+}
+
+/* Collective (ncclAllGather of every rank's tokens, weights and scales, unless every other rank is masked). Each
+ * received row is the source token's row; HT expert-major fills outputs->topk_weights[slot] with the weight the
+ * token gave that expert and zeroes its padding rows; HT flat and LL rank-major fill outputs->topk_idx (the local
+ * expert id, or the global one when layout_info asks for GLOBAL, -1 where the expert is elsewhere) and
+ * outputs->topk_weights (HT flat: 0 where the expert is elsewhere; LL rank-major: every weight, as the real kernel
+ * writes them); LL writes layout_info's expert_counters (expert-major) or src_rank_counters (rank-major). */
 API ncclResult_t ncclEpDispatch(ncclEpHandle_t handle, const ncclEpDispatchInputs_t *inputs,
                                 const ncclEpDispatchOutputs_t *outputs, const ncclEpLayoutInfo_t *layout_info,
                                 const ncclEpDispatchConfig_t *config, cudaStream_t stream) {
@@ -721,16 +921,19 @@ API ncclResult_t ncclEpDispatch(ncclEpHandle_t handle, const ncclEpDispatchInput
   ncclEpDispatchInputs_t in;
   ncclEpDispatchOutputs_t out;
   ncclEpDispatchConfig_t cfg = NCCL_EP_DISPATCH_CONFIG_INIT;
+  ncclEpLayoutInfo_t info = NCCL_EP_LAYOUT_INFO_INIT;
   DECODE(in, inputs, NCCL_EP_DISPATCH_INPUTS_INIT);
   DECODE(out, outputs, NCCL_EP_DISPATCH_OUTPUTS_INIT);
   if (config != NULL) DECODE(cfg, config, NCCL_EP_DISPATCH_CONFIG_INIT);
+  if (layout_info != NULL) DECODE(info, layout_info, NCCL_EP_LAYOUT_INFO_INIT);
 
   struct ncclEpGroup *g = handle->group;
   const ncclEpTensor_t *x = tensor_required(in.tokens);
   if (x->ndim != 2) return ncclInvalidArgument;
   ncclResult_t result = check_dispatch_recipe(&in, &out, &cfg);
   if (result != ncclSuccess) return result;
-  if (cfg.pass_direction != NCCL_EP_FWD_PASS && g->config.algorithm == NCCL_EP_ALGO_LOW_LATENCY) {
+  const int ht = g->config.algorithm == NCCL_EP_ALGO_HIGH_THROUGHPUT;
+  if (cfg.pass_direction != NCCL_EP_FWD_PASS && !ht) {
     fprintf(stderr, "ncclEpDispatch: backward pass (pass_direction=%d) is not supported in LL mode\n",
             (int)cfg.pass_direction);
     return ncclInvalidUsage;
@@ -739,80 +942,142 @@ API ncclResult_t ncclEpDispatch(ncclEpHandle_t handle, const ncclEpDispatchInput
     handle->num_tokens = (int)x->sizes[0];
     handle->num_tokens_set = 1;
   }
-  if (g->config.algorithm != NCCL_EP_ALGO_HIGH_THROUGHPUT || handle->layout != NCCL_EP_LAYOUT_EXPERT_MAJOR) {
-    fprintf(stderr, "NCCL EP stand-in: dispatch moves data for the high-throughput expert-major layout only\n");
+  if (!ht && cfg.quant_recipe != NCCL_EP_DISP_QUANT_NONE) {
+    fprintf(stderr, "NCCL EP stand-in: LL dispatch moves unquantized tokens only\n");
     return ncclInvalidUsage;
   }
 
   const size_t hidden = x->sizes[1], row = hidden * type_size(x->datatype);
+  const size_t P = (size_t)g->nranks, T = g->config.max_dispatch_tokens_per_rank, k = (size_t)handle->num_topk;
   assert(x->sizes[0] == (size_t)handle->num_tokens);
-  assert(x->sizes[0] <= g->config.max_dispatch_tokens_per_rank);
-  assert(row <= g->config.max_token_bytes && "HT dispatch token bytes must not exceed group's max_token_bytes");
-  assert((g->num_local_experts * g->lsa_team_size * 4) % 16 == 0 &&
-         "HT dispatch requires experts_per_lsa_team to be multiple of 4 (16B prob TMA alignment)");
-  assert(row % 16 == 0 && "HT dispatch requires token bytes per token to be 16B aligned for TMA");
+  assert(x->sizes[0] <= T);
+  assert(row <= g->config.max_token_bytes && "dispatch token bytes must not exceed group's max_token_bytes");
+  if (ht) {
+    assert((g->num_local_experts * g->lsa_team_size * 4) % 16 == 0 &&
+           "HT dispatch requires experts_per_lsa_team to be multiple of 4 (16B prob TMA alignment)");
+    assert(row % 16 == 0 && "HT dispatch requires token bytes per token to be 16B aligned for TMA");
+  }
   struct routing r = routing_of(handle);
-  assert(r.header[3] == 1 && "HT dispatch: no routing (ncclEpUpdateHandle not called?)");
+  assert(r.header[3] == 1 && "dispatch: no routing (ncclEpUpdateHandle not called?)");
+  const int mode = ht ? 0 : mask_mode(g);
+  if (mode < 0) return masked_mix("ncclEpDispatch");
+  if (!ht && mode != handle->only_me && (result = lay_out(handle, mode)) != ncclSuccess) return result;
 
   const ncclEpTensor_t *y = tensor_required(out.tokens);
-  if (y->ndim < 2) return ncclInvalidArgument;
-  const size_t total = (size_t)r.header[2];
-  if (!g->eager && y->sizes[0] < g->max_recv_tokens) return ncclInvalidArgument;
-  if (y->sizes[0] < total) {
-    fprintf(stderr, "NCCL EP: dispatch recv buffer too small: %zu tokens < %zu required "
-                    "(size from ncclEpLayoutInfo_t::recv_total_counter)\n", y->sizes[0], total);
-    return ncclInvalidArgument;
-  }
+  const ncclEpTensor_t *w = tensor_optional(in.topk_weights);
+  const ncclEpTensor_t *out_w = tensor_optional(out.topk_weights);
+  const ncclEpTensor_t *out_idx = tensor_optional(out.topk_idx);
+  const int forward = cfg.pass_direction == NCCL_EP_FWD_PASS;
+  const int expert_major = handle->layout == NCCL_EP_LAYOUT_EXPERT_MAJOR;
+  const int64_t total = handle->rows[g->rank];
   const int scales_forward = cfg.quant_recipe == NCCL_EP_DISP_QUANT_FWD;
   const ncclEpTensor_t *scales = scales_forward ? tensor_optional(in.scales) : NULL;
   const ncclEpTensor_t *out_scales = scales_forward ? tensor_optional(out.scales) : NULL;
-  if (scales_forward && out_scales->sizes[0] < total) return ncclInvalidArgument;
+  const ncclEpTensor_t *by_rank = NULL, *by_expert = NULL;
+  if (ht) {
+    if (y->ndim < 2) return ncclInvalidArgument;
+    if (!g->eager && y->sizes[0] < g->max_recv_tokens) return ncclInvalidArgument;
+    if (y->sizes[0] < (size_t)total) {
+      fprintf(stderr, "NCCL EP: dispatch recv buffer too small: %zu tokens < %lld required "
+                      "(size from ncclEpLayoutInfo_t::recv_total_counter)\n", y->sizes[0], (long long)total);
+      return ncclInvalidArgument;
+    }
+    if (scales_forward && out_scales->sizes[0] < (size_t)total) return ncclInvalidArgument;
+    if (forward) {
+      if (w == NULL) return ncclInvalidArgument;
+      assert(w->ndim == 2 && w->datatype == ncclFloat32);
+      assert(w->sizes[0] == (size_t)handle->num_tokens);
+      assert(w->sizes[1] == k);
+    } else if (w != NULL || out_w != NULL || out_idx != NULL) {
+      return ncclInvalidArgument;
+    }
+    if (g->config.zero_copy == NCCL_EP_ZERO_COPY_ON && y->win_hdl == NULL) {
+      fprintf(stderr, "NCCL EP: zero_copy requires ncclEpDispatch outputs->tokens to be backed by a user-registered "
+                      "NCCL window (ncclCommWindowRegister)\n");
+      return ncclInvalidArgument;
+    }
+    assert(y->ndim == 2 && y->sizes[1] == hidden);
+    if (forward && expert_major) {
+      if (out_w == NULL) return ncclInvalidArgument;
+      if (out_idx != NULL) return ncclInvalidArgument;
+      assert(out_w->ndim == 1 && out_w->datatype == ncclFloat32 && out_w->sizes[0] >= (size_t)total);
+    } else if (forward) {
+      if (out_w == NULL || out_idx == NULL) return ncclInvalidArgument;
+      assert(out_w->ndim == 2 && out_w->datatype == ncclFloat32 && out_w->sizes[0] >= (size_t)total &&
+             out_w->sizes[1] == k);
+      assert(out_idx->ndim == 2 && (out_idx->datatype == ncclInt32 || out_idx->datatype == ncclInt64) &&
+             out_idx->sizes[0] >= (size_t)total && out_idx->sizes[1] == k);
+    }
+  } else {
+    by_rank = counter(info.src_rank_counters, P);
+    by_expert = counter(info.expert_counters, (size_t)g->num_local_experts);
+    check_ll_dispatch(handle, y, w, out_w, out_idx, by_rank, by_expert, hidden);
+  }
 
-  const int forward = cfg.pass_direction == NCCL_EP_FWD_PASS;
-  const ncclEpTensor_t *w = tensor_optional(in.topk_weights);
-  const ncclEpTensor_t *out_w = tensor_optional(out.topk_weights);
-  if (forward) {
-    if (w == NULL) return ncclInvalidArgument;
-    assert(w->ndim == 2 && w->datatype == ncclFloat32);
-    assert(w->sizes[0] == (size_t)handle->num_tokens);
-    assert(w->sizes[1] == (size_t)handle->num_topk);
-  } else if (w != NULL || out_w != NULL || out.topk_idx != NULL) {
-    return ncclInvalidArgument;
-  }
-  if (g->config.zero_copy == NCCL_EP_ZERO_COPY_ON && y->win_hdl == NULL) {
-    fprintf(stderr, "NCCL EP: zero_copy requires ncclEpDispatch outputs->tokens to be backed by a user-registered "
-                    "NCCL window (ncclCommWindowRegister)\n");
-    return ncclInvalidArgument;
-  }
-  assert(y->ndim == 2 && y->sizes[1] == hidden);
-  if (forward) {
-    if (out_w == NULL) return ncclInvalidArgument;
-    if (out.topk_idx != NULL) return ncclInvalidArgument;
-    assert(out_w->ndim == 1 && out_w->datatype == ncclFloat32 && out_w->sizes[0] >= total);
-  }
-
-  const size_t k = (size_t)handle->num_topk, tokens = (size_t)handle->num_tokens;
-  char *dst = total > 0 ? tensor_bytes(g, y) : NULL;
-  const char *src = tokens > 0 ? tensor_bytes(g, x) : NULL;
-  float *dst_w = forward && total > 0 ? (float *)(void *)tensor_bytes(g, out_w) : NULL;
-  const float *src_w = forward && tokens > 0 ? (const float *)(void *)tensor_bytes(g, w) : NULL;
+  const size_t tokens = (size_t)handle->num_tokens;
+  char *all_x = NULL, *all_w = NULL, *all_s = NULL;
   const size_t scale_row = scales_forward ? scales->sizes[1] * type_size(scales->datatype) : 0;
-  char *dst_s = scales_forward && total > 0 ? tensor_bytes(g, out_scales) : NULL;
-  const char *src_s = scales_forward && tokens > 0 ? tensor_bytes(g, scales) : NULL;
-  if (total > 0) {
-    memset(dst, 0, total * row);
-    if (dst_w != NULL) memset(dst_w, 0, total * sizeof *dst_w);
-    if (dst_s != NULL) memset(dst_s, 0, total * scale_row);
+  result = gather_rows(g, mode, tokens > 0 ? tensor_bytes(g, x) : NULL, tokens * row, T * row, &all_x);
+  if (result == ncclSuccess && w != NULL) {
+    result = gather_rows(g, mode, tokens > 0 ? tensor_bytes(g, w) : NULL, tokens * k * sizeof(float),
+                         T * k * sizeof(float), &all_w);
   }
-  for (size_t t = 0; t < tokens; t++) {
-    for (size_t j = 0; j < k; j++) {
-      int32_t s = r.slot[t * k + j];
-      if (s < 0) continue;
-      memcpy(dst + (size_t)s * row, src + t * row, row);
-      if (dst_w != NULL) dst_w[s] = src_w[t * k + j];
-      if (dst_s != NULL) memcpy(dst_s + (size_t)s * scale_row, src_s + t * scale_row, scale_row);
+  if (result == ncclSuccess && scales_forward) {
+    result = gather_rows(g, mode, tokens > 0 ? tensor_bytes(g, scales) : NULL, tokens * scale_row, T * scale_row,
+                         &all_s);
+  }
+  if (result != ncclSuccess) {
+    free(all_x);
+    free(all_w);
+    return result;
+  }
+
+  char *dst = total > 0 ? tensor_bytes(g, y) : NULL;
+  char *dst_s = scales_forward && total > 0 ? tensor_bytes(g, out_scales) : NULL;
+  float *dst_w = out_w != NULL && total > 0 ? (float *)(void *)tensor_bytes(g, out_w) : NULL;
+  if (ht && total > 0) {
+    memset(dst, 0, (size_t)total * row);
+    if (dst_w != NULL) memset(dst_w, 0, (size_t)total * (expert_major ? 1 : k) * sizeof *dst_w);
+    if (dst_s != NULL) memset(dst_s, 0, (size_t)total * scale_row);
+  }
+  if (out_idx != NULL && total > 0) {
+    for (size_t i = 0; i < (size_t)total * k; i++) put_integer(g, out_idx, i, -1);
+  }
+  const int global_ids = info.recv_topk_idx_kind == NCCL_EP_EXPERT_ID_GLOBAL;
+  const int64_t first = (int64_t)g->rank * g->num_local_experts;
+  for (size_t q = 0; q < P; q++) {
+    if (mode == 1 && q != (size_t)g->rank) continue;
+    for (size_t t = 0; t < (size_t)handle->ntok[q]; t++) {
+      const int32_t *rows = row_at(handle, g->rank, (int)q, t);
+      const int64_t *ids = handle->all_topk + (q * T + t) * k;
+      const float *weights = all_w != NULL ? (const float *)(void *)(all_w + (q * T + t) * k * sizeof(float)) : NULL;
+      for (size_t j = 0; j < k; j++) {
+        const int32_t s = rows[j];
+        if (s < 0) continue;
+        memcpy(dst + (size_t)s * row, all_x + (q * T + t) * row, row);
+        if (dst_s != NULL) memcpy(dst_s + (size_t)s * scale_row, all_s + (q * T + t) * scale_row, scale_row);
+        if (expert_major) {
+          if (dst_w != NULL) dst_w[s] = weights[j];
+          continue;
+        }
+        /* flat and rank-major: the row carries the token's whole routing, as this rank sees it */
+        for (size_t jj = 0; jj < k; jj++) {
+          const int here = expert_rank(g, ids[jj]) == g->rank;
+          if (out_idx != NULL) put_integer(g, out_idx, (size_t)s * k + jj, here ? (global_ids ? ids[jj] : ids[jj] - first) : -1);
+          if (dst_w != NULL) dst_w[(size_t)s * k + jj] = here || !ht ? weights[jj] : 0.0f;
+        }
+      }
     }
   }
+  if (by_expert != NULL) {
+    for (int e = 0; e < g->num_local_experts; e++) put_integer(g, by_expert, (size_t)e, handle->count[e]);
+  }
+  if (by_rank != NULL) {
+    for (size_t q = 0; q < P; q++) put_integer(g, by_rank, q, mode == 1 && q != (size_t)g->rank ? 0 : handle->from[q]);
+  }
+  free(all_x);
+  free(all_w);
+  free(all_s);
   return ncclSuccess;
 }
 
@@ -897,8 +1162,11 @@ static void from_float(ncclDataType_t type, char *p, float value) {
   }
 }
 
-/* outputs->tokens[t] = the sum of inputs->tokens rows at token t's slots (zero if it has none). Backward pass:
- * outputs->topk_weights[t][j] = inputs->topk_weights[slot of (t, j)], 0 where (t, j) has no slot. */
+/* Collective (ncclAllGather of every rank's expert outputs, unless every other rank is masked). outputs->tokens[t]
+ * = the sum, in float, of the rows token t was received in on every rank: HT expert-major one row per (token,
+ * expert), HT flat and LL rank-major one row per (token, rank) (the caller has reduced over that rank's experts);
+ * LL expert-major weighs each (token, expert) row by outputs->topk_weights[t][j]. Rows of masked ranks count
+ * nothing. HT backward (expert-major): outputs->topk_weights[t][j] = inputs->topk_weights at the slot of (t, j). */
 API ncclResult_t ncclEpCombine(ncclEpHandle_t handle, const ncclEpCombineInputs_t *inputs,
                                const ncclEpCombineOutputs_t *outputs, const ncclEpCombineConfig_t *config,
                                cudaStream_t stream) {
@@ -928,7 +1196,8 @@ API ncclResult_t ncclEpCombine(ncclEpHandle_t handle, const ncclEpCombineInputs_
     default:
       return recipe_failure("combine", (int)cfg.quant_recipe, "recipe is not implemented");
   }
-  if (cfg.pass_direction != NCCL_EP_FWD_PASS && g->config.algorithm == NCCL_EP_ALGO_LOW_LATENCY) {
+  const int ht = g->config.algorithm == NCCL_EP_ALGO_HIGH_THROUGHPUT;
+  if (cfg.pass_direction != NCCL_EP_FWD_PASS && !ht) {
     fprintf(stderr, "ncclEpCombine: backward pass (pass_direction=%d) is not supported in LL mode\n",
             (int)cfg.pass_direction);
     return ncclInvalidUsage;
@@ -939,66 +1208,120 @@ API ncclResult_t ncclEpCombine(ncclEpHandle_t handle, const ncclEpCombineInputs_
     handle->num_tokens = (int)y->sizes[0];
     handle->num_tokens_set = 1;
   }
-  if (g->config.algorithm != NCCL_EP_ALGO_HIGH_THROUGHPUT || handle->layout != NCCL_EP_LAYOUT_EXPERT_MAJOR) {
-    fprintf(stderr, "NCCL EP stand-in: combine moves data for the high-throughput expert-major layout only\n");
-    return ncclInvalidUsage;
-  }
 
-  assert(x->ndim == 2);
-  const size_t hidden = x->sizes[1], size = type_size(x->datatype), row = hidden * size;
-  assert(row % 16 == 0);
+  const size_t P = (size_t)g->nranks, T = g->config.max_dispatch_tokens_per_rank;
   const size_t tokens = (size_t)handle->num_tokens, k = (size_t)handle->num_topk;
+  const int expert_major = handle->layout == NCCL_EP_LAYOUT_EXPERT_MAJOR;
   const int backward = cfg.pass_direction == NCCL_EP_BWD_PASS;
   const ncclEpTensor_t *w = tensor_optional(in.topk_weights);
   const ncclEpTensor_t *out_w = tensor_optional(out.topk_weights);
-  size_t out_k = 0;
-  if (backward) {
-    if (w == NULL || out_w == NULL) return ncclInvalidArgument;
-    assert(out_w->ndim == 2 && out_w->sizes[0] == tokens && out_w->datatype == ncclFloat32);
-    out_k = out_w->sizes[1];
-    assert(w->datatype == ncclFloat32);
-    if (tensor_empty(w) != tensor_empty(x)) return ncclInvalidArgument;
-    assert(w->ndim == 1 && "HT EM BWD combine: input topk_weights must be 1D [num_recv_tokens]");
-  } else if (w != NULL) {
-    return ncclInvalidArgument;
+  size_t hidden, out_k = 0;
+  if (ht) {
+    assert(x->ndim == 2);
+    hidden = x->sizes[1];
+    assert(hidden * type_size(x->datatype) % 16 == 0);
+    if (backward) {
+      if (!expert_major) {
+        fprintf(stderr, "NCCL EP stand-in: backward combine moves data for the expert-major layout only\n");
+        return ncclInvalidUsage;
+      }
+      if (w == NULL || out_w == NULL) return ncclInvalidArgument;
+      assert(out_w->ndim == 2 && out_w->sizes[0] == tokens && out_w->datatype == ncclFloat32);
+      out_k = out_w->sizes[1];
+      assert(w->datatype == ncclFloat32);
+      if (tensor_empty(w) != tensor_empty(x)) return ncclInvalidArgument;
+      assert(w->ndim == 1 && "HT EM BWD combine: input topk_weights must be 1D [num_recv_tokens]");
+    } else if (w != NULL) {
+      return ncclInvalidArgument;
+    }
+  } else {
+    assert(x->ndim == 3);
+    if (handle->layout == NCCL_EP_LAYOUT_RANK_MAJOR) {
+      assert(x->sizes[0] == P && x->sizes[1] == T);
+      out_w = NULL; /* rank-major: the caller applied the weights before combine */
+    } else {
+      assert(x->sizes[0] == (size_t)g->num_local_experts && x->sizes[1] == P * T);
+      EP_HOST_ASSERT(out_w != NULL && "expert-major combine requires topk_weights in outputs");
+      assert(out_w->ndim == 2 && out_w->sizes[0] == tokens && out_w->sizes[1] == k &&
+             out_w->datatype == ncclFloat32);
+    }
+    hidden = x->sizes[2];
+    assert(hidden % 128 == 0);
   }
+  const size_t size = type_size(x->datatype), row = hidden * size;
   const ncclEpTensor_t *y = tensor_required(out.tokens);
   if (y->ndim == 0) return ncclInvalidArgument;
   assert(y->ndim == 2);
   assert(y->sizes[0] == tokens);
   assert(y->sizes[1] == hidden);
-  if (g->config.zero_copy == NCCL_EP_ZERO_COPY_ON && x->win_hdl == NULL) {
+  if (ht && g->config.zero_copy == NCCL_EP_ZERO_COPY_ON && x->win_hdl == NULL) {
     fprintf(stderr, "NCCL EP: zero_copy requires ncclEpCombine inputs->tokens to be backed by a user-registered "
                     "NCCL window (ncclCommWindowRegister)\n");
     return ncclInvalidArgument;
   }
   struct routing r = routing_of(handle);
-  assert(r.header[3] == 1 && "HT combine: no routing (ncclEpUpdateHandle not called?)");
-  const size_t total = (size_t)r.header[2];
-  if (x->sizes[0] < total || y->datatype != x->datatype || (backward && w->sizes[0] < total)) {
+  assert(r.header[3] == 1 && "combine: no routing (ncclEpUpdateHandle not called?)");
+  const int mode = ht ? 0 : mask_mode(g);
+  if (mode < 0) return masked_mix("ncclEpCombine");
+  if (mode != handle->only_me) {
+    fprintf(stderr, "NCCL EP stand-in: the mask changed between ncclEpDispatch and ncclEpCombine\n");
+    return ncclInvalidUsage;
+  }
+  const size_t total = (size_t)handle->rows[g->rank];
+  const size_t in_rows = ht ? x->sizes[0] : x->sizes[0] * x->sizes[1];
+  if (in_rows < total || y->datatype != x->datatype || (backward && w->sizes[0] < total)) {
     return ncclInvalidArgument;
   }
 
-  const char *src = total > 0 ? tensor_bytes(g, x) : NULL;
+  /* every rank contributes as many rows as the largest layout, so one gather serves all */
+  size_t most = 0;
+  for (size_t p = 0; p < P; p++) most = (size_t)handle->rows[p] > most ? (size_t)handle->rows[p] : most;
+  char *all_x = NULL, *all_w = NULL;
+  ncclResult_t result = gather_rows(g, mode, total > 0 ? tensor_bytes(g, x) : NULL, total * row, most * row, &all_x);
+  if (result == ncclSuccess && backward) {
+    result = gather_rows(g, mode, total > 0 ? tensor_bytes(g, w) : NULL, total * sizeof(float),
+                         most * sizeof(float), &all_w);
+  }
+  if (result != ncclSuccess) {
+    free(all_x);
+    return result;
+  }
   char *dst = tokens > 0 ? tensor_bytes(g, y) : NULL;
-  const float *src_w = backward && total > 0 ? (const float *)(void *)tensor_bytes(g, w) : NULL;
+  const float *weights = !ht && out_w != NULL && tokens > 0 ? (const float *)(void *)tensor_bytes(g, out_w) : NULL;
   float *dst_w = backward && tokens > 0 ? (float *)(void *)tensor_bytes(g, out_w) : NULL;
   float *sum = calloc(hidden > 0 ? hidden : 1, sizeof *sum);
-  if (sum == NULL) return ncclSystemError;
+  if (sum == NULL) {
+    free(all_x);
+    free(all_w);
+    return ncclSystemError;
+  }
   for (size_t t = 0; t < tokens; t++) {
     memset(sum, 0, hidden * sizeof *sum);
+    const int64_t *ids = handle->all_topk + ((size_t)g->rank * T + t) * k;
     for (size_t j = 0; j < k; j++) {
-      int32_t s = r.slot[t * k + j];
+      const int p = expert_rank(g, ids[j]);
+      if (p < 0 || (mode == 1 && p != g->rank)) continue;
+      const int32_t s = row_at(handle, p, g->rank, t)[j];
       if (s < 0) continue;
-      for (size_t c = 0; c < hidden; c++) sum[c] += to_float(x->datatype, src + (size_t)s * row + c * size);
+      int seen = 0; /* flat and rank-major: one row per (token, rank), counted once */
+      for (size_t i = 0; !expert_major && i < j; i++) {
+        seen |= expert_rank(g, ids[i]) == p && row_at(handle, p, g->rank, t)[i] == s;
+      }
+      if (seen) continue;
+      const float scale = weights != NULL ? weights[t * k + j] : 1.0f;
+      const char *src = all_x + ((size_t)p * most + (size_t)s) * row;
+      for (size_t c = 0; c < hidden; c++) sum[c] += scale * to_float(x->datatype, src + c * size);
     }
     for (size_t c = 0; c < hidden; c++) from_float(y->datatype, dst + t * row + c * size, sum[c]);
     for (size_t j = 0; dst_w != NULL && j < out_k; j++) {
-      int32_t s = j < k ? r.slot[t * k + j] : -1;
-      dst_w[t * out_k + j] = s < 0 ? 0.0f : src_w[s];
+      const int p = j < k ? expert_rank(g, ids[j]) : -1;
+      const int32_t s = p < 0 ? -1 : row_at(handle, p, g->rank, t)[j];
+      dst_w[t * out_k + j] = s < 0 ? 0.0f : ((const float *)(void *)all_w)[(size_t)p * most + (size_t)s];
     }
   }
   free(sum);
+  free(all_x);
+  free(all_w);
   return ncclSuccess;
 }
 #endif
@@ -1036,6 +1359,8 @@ API ncclResult_t ncclEpMaskClean(ncclEpGroup_t ep_group, cudaStream_t stream) {
   if (!ep_group->config.enable_mask) return ncclInvalidUsage;
   EP_HOST_ASSERT(ep_group->config.algorithm == NCCL_EP_ALGO_LOW_LATENCY);
   EP_HOST_ASSERT(ep_group->ll_handles > 0 && "ncclEpMaskClean: create at least one LL handle first");
+  /* the real clean ends with a barrier across the ranks; so does this one */
+  NCCL_CALL(ncclAllReduce(ep_group->workspace, ep_group->workspace, 1, ncclInt32, ncclSum, ep_group->comm, NULL));
   for (int r = 0; r < ep_group->nranks; r++) ep_group->mask[r] = 1;
   return ncclSuccess;
 }

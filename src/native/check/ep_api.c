@@ -1,6 +1,7 @@
 /* ep-api: calls the NCCL and NCCL EP stand-ins directly, as a C application linked against them would, and checks
  * result codes and data (te-wheel's own test program; StandInsTest runs it with LD_LIBRARY_PATH set to the
  * stand-ins' nccl/lib and cuda folders). Exit status 0 means every check held. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,13 @@ static void nccl_checks(void) {
   ncclUniqueId id;
   EXPECT(ncclGetUniqueId(&id) == ncclSuccess);
   ncclComm_t comm = NULL;
-  EXPECT(ncclCommInitRank(&comm, 2, id, 0) == ncclInvalidUsage && comm == NULL);
-  EXPECT(strlen(ncclGetLastError(NULL)) > 0);
+  /* rank 0 of 2 whose second rank never comes: it gives up after TE_STANDIN_NCCL_TIMEOUT_S and says why */
+  setenv("TE_STANDIN_NCCL_TIMEOUT_S", "0.3", 1);
+  EXPECT(ncclCommInitRank(&comm, 2, id, 0) == ncclTimeout && comm == NULL);
+  EXPECT(strstr(ncclGetLastError(NULL), "did not arrive") != NULL);
+  EXPECT(ncclCommInitRank(&comm, 2, id, 1) == ncclTimeout && comm == NULL); /* its segment is gone again */
+  EXPECT(strstr(ncclGetLastError(NULL), "rank 0 did not create") != NULL);
+  unsetenv("TE_STANDIN_NCCL_TIMEOUT_S");
   EXPECT(ncclCommInitRank(&comm, 1, id, 1) == ncclInvalidArgument);
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   EXPECT(ncclCommInitRankConfig(&comm, 1, id, 0, &config) == ncclSuccess);

@@ -169,6 +169,15 @@ class StandInsTest {
   }
 
   @Test
+  void ncclCollectivesMoveDataBetweenThreeProcessesAndNameARankThatExited() throws Exception {
+    Run run = run(List.of(StandIns.root().resolve("checks/nccl-ranks").toString(), "3"),
+        Map.of("TE_STANDIN_NCCL_TIMEOUT_S", "60"));
+    assertEquals(0, run.status(), run.output());
+    assertTrue(run.output().contains("ALL PASS"), run.output());
+    assertTrue(run.output().contains("ncclGetLastError: ncclAllReduce: rank 2 (pid"), run.output());
+  }
+
+  @Test
   void transformerEngineRunsAnEpStepOnOneRank() throws Exception {
     Run run = epFlow(StandIns.transformerEngine(), StandIns.ncclEpHome(), StandIns.ncclLibDir());
     assertEquals(0, run.status(), run.output());

@@ -96,6 +96,33 @@ final class Cuda {
     }
   }
 
+  /**
+   * Makes device {@code ordinal}'s primary context current on this thread, before {@code ncclCommInitRank}, which
+   * takes the current device: one GPU per rank (LOCAL_RANK). Nothing to do on the stand-ins (one host "device").
+   */
+  void useDevice(int ordinal) {
+    if (hostMemory) {
+      return;
+    }
+    try (Arena arena = Arena.ofConfined()) {
+      Linker linker = Linker.nativeLinker();
+      check("cuInit", (int) linker.downcallHandle(find("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT))
+          .invokeExact(0));
+      MemorySegment device = arena.allocate(JAVA_INT);
+      check("cuDeviceGet", (int) linker.downcallHandle(find("cuDeviceGet"),
+          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(device, ordinal));
+      MemorySegment primary = arena.allocate(ADDRESS);
+      check("cuDevicePrimaryCtxRetain", (int) linker.downcallHandle(find("cuDevicePrimaryCtxRetain"),
+          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(primary, device.get(JAVA_INT, 0)));
+      check("cuCtxSetCurrent", (int) linker.downcallHandle(find("cuCtxSetCurrent"),
+          FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(primary.get(ADDRESS, 0)));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
   void toDevice(MemorySegment device, MemorySegment host) {
     if (hostMemory) {
       MemorySegment.copy(host, 0, device, 0, host.byteSize());
