@@ -53,6 +53,11 @@ class LoadPredictionTest {
   }
 
   @Test
+  void aPredictionIsMadeAgainWhenALibraryOfItsScopeIsReplaced() throws Exception {
+    FreshJvm.run(getClass(), "replacedNccl", temp, Map.of(), JVM_ARGS);
+  }
+
+  @Test
   void aVersionedCudartImportMissingFromTheCudartFoundMakesTheCliExitNonZeroAndLoadDoesNotCrash() throws Exception {
     // cuda13-probe.so: -z now, NEEDS libcudart.so.13 and libcublasLt.so.13 with versioned imports; the older cudart
     // on LD_LIBRARY_PATH lacks one. NCCL EP is available, so only the TE prediction can fail the run.
@@ -144,6 +149,20 @@ class LoadPredictionTest {
     // It does load, as glibc and TE's own ctypes load it.
     TransformerEngine te = runtime.loadTransformerEngine();
     assertEquals(wheelLib.resolve("libtransformer_engine.so"), te.file());
+  }
+
+  static void replacedNccl(Path temp) throws Throwable {
+    Path wheelLib = wheelLib(temp.resolve("wheel_lib"), StandIns.defect(StandIns.Defect.TE_CALLS_WINDOW_REGISTER));
+    Path nccl = Files.createDirectories(temp.resolve("nccl")).resolve("libnccl.so.2");
+    Files.copy(OLDEST_NCCL.toRealPath(), nccl);
+    TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(nccl).build();
+    assertFalse(runtime.nativeWorld().transformerEngine().orElseThrow().loads());
+    assertFalse(runtime.nativeWorld().transformerEngine().orElseThrow().loads(), "the remembered answer");
+    // Another file at the same path (the NCCL 2.30.4 build): the remembered answer no longer applies.
+    Files.copy(Bundles.NCCL.toRealPath(), nccl, StandardCopyOption.REPLACE_EXISTING);
+    LoadPrediction after = runtime.nativeWorld().transformerEngine().orElseThrow();
+    assertTrue(after.loads(), after.toString());
+    assertEquals(List.of(), after.unresolved());
   }
 
   static void ncclEpUnbound(Path temp) throws Throwable {
