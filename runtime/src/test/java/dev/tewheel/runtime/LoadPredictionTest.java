@@ -58,6 +58,12 @@ class LoadPredictionTest {
   }
 
   @Test
+  void importsOnlyALibraryNotFoundCouldDefineAreLeftUnjudgedAndDlopenNamesIt() throws Exception {
+    // No LD_LIBRARY_PATH: the stand-in CUDA driver is not found, as on a machine without one.
+    FreshJvm.run(getClass(), "missingDriver", temp, Map.of("LD_LIBRARY_PATH", ""), JVM_ARGS);
+  }
+
+  @Test
   void aVersionedCudartImportMissingFromTheCudartFoundMakesTheCliExitNonZeroAndLoadDoesNotCrash() throws Exception {
     // cuda13-probe.so: -z now, NEEDS libcudart.so.13 and libcublasLt.so.13 with versioned imports; the older cudart
     // on LD_LIBRARY_PATH lacks one. NCCL EP is available, so only the TE prediction can fail the run.
@@ -163,6 +169,17 @@ class LoadPredictionTest {
     LoadPrediction after = runtime.nativeWorld().transformerEngine().orElseThrow();
     assertTrue(after.loads(), after.toString());
     assertEquals(List.of(), after.unresolved());
+  }
+
+  static void missingDriver(Path temp) throws Throwable {
+    Path wheelLib = wheelLib(temp.resolve("wheel_lib"), StandIns.defect(StandIns.Defect.TE_NEEDS_CUDA));
+    TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build();
+    LoadPrediction prediction = runtime.nativeWorld().transformerEngine().orElseThrow();
+    assertEquals(List.of("libcuda.so.1"), prediction.unchecked(), prediction.toString());
+    assertEquals(List.of(), prediction.unresolved(), "cuDriverGetVersion may be libcuda.so.1's: not judged");
+    assertTrue(prediction.loads());
+    LoadException refused = assertThrows(LoadException.class, runtime::loadTransformerEngine);
+    assertTrue(refused.getMessage().contains("libcuda.so.1: cannot open shared object file"), refused.getMessage());
   }
 
   static void ncclEpUnbound(Path temp) throws Throwable {

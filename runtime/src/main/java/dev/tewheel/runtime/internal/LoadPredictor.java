@@ -38,8 +38,8 @@ public final class LoadPredictor {
   /** An unbound import, and the libraries it was needed from (its DT_VERNEED file, or the likely one). */
   private record Unresolved(SymbolScope.Unbound unbound, List<String> neededFrom) {}
 
-  /** The unbound imports of one library for one scope of files. */
-  private record Memo(FileStamp library, List<Member> members, List<Unresolved> unbound) {}
+  /** The unbound imports of one library for one scope of files, and the members that could not be read. */
+  private record Memo(FileStamp library, List<Member> members, List<Unresolved> unbound, List<String> unchecked) {}
 
   /**
    * The prediction for opening {@code library} now.
@@ -69,10 +69,7 @@ public final class LoadPredictor {
       member(members, d.name(), d.file());
     }
     Memo memo = MEMO.get(library.toAbsolutePath().normalize());
-    List<Unresolved> unbound;
-    if (memo != null && memo.library().equals(stamp) && memo.members().equals(members)) {
-      unbound = memo.unbound();
-    } else {
+    if (memo == null || !memo.library().equals(stamp) || !memo.members().equals(members)) {
       ElfFile withSymbols;
       try {
         withSymbols = ElfCache.read(library);
@@ -83,26 +80,26 @@ public final class LoadPredictor {
       for (Member m : members) {
         scope.add(read(m));
       }
-      unbound = new ArrayList<>();
+      List<Unresolved> unbound = new ArrayList<>();
       for (SymbolScope.Unbound u : SymbolScope.of(scope).unbound(withSymbols)) {
         unbound.add(new Unresolved(u, neededFrom(u, elf, scope)));
       }
-      unbound = List.copyOf(unbound);
-      MEMO.put(library.toAbsolutePath().normalize(), new Memo(stamp, List.copyOf(members), unbound));
+      List<String> unchecked = scope.stream().filter(m -> m.elf().isEmpty()).map(SymbolScope.Member::name)
+          .distinct().toList();
+      memo = new Memo(stamp, List.copyOf(members), List.copyOf(unbound), unchecked);
+      MEMO.put(library.toAbsolutePath().normalize(), memo);
     }
     String name = elf.soname().orElse(library.getFileName().toString());
     boolean bindNow = openedNow || elf.bindNow();
     List<String> unresolved = new ArrayList<>();
-    Map<String, List<String>> byFrom = new LinkedHashMap<>();
-    for (Unresolved u : unbound) {
+    Map<List<String>, List<String>> byFrom = new LinkedHashMap<>();
+    for (Unresolved u : memo.unbound()) {
       if (u.unbound().unknown().isEmpty()) {
         unresolved.add(u.unbound().describe());
-        byFrom.computeIfAbsent(String.join(" or ", u.neededFrom()), k -> new ArrayList<>())
-            .add(u.unbound().describe());
+        byFrom.computeIfAbsent(u.neededFrom(), k -> new ArrayList<>()).add(u.unbound().describe());
       }
     }
-    List<String> unchecked = members.stream().filter(m -> m.stamp() == null).map(Member::name).distinct().toList();
-    return Optional.of(new LoadPrediction(name, library, bindNow, unresolved, unchecked,
+    return Optional.of(new LoadPrediction(name, library, bindNow, unresolved, memo.unchecked(),
         detail(name, bindNow, byFrom, members, labels)));
   }
 
@@ -114,10 +111,7 @@ public final class LoadPredictor {
   private static List<String> neededFrom(SymbolScope.Unbound u, ElfFile elf, List<SymbolScope.Member> scope) {
     List<String> direct = u.expectedFrom().stream().filter(elf.needed()::contains).distinct().toList();
     List<String> candidates = direct.isEmpty() ? u.expectedFrom().stream().distinct().toList() : direct;
-    if (candidates.isEmpty()) {
-      return List.of("its DT_NEEDED libraries");
-    }
-    if (candidates.size() == 1 || u.symbol().version().isPresent()) {
+    if (candidates.size() <= 1 || u.symbol().version().isPresent()) {
       return candidates;
     }
     String best = null;
@@ -153,28 +147,31 @@ public final class LoadPredictor {
     return i;
   }
 
-  private static String detail(String name, boolean bindNow, Map<String, List<String>> byFrom, List<Member> members,
-      Map<Path, String> labels) {
+  private static String detail(String name, boolean bindNow, Map<List<String>, List<String>> byFrom,
+      List<Member> members, Map<Path, String> labels) {
     if (byFrom.isEmpty()) {
       return "";
     }
     List<String> parts = new ArrayList<>();
     List<String> from = new ArrayList<>();
-    for (Map.Entry<String, List<String>> e : byFrom.entrySet()) {
+    for (Map.Entry<List<String>, List<String>> e : byFrom.entrySet()) {
       List<String> symbols = e.getValue().stream().sorted().toList();
       List<String> files = new ArrayList<>();
-      for (String needed : e.getKey().split(" or ")) {
+      for (String needed : e.getKey()) {
         from.add(needed);
         members.stream().filter(m -> m.name().equals(needed) && m.file().isPresent()).findFirst()
             .ifPresent(m -> files.add(describe(m.file().get(), labels)));
       }
-      parts.add(String.join(", ", symbols) + " (needed from " + e.getKey() + ") " + (symbols.size() == 1 ? "is" : "are")
-          + " not defined by " + (files.isEmpty() ? "any library it would bind to" : String.join(" or ", files)));
+      parts.add(String.join(", ", symbols) + (e.getKey().isEmpty() ? "" : " (needed from "
+          + String.join(" or ", e.getKey()) + ")") + (symbols.size() == 1 ? " is" : " are") + " not defined by "
+          + (files.isEmpty() ? "any library it would bind to" : String.join(" or ", files)));
     }
     String what = String.join("; ", parts);
-    String fix = ". Use a " + String.join(" or ", from.stream().distinct().toList()) + " that defines "
-        + (byFrom.values().stream().mapToInt(List::size).sum() == 1 ? "it" : "them") + " (a newer release), or a "
-        + name + " built against the one found";
+    String them = byFrom.values().stream().mapToInt(List::size).sum() == 1 ? "it" : "them";
+    List<String> libraries = from.stream().distinct().toList();
+    String fix = ". Use " + (libraries.isEmpty() ? "libraries that define " + them
+        : "a " + String.join(" or ", libraries) + " that defines " + them + " (a newer release)") + ", or a " + name
+        + " built against " + (libraries.size() > 1 ? "the ones" : "the one") + " found";
     return bindNow ? name + " would not load: " + what + fix
         : name + " is lazily bound, so it loads, but the first call of a function named here ends the process: "
             + what + fix;
