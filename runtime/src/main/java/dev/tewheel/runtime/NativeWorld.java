@@ -20,11 +20,13 @@ import java.util.Optional;
  * @param cudaVariantSource where that came from (the dist-info folder, or the TE library's DT_NEEDED libcudart)
  * @param warnings things that work but may surprise: two files with one SONAME mapped, a cu12 wheel on a CUDA 13
  *     cudart, ...
- * @param problems what stops loading, each with its fix
+ * @param problems what stops loading TE's native libraries, each with its fix
+ * @param transformerEngine whether every symbol libtransformer_engine.so imports would bind once these libraries
+ *     are loaded, predicted without loading it; empty when there is no TE library to predict for
  */
 public record NativeWorld(List<NativeLibrary> libraries, Optional<Path> sitePackages, String sitePackagesSource,
     boolean cudaToolkit, Optional<Integer> cudaVariant, String cudaVariantSource, List<String> warnings,
-    List<String> problems) {
+    List<String> problems, Optional<LoadPrediction> transformerEngine) {
   public NativeWorld {
     libraries = List.copyOf(libraries);
     Objects.requireNonNull(sitePackages, "sitePackages");
@@ -33,11 +35,15 @@ public record NativeWorld(List<NativeLibrary> libraries, Optional<Path> sitePack
     Objects.requireNonNull(cudaVariantSource, "cudaVariantSource");
     warnings = List.copyOf(warnings);
     problems = List.copyOf(problems);
+    Objects.requireNonNull(transformerEngine, "transformerEngine");
   }
 
-  /** Whether every library was found (or skipped) and nothing stands in the way of loading them. */
+  /**
+   * Whether every library was found (or skipped), nothing stands in the way of loading them, and the TE library (if
+   * any) would load among them.
+   */
   public boolean ok() {
-    return problems.isEmpty();
+    return problems.isEmpty() && transformerEngine.map(LoadPrediction::loads).orElse(true);
   }
 
   /** The library of that short name ({@code cudart}, {@code nccl}, ...). */

@@ -119,7 +119,7 @@ public final class TeRuntime {
   public NativeWorld loadNativeLibraries() {
     NativeAccess.check(TeRuntime.class.getModule());
     NativeWorld world = nativeWorld();
-    if (!world.ok()) {
+    if (!world.problems().isEmpty()) {
       throw failure("TE's native libraries cannot all be loaded: " + String.join("; ", world.problems()));
     }
     loadWorld(world, true);
@@ -255,7 +255,12 @@ public final class TeRuntime {
    * says which), as TE's provider does: without it NCCL EP's JIT would look for its headers at the build machine's
    * path compiled into config.h. The result reports what was set.
    *
-   * @throws LoadException carrying the availability report, when there is no TE library, no NCCL, or dlopen fails
+   * <p>Before loading anything it predicts whether every symbol TE imports would bind to the libraries it would
+   * bind to ({@link NativeWorld#transformerEngine()}); a BIND_NOW TE that would not load is never opened.
+   *
+   * @throws LoadException carrying the availability report, when there is no TE library, no NCCL, an import of a
+   *     BIND_NOW TE would not bind (the message names the symbol, the library it was needed from and the file that
+   *     lacks it), or dlopen fails
    */
   public TransformerEngine loadTransformerEngine() {
     NativeAccess.check(TeRuntime.class.getModule());
@@ -293,6 +298,11 @@ public final class TeRuntime {
             + "; loading " + te.get() + " beside it would give this process two copies");
       }
       NativeWorld world = Discovery.discover(config, Optional.of(bundle.folder()), te);
+      // Predicted before anything is loaded: a BIND_NOW TE whose imports would not bind is never opened.
+      Optional<LoadPrediction> prediction = world.transformerEngine();
+      if (prediction.isPresent() && !prediction.get().loads()) {
+        throw failure(prediction.get().detail());
+      }
       loadWorld(world, false);
       Nccl boundNccl = loadNccl();
       Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);

@@ -3,6 +3,7 @@ package dev.tewheel.runtime.cli;
 import dev.tewheel.json.Json;
 import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.JitPreflight;
+import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeWorld;
 import dev.tewheel.runtime.LoadException;
 import dev.tewheel.runtime.NcclEp;
@@ -16,8 +17,8 @@ import java.util.Map;
 
 /**
  * The diagnostics CLI: prints the availability report; with {@code --load}, also loads libtransformer_engine.so and
- * NCCL EP as an application would. Exit status: 0 available (and loaded), 2 not available (or a load failed),
- * 1 usage error.
+ * NCCL EP as an application would. Exit status: 0 available (and loaded), 2 not available, a load failed, or the
+ * TE library would not load (its load prediction), 1 usage error.
  */
 public final class Main {
   static final int AVAILABLE = 0;
@@ -32,7 +33,7 @@ public final class Main {
         --load                also load TE's native libraries, libtransformer_engine.so and NCCL EP, and
                               report what got mapped
         --json                print JSON instead of text
-      Exit status: 0 available, 2 not available or a load failed, 1 usage error.
+      Exit status: 0 available, 2 not available, a load failed or TE would not load, 1 usage error.
       """;
 
   private Main() {}
@@ -107,7 +108,9 @@ public final class Main {
         printLoads(out, loads);
       }
     }
-    return availability.available() && loadsOk ? AVAILABLE : NOT_AVAILABLE;
+    // A TE library the report predicts would not load fails the run too, loaded or not.
+    boolean teLoads = world.transformerEngine().map(LoadPrediction::loads).orElse(true);
+    return availability.available() && loadsOk && teLoads ? AVAILABLE : NOT_AVAILABLE;
   }
 
   private static Map<String, Object> loadAll(TeRuntime runtime) {

@@ -2,6 +2,7 @@ package dev.tewheel.runtime.cli;
 
 import dev.tewheel.runtime.EnvironmentSetting;
 import dev.tewheel.runtime.JitPreflight;
+import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeLibrary;
 import dev.tewheel.runtime.NativeWorld;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ final class WorldReport {
 
   /**
    * {@code {sitePackages, sitePackagesSource, cudaToolkit, cudaVariant, cudaVariantSource, libraries: [{name, file,
-   * companions, soname, version, versionSource, foundBy, foundDetail, mapped, problem}], warnings, problems, ok}}.
+   * companions, soname, version, versionSource, foundBy, foundDetail, mapped, problem}], warnings, problems,
+   * transformerEngine}}.
    */
   static Map<String, Object> json(NativeWorld world) {
     Map<String, Object> root = new LinkedHashMap<>();
@@ -45,7 +47,21 @@ final class WorldReport {
     root.put("libraries", libraries);
     root.put("warnings", world.warnings());
     root.put("problems", world.problems());
+    root.put("transformerEngine", world.transformerEngine().map(WorldReport::json).orElse(null));
     return root;
+  }
+
+  /** {@code {library, file, bindNow, loads, unresolved, unchecked, detail}}. */
+  private static Object json(LoadPrediction prediction) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("library", prediction.library());
+    p.put("file", prediction.file().toString());
+    p.put("bindNow", prediction.bindNow());
+    p.put("loads", prediction.loads());
+    p.put("unresolved", prediction.unresolved());
+    p.put("unchecked", prediction.unchecked());
+    p.put("detail", prediction.detail().isEmpty() ? null : prediction.detail());
+    return p;
   }
 
   static String text(NativeWorld world) {
@@ -89,6 +105,8 @@ final class WorldReport {
     for (String problem : world.problems()) {
       out.append("PROBLEM: ").append(problem).append('\n');
     }
+    world.transformerEngine().filter(p -> !p.detail().isEmpty())
+        .ifPresent(p -> out.append(p.loads() ? "WARNING: " : "PROBLEM: ").append(p.detail()).append('\n'));
     return out.toString();
   }
 

@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
+import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeLibrary;
 import dev.tewheel.runtime.NativeWorld;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -246,8 +248,37 @@ public final class Discovery {
       }
     }
     warnings.addAll(walkWarnings());
+    Optional<LoadPrediction> prediction = teLibrary.filter(Files::isRegularFile)
+        .flatMap(te -> transformerEngine(libraries, te));
     return new NativeWorld(libraries, site.folder(), site.source(), toolkit, variant, variantSource, warnings,
-        problems);
+        problems, prediction);
+  }
+
+  /**
+   * Whether every symbol {@code te} imports would bind once the world's libraries are loaded before it, as
+   * {@code loadTransformerEngine()} loads them: each with RTLD_GLOBAL (so in the global scope), and each the copy
+   * TE's DT_NEEDED of its SONAME binds to. TE itself is opened with RTLD_LAZY, so its own BIND_NOW flag decides.
+   */
+  public static Optional<LoadPrediction> transformerEngine(List<NativeLibrary> libraries, Path te) {
+    Map<String, Path> preloads = new HashMap<>();
+    List<Path> global = new ArrayList<>();
+    Map<Path, String> labels = new HashMap<>();
+    for (NativeLibrary library : libraries) {
+      if (library.file().isEmpty()) {
+        continue;
+      }
+      Path file = library.file().get();
+      preloads.putIfAbsent(library.soname().orElse(file.getFileName().toString()), file);
+      global.add(file);
+      for (Path companion : library.companions()) {
+        preloads.putIfAbsent(companion.getFileName().toString(), companion); // cuDNN's parts: named by SONAME
+        global.add(companion);
+      }
+      if (library.version().isPresent()) {
+        labels.put(file, (library.name().equals("nccl") ? "NCCL" : library.name()) + " " + library.version().get());
+      }
+    }
+    return LoadPredictor.predict(te, false, preloads, global, labels);
   }
 
   /** The CUDA major of a cudart: from its reported version, else its SONAME. */

@@ -64,6 +64,23 @@ public final class LoaderSearch {
    * @param preloads names te-runtime loads before it (e.g. libnccl.so.2 after the NCCL gate), with their files
    */
   public static List<Dependency> needed(Path library, ElfFile elf, Map<String, Path> preloads) {
+    return walk(library, elf, preloads, false).reported();
+  }
+
+  /**
+   * The objects a dlopen of {@code library} adds to its lookup scope after itself, in the loader's order: its
+   * DT_NEEDED closure breadth first, each name bound once as {@link #needed} binds it. Unlike the load check, the
+   * dependencies of copies already mapped (or preloaded) are followed too, as they are members of the scope; an
+   * entry whose file is not found is listed without one.
+   */
+  public static List<Dependency> closure(Path library, ElfFile elf, Map<String, Path> preloads) {
+    return walk(library, elf, preloads, true).closure();
+  }
+
+  /** The load check's entries, and every distinct entry bound, in breadth-first order. */
+  private record Walk(List<Dependency> reported, List<Dependency> closure) {}
+
+  private static Walk walk(Path library, ElfFile elf, Map<String, Path> preloads, boolean followMapped) {
     ElfMachine machine = elf.header().machine();
     // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
     Node root = new Node(library.toAbsolutePath(), elf, null, false);
@@ -72,6 +89,7 @@ public final class LoaderSearch {
     names.add(library.getFileName().toString());
     elf.soname().ifPresent(names::add);
     List<Dependency> result = new ArrayList<>();
+    List<Dependency> closure = new ArrayList<>();
     Deque<Node> pending = new ArrayDeque<>();
     pending.add(root);
     while (!pending.isEmpty()) {
@@ -85,7 +103,8 @@ public final class LoaderSearch {
         if (found == null) {
           found = find(name, neededBy, node, machine, preloads);
           bound.put(name, found);
-          if (found.file().isPresent() && isSearched(found.foundBy())) {
+          closure.add(found);
+          if (found.file().isPresent() && (followMapped || isSearched(found.foundBy()))) {
             try {
               ElfFile dependency = ElfCache.readWithoutSymbols(found.file().get());
               dependency.soname().ifPresent(names::add);
@@ -102,7 +121,7 @@ public final class LoaderSearch {
         }
       }
     }
-    return List.copyOf(result);
+    return new Walk(List.copyOf(result), List.copyOf(closure));
   }
 
   /**

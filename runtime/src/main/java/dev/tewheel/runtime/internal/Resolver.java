@@ -10,6 +10,7 @@ import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
 import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.Dependency;
+import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.SearchStep;
 import java.io.IOException;
@@ -213,6 +214,11 @@ public final class Resolver {
     List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
         .orElse(List.of());
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
+    // te-runtime opens NCCL EP with RTLD_NOW, after loadNccl() put the gate's NCCL in the global scope.
+    Optional<LoadPrediction> prediction = selection.chosen().filter(c -> nccl.ok() && missing.isEmpty())
+        .flatMap(chosen -> LoadPredictor.predict(chosen.file(), true, preloads(nccl), List.of(),
+            nccl.library().map(file -> Map.of(file, "NCCL " + nccl.version().map(Object::toString).orElse("?")))
+                .orElse(Map.of())));
 
     String reason;
     if (located.problem().isPresent()) {
@@ -242,6 +248,8 @@ public final class Resolver {
               ? "; it is the CUDA driver, which an NVIDIA driver installation provides" : "")
           : "Use a " + d.neededBy() + " built for this system (an older build environment, e.g. a manylinux"
               + " image), or a newer " + d.name());
+    } else if (prediction.isPresent() && !prediction.get().loads()) {
+      reason = prediction.get().detail();
     } else {
       reason = "available";
     }
@@ -262,11 +270,15 @@ public final class Resolver {
   /** Where dlopen would take each DT_NEEDED of the chosen library from; NCCL is the copy the gate read. */
   private static List<Dependency> dependencies(Path library, NcclStatus nccl) {
     try {
-      Map<String, Path> preloads = nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
-      return LoaderSearch.needed(library, ElfCache.readWithoutSymbols(library), preloads);
+      return LoaderSearch.needed(library, ElfCache.readWithoutSymbols(library), preloads(nccl));
     } catch (IOException e) {
       return List.of();
     }
+  }
+
+  /** What te-runtime loads before NCCL EP: the libnccl.so.2 the gate read. */
+  private static Map<String, Path> preloads(NcclStatus nccl) {
+    return nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
   }
 
   private static Optional<Path> loadedElsewhere(NcclEpCandidate chosen) {
