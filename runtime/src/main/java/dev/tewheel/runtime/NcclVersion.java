@@ -1,5 +1,6 @@
 package dev.tewheel.runtime;
 
+import dev.tewheel.bundle.ncclep.NcclGate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -8,8 +9,8 @@ import java.util.regex.Pattern;
  * PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH before (so 2708 is 2.7.8 and 23004 is 2.30.4).
  */
 public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
-  /** What NCCL EP needs at run time, as TE's EP backend requires: 2.30.4. */
-  public static final NcclVersion EP_MINIMUM = new NcclVersion(2, 30, 4);
+  /** What NCCL EP needs at run time, as TE's EP backend requires: the bundle's {@link NcclGate} (2.30.4). */
+  public static final NcclVersion EP_MINIMUM = fromCode(NcclGate.MINIMUM_CODE);
 
   private static final Pattern TEXT = Pattern.compile("(\\d{1,4})\\.(\\d{1,2})\\.(\\d{1,2})");
 
