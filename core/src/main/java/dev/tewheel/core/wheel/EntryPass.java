@@ -65,11 +65,11 @@ final class EntryPass {
 
   /**
    * Starts reading every job in the background, largest first, and returns at once. {@code finished} is given each
-   * name with its {@link Read}, or with the IOException that stopped it (a refused or damaged entry: the same
-   * exception reading it alone throws). A name it is not given failed otherwise (a runtime error, an interrupt,
-   * {@link #stop}): its caller reads that entry alone, as without a pass.
+   * name read to its end with its {@link Read}. A name it is not given could not be read (a refused, damaged or
+   * short entry; an interrupt; {@link #stop}): whoever asks for it reads it alone, as without a pass, and meets the
+   * error there, worded as always.
    */
-  static EntryPass start(List<Job> jobs, int threads, BiConsumer<String, Object> finished) {
+  static EntryPass start(List<Job> jobs, int threads, BiConsumer<String, Read> finished) {
     List<Job> order = new ArrayList<>(jobs);
     order.sort(Comparator.comparingLong(Job::size).reversed());
     int n = Math.max(1, Math.min(threads, order.size()));
@@ -81,15 +81,9 @@ final class EntryPass {
       readers.execute(() -> {
         try {
           if (!pass.stopped.get()) {
-            Object result;
-            try {
-              result = pass.read(job);
-            } catch (IOException e) {
-              result = e;
-            }
-            finished.accept(job.name(), result);
+            finished.accept(job.name(), pass.read(job));
           }
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (IOException | RuntimeException | InterruptedException e) {
           // left out: the caller reads this entry alone and meets the same error there
         } finally {
           pass.done.get(job.name()).countDown();
