@@ -39,7 +39,7 @@ final class EntryPass {
   static final int CHUNK = 1 << 20;
   static final int BUFFERS = 4;
   static final int PIPELINE_BYTES = 4 << 20;
-  static final long KEEP_BUDGET = 64L << 20;
+  static final long KEEP_BUDGET = 32L << 20;
 
   /** Opens the entry's bytes, held to its declared size and to the zip-bomb bounds. */
   interface Opener {
