@@ -83,6 +83,10 @@ public final class WheelSubject implements Closeable {
         files.add(new EntryFile(archive, i, entry, path));
       }
     }
+    // Every entry inflated and hashed once, on all cores, keeping what the ELF checks will read of wheel_lib's.
+    Set<Integer> ours = new HashSet<>();
+    files.forEach(f -> ours.add(((EntryFile) f).index()));
+    archive.readAll(ours::contains);
     Layout layout = fallback;
     Manifest manifest = null;
     String manifestName = folder + Layout.MANIFEST;

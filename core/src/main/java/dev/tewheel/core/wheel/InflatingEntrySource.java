@@ -32,6 +32,7 @@ final class InflatingEntrySource implements ByteSource {
   private final int chunkBytes;
   private final int chunkBudget;
   private final Opener opener;
+  private final KeptBytes kept;
   private final LinkedHashMap<Long, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
   private InputStream stream;
   private long streamPosition;
@@ -42,10 +43,20 @@ final class InflatingEntrySource implements ByteSource {
   private long bytesInflated;
 
   InflatingEntrySource(String name, long size, Opener opener) {
-    this(name, size, opener, DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BUDGET);
+    this(name, size, opener, KeptBytes.NONE);
+  }
+
+  /** @param kept what a pass over the entry kept ({@link HeaderKeeper}): reads it covers inflate nothing */
+  InflatingEntrySource(String name, long size, Opener opener, KeptBytes kept) {
+    this(name, size, opener, DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BUDGET, kept);
   }
 
   InflatingEntrySource(String name, long size, Opener opener, int chunkBytes, int chunkBudget) {
+    this(name, size, opener, chunkBytes, chunkBudget, KeptBytes.NONE);
+  }
+
+  private InflatingEntrySource(String name, long size, Opener opener, int chunkBytes, int chunkBudget,
+      KeptBytes kept) {
     if (chunkBytes <= 0 || chunkBudget <= 0) {
       throw new IllegalArgumentException("chunkBytes and chunkBudget must be positive");
     }
@@ -54,6 +65,7 @@ final class InflatingEntrySource implements ByteSource {
     this.opener = opener;
     this.chunkBytes = chunkBytes;
     this.chunkBudget = chunkBudget;
+    this.kept = kept;
   }
 
   @Override
@@ -73,6 +85,10 @@ final class InflatingEntrySource implements ByteSource {
     }
     if (position < 0 || length < 0 || position > size - length) {
       throw new EOFException(name + ": cannot read " + length + " bytes at byte " + position + " of " + size);
+    }
+    byte[] known = kept.read(position, length);
+    if (known != null) {
+      return ByteBuffer.wrap(known);
     }
     ByteBuffer result = ByteBuffer.allocate(length);
     long at = position;

@@ -65,7 +65,11 @@ public final class WheelArchive implements Closeable {
   private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
   private final Map<String, Object> digests = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<String, ZipLayout.Problem> crcProblems = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<ZipArchiveEntry, KeptBytes> kept = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> inflated =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final List<ZipLayout.Problem> zipProblems;
+  private volatile EntryPass pass;
 
   private WheelArchive(Path whl, ZipFile zip, ZipBombBounds bounds, List<ZipLayout.Problem> zipProblems) {
     this.whl = whl;
@@ -210,6 +214,7 @@ public final class WheelArchive implements Closeable {
    * a large library should be inflated once, not three times.
    */
   public byte[] sha256(String name) throws IOException {
+    awaitPass(name);
     Object known = digests.get(name);
     if (known == null) {
       try {
@@ -225,6 +230,84 @@ public final class WheelArchive implements Closeable {
     return ((byte[]) known).clone();
   }
 
+  /**
+   * Starts reading every entry once, in the background and in parallel across cores ({@link EntryPass}), and
+   * returns at once; what asks for an entry's digest or bytes waits for that entry. Each is inflated once for its
+   * SHA-256 and CRC-32 (what {@link #sha256} and {@link #crcProblem} answer afterwards) and, for the entries
+   * {@code keep} names by index, the same pass keeps what the ELF readers will ask of them, so that
+   * {@link #source} reads of a library inflate nothing more. The zip-bomb bounds and declared sizes hold as in every read: a refused or
+   * damaged entry fails there with the exception {@link #sha256} throws without a pass.
+   */
+  public void readAll(java.util.function.IntPredicate keep) {
+    if (pass != null) {
+      return;
+    }
+    List<EntryPass.Job> jobs = new ArrayList<>();
+    Map<String, ZipArchiveEntry> byName = new HashMap<>();
+    for (int i = 0; i < zipEntries.size(); i++) {
+      ZipArchiveEntry entry = zipEntries.get(i);
+      String name = entries.get(i).name();
+      if (entry.isDirectory() || firstByName.get(name) != entry || digests.containsKey(name)) {
+        continue;
+      }
+      boolean compressed = entry.getMethod() != ZipMethod.STORED.getCode();
+      jobs.add(new EntryPass.Job(name, entry.getSize(), () -> passStream(entry, origin(name)),
+          compressed && keep.test(i)));
+      byName.put(name, entry);
+    }
+    pass = EntryPass.start(jobs, Runtime.getRuntime().availableProcessors(), (name, read) -> {
+      ZipArchiveEntry entry = byName.get(name);
+      checkCrc(name, entry, read.crc());
+      if (read.kept().bytes() > 0) {
+        kept.put(entry, read.kept());
+      }
+      digests.put(name, read.sha256());
+    });
+  }
+
+  /**
+   * The pass's read of an entry: the bytes {@link #stream} gives, under the same bounds, but a deflated entry is
+   * inflated from its stored bytes through a 64 KiB input buffer (Commons Compress feeds zlib 512 bytes at a time;
+   * this inflates a large library with about a sixth less CPU). Its errors may be worded otherwise, so the pass
+   * keeps only what it read to the end: an entry it could not read is read again by {@link #stream}.
+   */
+  private InputStream passStream(ZipArchiveEntry entry, String origin) throws IOException {
+    if (entry.getMethod() != ZipMethod.DEFLATED.getCode()) {
+      return stream(entry, origin);
+    }
+    refuseBombs(entry, origin);
+    InputStream raw = zip.getRawInputStream(entry);
+    if (raw == null) {
+      throw new IOException(origin + ": no data");
+    }
+    // The extra byte: zlib may need one more input byte to finish a raw deflate stream (as the JDK's ZipFile adds).
+    InputStream in = new java.util.zip.InflaterInputStream(new java.io.SequenceInputStream(raw,
+        new java.io.ByteArrayInputStream(new byte[1])), new java.util.zip.Inflater(true), 1 << 16) {
+      @Override
+      public void close() throws IOException {
+        super.close();
+        inf.end();
+      }
+    };
+    in = new CountingInputStream(in, inflated.computeIfAbsent(nameOf(entry),
+        k -> new java.util.concurrent.atomic.AtomicLong()));
+    return new DeclaredSizeInputStream(in, entry.getSize(), origin);
+  }
+
+  /** Waits for the pass ({@link #readAll}) to finish the entry, when one reads it. */
+  private void awaitPass(String name) {
+    EntryPass running = pass;
+    if (running != null) {
+      running.await(name);
+    }
+  }
+
+  /** Bytes inflated so far of the entry of that name, by every read: for tests that count passes. */
+  long bytesInflated(String name) {
+    java.util.concurrent.atomic.AtomicLong count = inflated.get(name);
+    return count == null ? 0 : count.get();
+  }
+
   private byte[] computeSha256(String name) throws IOException {
     ZipArchiveEntry entry = firstByName.get(name);
     if (entry == null) {
@@ -235,12 +318,16 @@ public final class WheelArchive implements Closeable {
     try (InputStream in = new java.util.zip.CheckedInputStream(stream(entry, origin(name)), crc)) {
       digest = Sha256.of(in);
     }
-    if (crc.getValue() != entry.getCrc()) {
+    checkCrc(name, entry, crc.getValue());
+    return digest;
+  }
+
+  private void checkCrc(String name, ZipArchiveEntry entry, long crc) {
+    if (crc != entry.getCrc()) {
       crcProblems.put(name, new ZipLayout.Problem(Optional.of(name), String.format(java.util.Locale.ROOT,
-          "data whose CRC-32 is %08x", crc.getValue()), String.format(java.util.Locale.ROOT, "%08x as the central"
+          "data whose CRC-32 is %08x", crc), String.format(java.util.Locale.ROOT, "%08x as the central"
           + " directory declares (Python's zipfile, so pip, refuses the wheel: Bad CRC-32)", entry.getCrc())));
     }
-    return digest;
   }
 
   /** Entry {@code index}'s bytes (of {@link #entries()}), held to its declared size; see {@link #stream}. */
@@ -258,7 +345,40 @@ public final class WheelArchive implements Closeable {
   /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */
   private InputStream stream(ZipArchiveEntry entry, String origin) throws IOException {
     refuseBombs(entry, origin);
-    return new DeclaredSizeInputStream(rawStream(entry, origin), entry.getSize(), origin);
+    InputStream in = rawStream(entry, origin);
+    if (entry.getMethod() != ZipMethod.STORED.getCode()) {
+      in = new CountingInputStream(in, inflated.computeIfAbsent(nameOf(entry),
+          k -> new java.util.concurrent.atomic.AtomicLong()));
+    }
+    return new DeclaredSizeInputStream(in, entry.getSize(), origin);
+  }
+
+  /** Adds what passes through to a count. */
+  private static final class CountingInputStream extends java.io.FilterInputStream {
+    private final java.util.concurrent.atomic.AtomicLong count;
+
+    CountingInputStream(InputStream in, java.util.concurrent.atomic.AtomicLong count) {
+      super(in);
+      this.count = count;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count.incrementAndGet();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count.addAndGet(n);
+      }
+      return n;
+    }
   }
 
   /**
@@ -277,7 +397,11 @@ public final class WheelArchive implements Closeable {
       }
     }
     refuseBombs(entry, origin);
-    return new InflatingEntrySource(origin, entry.getSize(), () -> stream(entry, origin));
+    if (firstByName.get(nameOf(entry)) == entry) {
+      awaitPass(nameOf(entry));
+    }
+    return new InflatingEntrySource(origin, entry.getSize(), () -> stream(entry, origin),
+        kept.getOrDefault(entry, KeptBytes.NONE));
   }
 
   /** Whether the unix mode (when recorded) marks neither a file nor a symbolic link. */
@@ -341,6 +465,10 @@ public final class WheelArchive implements Closeable {
 
   @Override
   public void close() throws IOException {
+    EntryPass running = pass;
+    if (running != null) {
+      running.stop(); // no thread of the pass may still read the archive once it is closed
+    }
     zip.close();
   }
 

@@ -84,6 +84,51 @@ class WheelSubjectTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // nvcc fixture
+  void aLibraryIsInflatedOnceForItsDigestAndEveryElfAndFatBinaryRead() throws Exception {
+    // A TE-shaped nvcc-built library (sm_80, sm_90, sm_120), grown by 8 MiB of incompressible data in a section of
+    // its own so that its section header table sits at the end, as in a real TE library.
+    Path payload = temp.resolve("payload.bin");
+    byte[] random = new byte[8 << 20];
+    new java.util.Random(25).nextBytes(random);
+    Files.write(payload, random);
+    Path te = temp.resolve("libtransformer_engine.so");
+    Process objcopy = new ProcessBuilder("objcopy", "--add-section", ".te_payload=" + payload,
+        dev.tewheel.gatefixtures.GateFixtures.release(1).toString(), te.toString()).inheritIO().start();
+    assertEquals(0, objcopy.waitFor(), "objcopy (binutils) must be installed");
+    ElfFile direct = ElfFile.read(te);
+    long shoff;
+    try (ByteSource file = ByteSource.open(te)) {
+      shoff = file.read(40, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0); // e_shoff
+    }
+    assertTrue(shoff > random.length && shoff > Files.size(te) - 64 * 1024, "section headers at the end: " + shoff);
+    Path whl = new TestWheel()
+        .add(TestWheel.PREFIX + "/libtransformer_engine.so", te)
+        .add(TestWheel.PREFIX + "/libnccl_ep.so", StandIns.ncclEpLibrary())
+        .addTree(TestWheel.PREFIX + "/nccl_ep/include", StandIns.ncclEpHome().resolve("include"))
+        .write(temp);
+    try (WheelSubject wheel = open(whl)) {
+      Subject subject = wheel.subject();
+      List<Finding> findings = CheckCatalogue.run(subject, Map.of());
+      assertTrue(findings.stream().noneMatch(f -> f.checkId().equals("WHEEL-RECORD")), findings.toString());
+      for (SubjectFile library : subject.libraries()) {
+        subject.gpuCode(library);
+        subject.gnuProperties(library);
+      }
+      SubjectFile lib = subject.transformerEngineLibrary().orElseThrow();
+      assertEquals(ElfFacts.of(direct), ElfFacts.of(subject.elf(lib)));
+      try (ByteSource file = ByteSource.open(te)) {
+        assertEquals(dev.tewheel.elf.CudaFatBinary.read(file, direct), subject.gpuCode(lib));
+      }
+      assertEquals(3, subject.gpuCode(lib).sass().size(), subject.gpuCode(lib).toString());
+      for (SubjectFile f : subject.files()) {
+        String name = TestWheel.PREFIX + "/" + f.path();
+        assertEquals(f.size(), wheel.archive().bytesInflated(name), name + " is inflated exactly once");
+      }
+    }
+  }
+
+  @Test
   void storedEntriesAreReadInPlaceAndCompressedOnesInChunks() throws Exception {
     Path whl = new TestWheel()
         .addStored(TestWheel.PREFIX + "/libtransformer_engine.so", StandIns.transformerEngine())
