@@ -31,6 +31,12 @@ static int leftover_segments(void) {
   return found;
 }
 
+/* The survivors leave only once all of them have checked the error: one that left earlier would be the first exited
+ * rank another survivor finds, and that check would name it instead of rank N-1. Each other survivor writes a byte to
+ * `checked` and closes its end; rank 0 reads until it has them all (or EOF: a rank died) and then writes one byte per
+ * survivor to `release`, which they wait for (EOF if rank 0 died). Nothing waits forever. */
+static int checked[2], release[2];
+
 static int run_rank(int nranks, int rank, ncclUniqueId id) {
   ncclComm_t comm = NULL;
   ncclResult_t r = ncclCommInitRank(&comm, nranks, id, rank);
@@ -92,6 +98,16 @@ static int run_rank(int nranks, int rank, ncclUniqueId id) {
   check(rank, r == ncclRemoteError && strstr(text, expected) != NULL, "a collective after rank N-1 exited returns "
         "ncclRemoteError naming it");
   printf("  ncclGetLastError: %s\n", text);
+  fflush(stdout);
+  char byte;
+  if (rank == 0) {
+    for (int r = 1; r < nranks - 1 && read(checked[0], &byte, 1) == 1; r++) continue;
+    for (int r = 1; r < nranks - 1; r++) (void)!write(release[1], "x", 1);
+  } else {
+    (void)!write(checked[1], "x", 1);
+    close(checked[1]);
+    (void)!read(release[0], &byte, 1);
+  }
   ncclCommDestroy(comm);
   free(mine); free(all); free(sum); free(in); free(blocks); free(got);
   return failures == 0 ? 0 : 1;
@@ -106,11 +122,16 @@ int main(int argc, char **argv) {
   setenv("TE_STANDIN_NCCL_TIMEOUT_S", "60", 0);
   ncclUniqueId id;
   if (ncclGetUniqueId(&id) != ncclSuccess) return 2;
+  if (nranks > 64 || pipe(checked) != 0 || pipe(release) != 0) return 2;
   pid_t children[64];
   for (int r = 1; r < nranks; r++) {
     children[r] = fork();
-    if (children[r] == 0) _exit(run_rank(nranks, r, id));
+    if (children[r] == 0) {
+      close(release[1]);
+      _exit(run_rank(nranks, r, id));
+    }
   }
+  close(checked[1]);
   int status = run_rank(nranks, 0, id);
   for (int r = 1; r < nranks; r++) {
     int s = 0;
