@@ -3,9 +3,8 @@
 # gpu/work/smoke/ (gpu-smoke.jar + lib/), the one folder a device run carries for it.
 #
 # Usage: gpu/build-smoke.sh
-# Environment:
-#   INSTALL=1   first run `./mvnw -B -q install -DskipTests -Dinvoker.skip`, so that te-runtime (and what it needs)
-#               is in the local repository; needed once per change of te-runtime
+# It builds gpu/smoke in the reactor with the modules it needs (-pl gpu/smoke -am), so nothing is installed into
+# the local repository and the jars are always this checkout's.
 # Run it here with a JDK 22+ (java -jar gpu/work/smoke/gpu-smoke.jar --help), or on the GPU host with the image
 # gpu/jlink.sh makes.
 set -euo pipefail
@@ -13,12 +12,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
-if [[ "${INSTALL:-0}" == 1 ]]; then
-  echo "build-smoke: ./mvnw -B -q install -DskipTests -Dinvoker.skip"
-  ./mvnw -B -q install -DskipTests -Dinvoker.skip
-fi
-echo "build-smoke: ./mvnw -B -q -f gpu/smoke/pom.xml package -DskipTests"
-./mvnw -B -q -f gpu/smoke/pom.xml package -DskipTests
+echo "build-smoke: ./mvnw -B -q -pl gpu/smoke -am package -DskipTests"
+./mvnw -B -q -pl gpu/smoke -am package -DskipTests
 rm -rf "$here/work/smoke"
 mkdir -p "$here/work/smoke"
 cp "$here/smoke/target/gpu-smoke.jar" "$here/work/smoke/"

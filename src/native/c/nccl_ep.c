@@ -907,9 +907,9 @@ static void check_ll_dispatch(const struct ncclEpHandle *h, const ncclEpTensor_t
 /* Collective (ncclAllGather of every rank's tokens, weights and scales, unless every other rank is masked). Each
  * received row is the source token's row; HT expert-major fills outputs->topk_weights[slot] with the weight the
  * token gave that expert and zeroes its padding rows; HT flat and LL rank-major fill outputs->topk_idx (the local
- * expert id, or the global one when layout_info asks for GLOBAL, -1 where the expert is elsewhere) and
- * outputs->topk_weights (HT flat: 0 where the expert is elsewhere; LL rank-major: every weight, as the real kernel
- * writes them); LL writes layout_info's expert_counters (expert-major) or src_rank_counters (rank-major). */
+ * expert id, or the global one when layout_info asks for GLOBAL) and outputs->topk_weights (HT flat: this rank's
+ * experts in ascending id first, then -1 and 0; LL rank-major: in the input's slot order, -1 where the expert is
+ * elsewhere but every weight, as the real kernels write them); LL writes layout_info's expert_counters (expert-major) or src_rank_counters (rank-major). */
 API ncclResult_t ncclEpDispatch(ncclEpHandle_t handle, const ncclEpDispatchInputs_t *inputs,
                                 const ncclEpDispatchOutputs_t *outputs, const ncclEpLayoutInfo_t *layout_info,
                                 const ncclEpDispatchConfig_t *config, cudaStream_t stream) {
@@ -1060,11 +1060,26 @@ API ncclResult_t ncclEpDispatch(ncclEpHandle_t handle, const ncclEpDispatchInput
           if (dst_w != NULL) dst_w[s] = weights[j];
           continue;
         }
-        /* flat and rank-major: the row carries the token's whole routing, as this rank sees it */
+        if (ht) {
+          /* HT flat: the real kernel (dense_to_sparse_prob_kernel) scans this rank's experts in ascending local id
+           * and packs the ones the token routes to at the front, -1 and weight 0 after: not the input's slot order. */
+          size_t out = 0;
+          for (int64_t e = 0; e < g->num_local_experts && out < k; e++) {
+            for (size_t jj = 0; jj < k; jj++) {
+              if (ids[jj] != first + e) continue;
+              if (out_idx != NULL) put_integer(g, out_idx, (size_t)s * k + out, global_ids ? first + e : e);
+              if (dst_w != NULL) dst_w[(size_t)s * k + out] = weights[jj];
+              out++;
+              break; /* the routing map holds an expert once per token */
+            }
+          }
+          continue;
+        }
+        /* LL rank-major: the row carries the token's whole routing in its input slot order, as this rank sees it */
         for (size_t jj = 0; jj < k; jj++) {
           const int here = expert_rank(g, ids[jj]) == g->rank;
           if (out_idx != NULL) put_integer(g, out_idx, (size_t)s * k + jj, here ? (global_ids ? ids[jj] : ids[jj] - first) : -1);
-          if (dst_w != NULL) dst_w[(size_t)s * k + jj] = here || !ht ? weights[jj] : 0.0f;
+          if (dst_w != NULL) dst_w[(size_t)s * k + jj] = weights[jj];
         }
       }
     }

@@ -582,10 +582,8 @@ public final class EpRank {
           int token = identify(recv, r);
           int q = (int) fromBf16(recv.getAtIndex(JAVA_SHORT, (long) r * h)) - 1;
           bad += row(recv, r, got, -1);
-          for (int j = 0; j < K && token >= 0 && q >= 0 && q < ranks; j++) {
-            int e = expert(q, token, j);
-            boolean here = rankOf(e) == me;
-            bad += idx[r * K + j] == (here ? e - me * local : -1) && (!here || w[r * K + j] == WEIGHT) ? 0 : 1;
+          if (token >= 0 && q >= 0 && q < ranks) {
+            bad += flatRouting(q, token, idx, w, r);
           }
         }
         bad += got.equals(want) && total == want.cardinality()
@@ -598,6 +596,43 @@ public final class EpRank {
           + (bad == 0 ? "" : " (" + bad + " problem(s))"));
       return received;
     }
+
+    /**
+     * HT flat's routing for one received row, as NCCL EP's dense_to_sparse_prob_kernel writes it: this rank's experts
+     * the token routes to, in ascending local id (not the token's slot order), each with its weight, then -1 and 0.
+     * Returns 0 when the row's K entries are exactly that, else 1 (and the first such row is printed).
+     */
+    int flatRouting(int q, int token, long[] idx, float[] w, int r) {
+      java.util.TreeSet<Integer> mine = new java.util.TreeSet<>();
+      for (int j = 0; j < K; j++) {
+        int e = expert(q, token, j);
+        if (rankOf(e) == me) {
+          mine.add(e - me * local);
+        }
+      }
+      long[] wantIdx = new long[K];
+      float[] wantW = new float[K];
+      java.util.Arrays.fill(wantIdx, -1);
+      int j = 0;
+      for (int e : mine) {
+        wantIdx[j] = e;
+        wantW[j++] = WEIGHT;
+      }
+      long[] gotIdx = java.util.Arrays.copyOfRange(idx, r * K, r * K + K);
+      float[] gotW = java.util.Arrays.copyOfRange(w, r * K, r * K + K);
+      if (java.util.Arrays.equals(gotIdx, wantIdx) && java.util.Arrays.equals(gotW, wantW)) {
+        return 0;
+      }
+      if (firstFlatProblem == null) {
+        firstFlatProblem = "row " + r + " (rank " + q + " token " + token + "): topk_idx "
+            + java.util.Arrays.toString(gotIdx) + " weights " + java.util.Arrays.toString(gotW) + ", want "
+            + java.util.Arrays.toString(wantIdx) + " " + java.util.Arrays.toString(wantW);
+        System.out.println("  first flat routing problem: " + firstFlatProblem);
+      }
+      return 1;
+    }
+
+    private String firstFlatProblem;
 
     /** Token index of the row, from its first three elements, or -1. */
     int identify(MemorySegment recv, long slot) {
