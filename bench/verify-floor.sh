@@ -16,6 +16,9 @@
 #   MAVEN_OPTS  passed on; e.g. -Xmx128m to hold every run to the heap bound
 #   BASELINE    another Maven command whose local repository holds an earlier te-wheel: adds a column "baseline"
 #               (te:verify-wheel-lib by that build), to compare a change in the same rounds
+#   CLASS_CACHE a file: adds the columns "cached" and "skip-cached", the same two runs with the JDK's class cache for
+#               Maven's JVM (JDK 25+: the AOT cache, -XX:AOTCache; older: a dynamic CDS archive), made first by one
+#               training verify of the same wheel (docs/performance.md, "Running the gate faster")
 set -euo pipefail
 size=${1:?usage: bench/verify-floor.sh <sizeMb> [rounds]}
 rounds=${2:-5}
@@ -45,12 +48,29 @@ fi
 if [[ -n ${BASELINE:-} ]]; then
   kinds+=(baseline)
 fi
+if [[ -n ${CLASS_CACHE:-} ]]; then
+  kinds+=(cached skip-cached)
+  jdk=$(${JAVA_HOME:+$JAVA_HOME/bin/}java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  if ((jdk >= 25)); then
+    train=(-XX:AOTCacheOutput="$CLASS_CACHE") use=-XX:AOTCache="$CLASS_CACHE"
+  else
+    train=(-XX:ArchiveClassesAtExit="$CLASS_CACHE") use=-XX:SharedArchiveFile="$CLASS_CACHE"
+  fi
+  rm -f "$CLASS_CACHE"
+  (cd "$project" && MAVEN_OPTS="${MAVEN_OPTS:-} ${train[*]}" $mvn -q "$goal" -Dte.wheel="$wheel" >/dev/null)
+  [[ -s $CLASS_CACHE ]] || { echo "verify-floor: the training run made no class cache $CLASS_CACHE" >&2; exit 1; }
+  echo "class cache: $CLASS_CACHE ($(stat -c %s "$CLASS_CACHE") bytes, Java $jdk: ${use%%=*})"
+fi
 run() { # kind -> "wall_s peak_kb user_s sys_s"
   local out="$project/time.txt"
   case $1 in
     verify) (cd "$project" && /usr/bin/time -o "$out" -f '%e %M %U %S' $mvn -q "$goal" -Dte.wheel="$wheel" >/dev/null) ;;
     skip) (cd "$project" && /usr/bin/time -o "$out" -f '%e %M %U %S' $mvn -q "$goal" -Dte.wheel="$wheel" -Dte.skip=true \
       >/dev/null) ;;
+    cached) (cd "$project" && MAVEN_OPTS="${MAVEN_OPTS:-} $use" /usr/bin/time -o "$out" -f '%e %M %U %S' $mvn -q "$goal" \
+      -Dte.wheel="$wheel" >/dev/null) ;;
+    skip-cached) (cd "$project" && MAVEN_OPTS="${MAVEN_OPTS:-} $use" /usr/bin/time -o "$out" -f '%e %M %U %S' $mvn -q \
+      "$goal" -Dte.wheel="$wheel" -Dte.skip=true >/dev/null) ;;
     baseline) (cd "$project" && /usr/bin/time -o "$out" -f '%e %M %U %S' $BASELINE -q "$goal" -Dte.wheel="$wheel" \
       >/dev/null) ;;
     unzip) /usr/bin/time -o "$out" -f '%e %M %U %S' bash -c 'unzip -p "$0" | sha256sum >/dev/null' "$wheel" ;;
@@ -87,6 +107,10 @@ awk -v v="$vc" -v s="$sc" -v u="$uc" 'BEGIN {printf "CPU: verify own part %.2f s
 if [[ -n ${BASELINE:-} ]]; then
   b=$(median "${walls[baseline]}")
   awk -v b="$b" -v s="$s" -v u="$u" 'BEGIN {printf "baseline own part: %.2f s = %.2fx unzip -p | sha256sum\n", b - s, (b - s) / u}'
+fi
+if [[ -n ${CLASS_CACHE:-} ]]; then
+  c=$(median "${walls[cached]}"); sk=$(median "${walls[skip-cached]}")
+  awk -v v="$v" -v s="$s" -v c="$c" -v k="$sk" -v u="$u" 'BEGIN {printf "with the class cache: verify %.2f s (%.2f s less), skip %.2f s (%.2f s less), own part %.2f s = %.2fx unzip -p | sha256sum\n", c, v - c, k, s - k, c - k, (c - k) / u}'
 fi
 if [[ -n ${AUDITWHEEL:-} ]]; then
   a=$(median "${walls[auditwheel]}")
