@@ -52,6 +52,11 @@ public class DiffWheelMojo extends TeMojo {
   RepositorySystem repositorySystem;
 
   @Override
+  boolean acceptsAnyLayout() {
+    return true;
+  }
+
+  @Override
   String goal() {
     return "te:diff-wheel";
   }

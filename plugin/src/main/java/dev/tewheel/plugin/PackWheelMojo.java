@@ -159,6 +159,7 @@ public class PackWheelMojo extends TeMojo {
       List<String> lines = new ReportWriter(report).console();
       lines.subList(0, lines.size() - 1).forEach(this::info);
       new ReportWriter(report).warnings().forEach(this::warn);
+      VerifyWheelLibMojo.suggestedTag(report).forEach(this::info);
       info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", " + reportPath().resolve(ReportWriter.JUNIT));
       if (!report.passed()) {
         throw new MojoFailureException(printable(report.summary() + "; the new wheel was kept as " + packed.location()

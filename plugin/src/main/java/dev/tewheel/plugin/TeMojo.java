@@ -58,7 +58,10 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.wheelLibPath", defaultValue = VerifyRequest.DEFAULT_WHEEL_LIB_PATH)
   String wheelLibPath;
 
-  /** Built-in layout: default (TE's release tree) or ep-home (wheel_lib/nccl_ep is a complete NCCL_EP_HOME). */
+  /**
+   * Built-in layout: default (TE's release tree), ep-home (wheel_lib/nccl_ep is a complete NCCL_EP_HOME), or, for
+   * verify and diff only, any (any native wheel: every shared object gets the library checks, no layout checks).
+   */
   @Parameter(property = "te.layout", defaultValue = Layout.DEFAULT_NAME)
   String layout;
 
@@ -255,7 +258,18 @@ abstract class TeMojo extends AbstractMojo {
   }
 
   Layout chosenLayout() throws MojoExecutionException {
-    return parameter("layout", layout, () -> Layout.named(layout));
+    Layout chosen = parameter("layout", layout, () -> Layout.named(layout));
+    if (chosen.any() && !acceptsAnyLayout()) {
+      throw new MojoExecutionException(printable(goal() + ": te.layout = 'any' is for te:verify-wheel-lib and"
+          + " te:diff-wheel, which check a wheel built elsewhere; " + goal() + " works on TE's wheel_lib: set"
+          + " layout to default or ep-home"));
+    }
+    return chosen;
+  }
+
+  /** Whether the goal checks any native wheel (layout=any) rather than TE's wheel_lib. */
+  boolean acceptsAnyLayout() {
+    return false;
   }
 
   /**

@@ -19,6 +19,11 @@ import org.apache.maven.plugins.annotations.Mojo;
 @Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = false)
 public class VerifyWheelLibMojo extends TeMojo {
   @Override
+  boolean acceptsAnyLayout() {
+    return true;
+  }
+
+  @Override
   String goal() {
     return "te:verify-wheel-lib";
   }
@@ -41,11 +46,27 @@ public class VerifyWheelLibMojo extends TeMojo {
     List<String> lines = new ReportWriter(report).console();
     lines.subList(0, lines.size() - 1).forEach(this::info);
     new ReportWriter(report).warnings().forEach(this::warn);
+    suggestedTag(report).forEach(this::info);
     info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
         + reportPath().resolve(ReportWriter.JUNIT));
     if (!report.passed()) {
       throw new MojoFailureException(printable(report.summary()));
     }
     info(report.summary());
+  }
+
+  /** "suggested platform tag: manylinux_2_28_x86_64", then what keeps it from a more compatible one. */
+  static List<String> suggestedTag(VerifyReport report) {
+    Object tag = report.details().get(Verifier.SUGGESTED_TAG);
+    if (tag == null) {
+      return List.of();
+    }
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add(printable("suggested platform tag: " + tag));
+    Object limits = report.details().get("suggestedPlatformTagLimits");
+    if (limits instanceof List<?> list) {
+      list.forEach(limit -> lines.add(printable("  limited by " + limit)));
+    }
+    return lines;
   }
 }

@@ -67,7 +67,19 @@ class AssembleWheelLibMojoTest {
     mojo.layout = "flat";
     MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
     assertEquals("te:assemble-wheel-lib: te.layout = 'flat': unknown layout 'flat': expected one of [default,"
-        + " ep-home]", e.getMessage()); // as docs/goals/assemble-wheel-lib.md shows it
+        + " ep-home, any]", e.getMessage()); // as docs/goals/assemble-wheel-lib.md shows it
+  }
+
+  @Test
+  @InjectMojo(goal = "assemble-wheel-lib", pom = POM)
+  void layoutAnyIsRefusedBeforeAnythingIsWritten(AssembleWheelLibMojo mojo) {
+    mojo.transformerEngineLibrary = StandIns.transformerEngine().toFile();
+    mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
+    mojo.layout = "any";
+    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+    assertTrue(e.getMessage().startsWith("te:assemble-wheel-lib: te.layout = 'any' is for te:verify-wheel-lib and"
+        + " te:diff-wheel"), e.getMessage());
+    assertFalse(Files.exists(temp.resolve("wheel_lib")));
   }
 
   @Test

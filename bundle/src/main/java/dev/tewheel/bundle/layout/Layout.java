@@ -29,7 +29,13 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
   public static final Layout EP_HOME =
       new Layout("ep-home", "libtransformer_engine.so", "nccl_ep/lib/libnccl_ep.so.{major}", "nccl_ep/include");
 
-  private static final List<Layout> BUILT_IN = List.of(DEFAULT, EP_HOME);
+  /**
+   * Any native wheel, verified without TE's layout: every shared object gets the library checks, the layout's
+   * checks step aside. Verify and diff only; assemble and pack refuse it. Its paths are the default's, never used.
+   */
+  public static final Layout ANY = new Layout("any", "libtransformer_engine.so", "libnccl_ep.so", "nccl_ep/include");
+
+  private static final List<Layout> BUILT_IN = List.of(DEFAULT, EP_HOME, ANY);
 
   public Layout {
     Objects.requireNonNull(name, "name");
@@ -53,6 +59,11 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
     }
     throw new IllegalArgumentException("unknown layout '" + name + "': expected one of "
         + BUILT_IN.stream().map(Layout::name).toList());
+  }
+
+  /** True for {@link #ANY}: no file is the TE or NCCL EP library, no folder the include root. */
+  public boolean any() {
+    return name.equals(ANY.name);
   }
 
   public Layout withNcclEpLibrary(String path) {

@@ -38,7 +38,9 @@ class LayoutTest {
   @Test
   void refusesUnknownNamesAndPathsOutsideWheelLib() {
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> Layout.named("flat"));
-    assertTrue(unknown.getMessage().contains("[default, ep-home]"), unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("[default, ep-home, any]"), unknown.getMessage());
+    assertSame(Layout.ANY, Layout.named("any"));
+    assertTrue(Layout.ANY.any() && !Layout.DEFAULT.any() && !Layout.ANY.withNcclEpLibrary("x/libnccl_ep.so").any());
     for (String bad : new String[] {"/abs/libnccl_ep.so", "../libnccl_ep.so", "a//b", "lib\\x.so", "", "lib/"}) {
       assertThrows(IllegalArgumentException.class, () -> Layout.DEFAULT.withNcclEpLibrary(bad), bad);
     }

@@ -50,6 +50,11 @@ public final class CheckCatalogue {
     return ALL;
   }
 
+  /** The checks that run on a subject of this layout: under layout=any, {@link AnyLayout}'s. */
+  public static List<Check> forLayout(dev.tewheel.bundle.layout.Layout layout) {
+    return layout.any() ? ALL.stream().filter(AnyLayout::runs).toList() : ALL;
+  }
+
   public static Optional<Check> byId(String id) {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
   }
@@ -73,7 +78,7 @@ public final class CheckCatalogue {
   public static List<Finding> run(Subject subject, Map<String, Severity> overrides) {
     overrides.keySet().forEach(CheckCatalogue::requireKnown);
     List<Finding> findings = new ArrayList<>();
-    for (Check check : ALL) {
+    for (Check check : forLayout(subject.layout())) {
       Severity severity = overrides.get(check.id());
       check.run(subject).forEach(f -> findings.add(severity == null ? f : f.withSeverity(severity)));
     }

@@ -27,8 +27,7 @@ final class DependenciesResolveCheck extends BaseCheck {
 
   @Override
   public List<Finding> run(Subject subject) {
-    List<Allowed> allowed = new ArrayList<>(DEFAULT_ALLOWED);
-    subject.settings().allowedNeeded().forEach(p -> allowed.add(new Allowed(p, Set.of())));
+    List<Allowed> allowed = allowed(subject);
     List<Finding> findings = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
       Optional<ElfFile> read = subject.readableElf(library, this, findings);
@@ -47,6 +46,25 @@ final class DependenciesResolveCheck extends BaseCheck {
       }
     }
     return findings;
+  }
+
+  /** Whether {@code needed} of a library of this kind is one the user's system or another wheel provides. */
+  static boolean permits(Subject subject, String needed, String kind) {
+    return allowed(subject).stream().anyMatch(a -> a.permits(needed, kind));
+  }
+
+  private static List<Allowed> allowed(Subject subject) {
+    List<Allowed> allowed = new ArrayList<>(DEFAULT_ALLOWED);
+    subject.settings().allowedNeeded().forEach(p -> allowed.add(new Allowed(p, Set.of())));
+    if (subject.layout().any()) {
+      // Any wheel may need what the manylinux policies allow (libX11, libGL, libglib, ...): PLATFORM's tag bounds it.
+      // The kinds are TE's rules (only NCCL EP may need the driver), so any library may need what the list allows.
+      List<Allowed> any = new ArrayList<>();
+      allowed.forEach(a -> any.add(new Allowed(a.pattern(), Set.of())));
+      AnyLayout.POLICY_LIBRARIES.forEach(p -> any.add(new Allowed(p, Set.of())));
+      return any;
+    }
+    return allowed;
   }
 
   private Finding unresolved(Subject subject, SubjectFile library, ElfFile elf, String needed, List<String> folders,

@@ -2,20 +2,18 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.elf.ElfClass;
 import dev.tewheel.elf.ElfMachine;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.tewheel.core.policy.ManylinuxPolicies;
+import dev.tewheel.core.policy.ManylinuxPolicy;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.TreeMap;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A Linux platform tag ({@code manylinux_2_28_x86_64}, {@code manylinux2014_aarch64}, {@code linux_x86_64}) and
  * what it allows: the ELF machine and class of its architecture and, for manylinux, the highest GLIBC_, GLIBCXX_
- * and CXXABI_ versions. The policy numbers are data: {@code manylinux-policy.properties}.
+ * and CXXABI_ versions. The policy numbers are data: {@link ManylinuxPolicies}.
  *
  * @param tag the tag as given
  * @param arch its architecture part, e.g. x86_64
@@ -25,7 +23,6 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
   private static final Pattern PEP600 = Pattern.compile("manylinux_(\\d+)_(\\d+)_(\\w+)");
   private static final Pattern LEGACY = Pattern.compile("(manylinux1|manylinux2010|manylinux2014)_(\\w+)");
   private static final Pattern LINUX = Pattern.compile("linux_(\\w+)");
-  private static final Properties POLICY = load();
 
   public static PlatformTag parse(String tag) {
     String t = tag.trim();
@@ -35,7 +32,8 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
     }
     m = LEGACY.matcher(t);
     if (m.matches()) {
-      return checked(t, m.group(2), Optional.of(POLICY.getProperty("alias." + m.group(1)).replace('_', '.')));
+      String name = ManylinuxPolicies.get().named(m.group(1)).orElseThrow().name(); // manylinux2014 -> manylinux_2_17
+      return checked(t, m.group(2), Optional.of(name.substring("manylinux_".length()).replace('_', '.')));
     }
     m = LINUX.matcher(t);
     if (m.matches()) {
@@ -83,7 +81,10 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
 
   /**
    * The highest version allowed for a version-name prefix (GLIBC, GLIBCXX, CXXABI), e.g. "3.4.24" for GLIBCXX under
-   * manylinux_2_28; empty when the tag sets no ceiling for it.
+   * manylinux_2_28; empty when the tag sets no ceiling for it. GLIBC's is the tag's own (PEP 600); the others come
+   * from the manylinux policy of the tag ({@link ManylinuxPolicies}), or of the newest policy before it when the
+   * tag has none of its own (manylinux_2_30 takes manylinux_2_28's), for the tag's architecture (x86_64's when the
+   * policies do not define it).
    */
   public Optional<String> ceiling(String prefix) {
     if (glibc.isEmpty()) {
@@ -93,24 +94,21 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
       return glibc;
     }
     String[] parts = glibc.get().split("\\.");
+    int major = Integer.parseInt(parts[0]);
     int minor = Integer.parseInt(parts[1]);
-    TreeMap<Integer, String> policies = new TreeMap<>();
-    for (Map.Entry<Object, Object> e : POLICY.entrySet()) {
-      String key = (String) e.getKey();
-      if (key.startsWith(parts[0] + "_")) {
-        policies.put(Integer.parseInt(key.substring(key.indexOf('_') + 1)), (String) e.getValue());
+    ManylinuxPolicy policy = null;
+    for (ManylinuxPolicy candidate : ManylinuxPolicies.get().all()) {
+      Matcher m = PEP600.matcher(candidate.name() + "_x");
+      if (m.matches() && Integer.parseInt(m.group(1)) == major && Integer.parseInt(m.group(2)) <= minor) {
+        policy = candidate; // the policies run from the oldest glibc to the newest
       }
     }
-    Map.Entry<Integer, String> policy = policies.floorEntry(minor);
     if (policy == null) {
       return Optional.empty();
     }
-    for (String limit : policy.getValue().trim().split("\\s+")) {
-      if (limit.startsWith(prefix + "_")) {
-        return Optional.of(limit.substring(prefix.length() + 1));
-      }
-    }
-    return Optional.empty();
+    Map<String, Set<String>> versions = policy.versions().getOrDefault(arch, policy.versions().get("x86_64"));
+    return versions == null ? Optional.empty() : versions.getOrDefault(prefix, Set.of()).stream()
+        .filter(v -> v.matches("\\d+(\\.\\d+)*")).max(PlatformTag::compareVersions);
   }
 
   /** Compares dotted numeric versions: "2.28" &lt; "2.34", "3.4.9" &lt; "3.4.25". */
@@ -125,15 +123,5 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
       }
     }
     return 0;
-  }
-
-  private static Properties load() {
-    Properties properties = new Properties();
-    try (InputStream in = PlatformTag.class.getResourceAsStream("manylinux-policy.properties")) {
-      properties.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties;
   }
 }

@@ -124,6 +124,9 @@ public final class Subject {
   }
 
   public Optional<SubjectFile> transformerEngineLibrary() {
+    if (layout.any()) {
+      return Optional.empty();
+    }
     return file(layout.transformerEngineLibrary());
   }
 
@@ -132,6 +135,9 @@ public final class Subject {
    * major; when that is unknown, the one file that fits the pattern is taken.
    */
   public Optional<SubjectFile> ncclEpLibrary() {
+    if (layout.any()) {
+      return Optional.empty();
+    }
     OptionalInt major = requiredNcclEpMajor();
     if (major.isPresent() || !layout.ncclEpLibrary().contains("{major}")) {
       return file(layout.ncclEpLibraryPath(major.orElse(0)));
@@ -144,6 +150,9 @@ public final class Subject {
 
   /** The shipped {@code nccl_ep.h}, under the layout's include root. */
   public Optional<SubjectFile> ncclEpHeader() {
+    if (layout.any()) {
+      return Optional.empty();
+    }
     return file(layout.includeRoot() + "/" + NcclEpVersion.HEADER);
   }
 
@@ -171,6 +180,9 @@ public final class Subject {
 
   /** The shipped headers: every file under the include root, keyed by its path relative to that root. */
   public SortedMap<String, SubjectFile> headers() {
+    if (layout.any()) {
+      return new TreeMap<>();
+    }
     String root = layout.includeRoot() + "/";
     SortedMap<String, SubjectFile> headers = new TreeMap<>();
     files.subMap(root, root + Character.MAX_VALUE).forEach((path, file) -> headers.put(path.substring(root.length()), file));

@@ -52,7 +52,7 @@ public final class FolderSubject {
     Layout layout = fallback;
     Manifest manifest = null;
     Path manifestFile = wheelLib.resolve(Layout.MANIFEST);
-    if (Files.isRegularFile(manifestFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!fallback.any() && Files.isRegularFile(manifestFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       try {
         manifest = Manifest.read(manifestFile);
         layout = manifest.toLayout();
@@ -60,7 +60,8 @@ public final class FolderSubject {
         // MANIFEST-DIGESTS reports it; the fallback layout stands in.
       }
     }
-    Subject subject = new Subject("wheel_lib " + wheelLib, layout, files, settings);
+    String description = layout.any() ? "folder " + wheelLib + " (layout any)" : "wheel_lib " + wheelLib;
+    Subject subject = new Subject(description, layout, files, settings);
     return manifest == null ? subject : subject.withManifest(manifest);
   }
 

@@ -6,6 +6,7 @@ import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.WheelZipCheck;
 import dev.tewheel.core.wheel.UnreadableZipException;
@@ -21,6 +22,9 @@ import java.util.function.UnaryOperator;
 
 /** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, suppressions applied. */
 public final class Verifier {
+  /** report.json's key for the most compatible platform tag the libraries allow. */
+  public static final String SUGGESTED_TAG = "suggestedPlatformTag";
+
   /**
    * Runs the checks and writes the reports when a report folder is given.
    *
@@ -81,12 +85,12 @@ public final class Verifier {
       return report(request, "wheel_lib " + shownAs.getFileName() + "!" + request.wheelLibPath(), platform,
           (override == null ? findings : findings.stream().map(f -> f.withSeverity(override)).toList()).stream()
               .map(shown).toList(),
-          List.of());
+          Map.of("libraries", List.of()));
     }
     try (WheelSubject wheel = opened) {
       return report(request, wheel.subject().description(), platform,
           CheckCatalogue.run(wheel.subject(), request.severityOverrides()).stream().map(shown).toList(),
-          libraries(wheel.subject()));
+          details(wheel.subject()));
     }
   }
 
@@ -123,18 +127,32 @@ public final class Verifier {
     return libraries;
   }
 
+  /**
+   * report.json's keys before the findings: the libraries' GPU code and, when there are libraries of the platform's
+   * architecture, the most compatible tag they allow ({@link SuggestedPlatform}) and what limits it.
+   */
+  static Map<String, Object> details(Subject subject) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("libraries", libraries(subject));
+    SuggestedPlatform.of(subject).ifPresent(suggestion -> {
+      details.put(SUGGESTED_TAG, suggestion.tag());
+      details.put("suggestedPlatformTagLimits", suggestion.limits());
+    });
+    return details;
+  }
+
   VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
     return report(request, subject.description(), platform, CheckCatalogue.run(subject, request.severityOverrides()),
-        libraries(subject));
+        details(subject));
   }
 
   /** The report of these findings, suppressions applied, written when a report folder is given. */
   private static VerifyReport report(VerifyRequest request, String description, PlatformTag platform,
-      List<Finding> findings, List<Object> libraries) throws IOException {
+      List<Finding> findings, Map<String, Object> details) throws IOException {
     Suppression.Applied applied = Suppression.apply(request.suppressions(), findings);
     VerifyReport report = new VerifyReport(description, platform.tag(), request.failOn(),
-        CheckCatalogue.all(), applied.active(), applied.suppressed(), "verify-wheel-lib",
-        Map.of("libraries", libraries), applied.unmatched());
+        CheckCatalogue.forLayout(request.layout()), applied.active(), applied.suppressed(), "verify-wheel-lib",
+        details, applied.unmatched());
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

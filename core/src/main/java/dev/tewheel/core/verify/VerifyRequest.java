@@ -88,6 +88,11 @@ public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layo
         suppressions, reportDirectory);
   }
 
+  public VerifyRequest withLayout(Layout value) {
+    return new VerifyRequest(wheelLib, wheel, wheelLibPath, value, platformTag, settings, failOn, severityOverrides,
+        suppressions, reportDirectory);
+  }
+
   public VerifyRequest withSettings(CheckSettings value) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, value, failOn, severityOverrides,
         suppressions, reportDirectory);

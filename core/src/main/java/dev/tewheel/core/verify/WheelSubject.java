@@ -53,8 +53,8 @@ public final class WheelSubject implements Closeable {
     Objects.requireNonNull(whl, "whl");
     Objects.requireNonNull(fallback, "fallback");
     Objects.requireNonNull(settings, "settings");
-    if (wheelLibPrefix == null || wheelLibPrefix.isEmpty() || wheelLibPrefix.startsWith("/")
-        || wheelLibPrefix.endsWith("/")) {
+    if (!fallback.any() && (wheelLibPrefix == null || wheelLibPrefix.isEmpty() || wheelLibPrefix.startsWith("/")
+        || wheelLibPrefix.endsWith("/"))) {
       throw new IllegalArgumentException("wheelLibPrefix '" + wheelLibPrefix + "' must be the wheel_lib folder"
           + " inside the wheel without leading or trailing '/', e.g. transformer_engine/wheel_lib");
     }
@@ -69,7 +69,8 @@ public final class WheelSubject implements Closeable {
 
   private static Subject read(WheelArchive archive, Path whl, String prefix, Layout fallback,
       CheckSettings settings) throws IOException {
-    String folder = prefix + "/";
+    // layout=any: the whole wheel is the subject, every entry by its own name.
+    String folder = fallback.any() ? "" : prefix + "/";
     List<SubjectFile> files = new ArrayList<>();
     Set<String> paths = new HashSet<>();
     List<WheelArchive.Entry> entries = archive.entries();
@@ -96,7 +97,7 @@ public final class WheelSubject implements Closeable {
       index = entries.get(i).name().equals(manifestName) && !entries.get(i).directory() ? i : -1;
     }
     try {
-      if (index >= 0) {
+      if (index >= 0 && !fallback.any()) {
         try (InputStream in = archive.stream(index)) {
           manifest = Manifest.read(in, archive.origin(manifestName));
         }
@@ -105,7 +106,8 @@ public final class WheelSubject implements Closeable {
     } catch (IOException | ManifestException e) {
       manifest = null; // MANIFEST-DIGESTS reports it; the fallback layout stands in.
     }
-    Subject subject = new Subject("wheel_lib " + whl.getFileName() + "!" + prefix, layout, files, settings)
+    Subject subject = new Subject(fallback.any() ? "wheel " + whl.getFileName() + " (layout any)"
+        : "wheel_lib " + whl.getFileName() + "!" + prefix, layout, files, settings)
         .withWheel(archive);
     return manifest == null ? subject : subject.withManifest(manifest);
   }

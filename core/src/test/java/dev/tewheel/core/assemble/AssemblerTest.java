@@ -387,4 +387,13 @@ class AssemblerTest {
     }
     return to;
   }
+
+  @Test
+  void layoutAnyIsForVerifyAndDiffNotForAssembly() throws Exception {
+    AssembleRequest request = AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
+        temp.resolve("any/wheel_lib"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> request.withLayout(Layout.ANY));
+    assertTrue(e.getMessage().contains("layout 'any' is for verify-wheel-lib and diff-wheel"), e.getMessage());
+    assertFalse(Files.exists(temp.resolve("any")));
+  }
 }

@@ -9,7 +9,7 @@ import dev.tewheel.elf.ElfMachine;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The tag's ceilings come from manylinux-policy.properties (PEP 600 and the manylinux policy data). */
+/** The tag's ceilings come from the manylinux policy table (PEP 600 and auditwheel's policy data). */
 class PlatformTagTest {
   @Test
   void pep600TagsCarryTheirGlibcAndThePolicysLibstdcxxCeilings() {
@@ -29,7 +29,10 @@ class PlatformTagTest {
     assertEquals(ElfMachine.AARCH64, legacy.machine());
     PlatformTag newer = PlatformTag.parse("manylinux_2_40_x86_64");
     assertEquals(Optional.of("2.40"), newer.ceiling("GLIBC"));
-    assertEquals(Optional.of("3.4.30"), newer.ceiling("GLIBCXX"), "manylinux_2_37's, the nearest listed below");
+    assertEquals(Optional.of("3.4.33"), newer.ceiling("GLIBCXX"), "manylinux_2_40's own policy");
+    assertEquals(Optional.of("3.4.24"), PlatformTag.parse("manylinux_2_30_x86_64").ceiling("GLIBCXX"),
+        "no manylinux_2_30 policy: manylinux_2_28's, the nearest below");
+    assertEquals(Optional.of("1.3.13"), PlatformTag.parse("manylinux_2_34_aarch64").ceiling("CXXABI"));
   }
 
   @Test

@@ -126,6 +126,20 @@ class WheelDiffTest {
         Layout.DEFAULT, -1, Severity.ERROR, Map.of(), List.of(), null));
   }
 
+  @Test
+  void layoutAnyComparesTheWholeWheel() throws Exception {
+    // auditwheel's cffi test wheel (test resources auditwheel-bundled-wheels/): its module sits at the wheel's root.
+    Path cffi = Path.of(getClass().getResource("/auditwheel-bundled-wheels/cffi-1.5.0-cp27-none-linux_x86_64.whl")
+        .toURI());
+    VerifyReport report = new WheelDiff().diff(new DiffRequest(cffi, cffi, null, Layout.ANY, 10, Severity.ERROR,
+        Map.of(), List.of(), null));
+    assertTrue(report.passed(), report.findings().toString());
+    assertEquals("wheel cffi-1.5.0-cp27-none-linux_x86_64.whl (layout any)", report.details().get("current"));
+    List<?> files = (List<?>) report.details().get("files");
+    assertTrue(files.stream().anyMatch(f -> ((Map<?, ?>) f).get("path").equals("_cffi_backend.so")
+        && ((Map<?, ?>) f).get("change").equals("unchanged")), files.toString());
+  }
+
   private VerifyReport diff(Path baseline, Path current) throws Exception {
     return new WheelDiff().diff(request(baseline, current, null, List.of()));
   }

@@ -43,6 +43,9 @@ class WheelVerifierTest {
     assertEquals(List.of(whl + "!" + TestWheel.PREFIX + "/libtransformer_engine.so"),
         errors.stream().map(Finding::file).distinct().toList());
     assertFalse(report.passed());
+    // The tag the libraries allow: GLIBC_2.34 of the TE stand-in; its libnccl.so.2 (an NVIDIA wheel library) and
+    // NCCL EP's libcuda.so.1 do not make it linux_x86_64, as auditwheel would.
+    assertEquals("manylinux_2_34_x86_64", report.details().get(Verifier.SUGGESTED_TAG));
     try (var files = Files.list(whl.getParent())) {
       assertEquals(List.of(whl), files.toList(), "nothing was extracted beside the wheel");
     }
@@ -91,5 +94,25 @@ class WheelVerifierTest {
   private static List<String> ids(VerifyReport report) {
     return report.findings().stream().filter(f -> !f.checkId().startsWith("WHEEL-"))
         .map(f -> f.checkId() + "/" + f.severity()).distinct().sorted().toList();
+  }
+
+  @Test
+  void layoutAnyChecksEverySharedObjectOfTheWholeWheelWithoutTheLayoutChecks() throws Exception {
+    Path whl = wheelOfAssembledTree();
+    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
+        .withLayout(Layout.ANY));
+    assertEquals("wheel " + whl.getFileName() + " (layout any)", report.subject());
+    assertEquals(17, report.checks().size());
+    assertTrue(report.checks().stream().noneMatch(c -> c.id().startsWith("LAYOUT-") || c.id().startsWith("TE-")
+        || c.id().startsWith("EP-") || c.id().equals("MANIFEST-DIGESTS")), report.checks().toString());
+    @SuppressWarnings("unchecked")
+    List<java.util.Map<String, Object>> libraries =
+        (List<java.util.Map<String, Object>>) report.details().get("libraries");
+    assertEquals(List.of(TestWheel.PREFIX + "/libnccl_ep.so", TestWheel.PREFIX + "/libtransformer_engine.so"),
+        libraries.stream().map(l -> l.get("path")).sorted().toList(), "paths in the wheel, not in wheel_lib");
+    // libnccl_ep.so's libcuda.so.1 is allowed for any library here: the kinds are TE's rules.
+    assertEquals(List.of(), report.findings().stream().filter(f -> f.severity().name().equals("ERROR")).toList());
+    assertTrue(report.passed());
+    assertEquals("manylinux_2_34_x86_64", report.details().get(Verifier.SUGGESTED_TAG));
   }
 }

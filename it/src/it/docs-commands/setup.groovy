@@ -1,0 +1,62 @@
+// work/: the folder the documented commands run in, as a release engineer's download folder would be: the stand-ins'
+// TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, and auditwheel's cffi wheel. bin/mvn: Maven with the
+// invoker's isolated repository and the pluginGroup docs/goals/verify-wheel-lib.md asks for.
+import java.nio.file.*
+import java.security.MessageDigest
+import java.util.zip.*
+
+def work = Files.createDirectories(basedir.toPath().resolve('work'))
+def digest = { byte[] b ->
+  'sha256=' + Base64.urlEncoder.withoutPadding().encodeToString(MessageDigest.getInstance('SHA-256').digest(b))
+}
+def writeWheel = { Path wheel, String distInfo, String name, String version, String tag, Map<String, byte[]> content ->
+  def files = new LinkedHashMap(content)
+  files[distInfo + 'METADATA'] = "Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n".bytes
+  files[distInfo + 'WHEEL'] = "Wheel-Version: 1.0\nGenerator: it\nRoot-Is-Purelib: false\nTag: ${tag}\n".bytes
+  def rows = files.collect { k, v -> "${k},${digest(v)},${v.length}" }
+  rows << (distInfo + 'RECORD,,')
+  files[distInfo + 'RECORD'] = (rows.join('\n') + '\n').bytes
+  new ZipOutputStream(Files.newOutputStream(wheel)).withCloseable { zip ->
+    files.each { k, v ->
+      zip.putNextEntry(new ZipEntry(k))
+      zip.write(v)
+      zip.closeEntry()
+    }
+  }
+}
+
+def te = Files.readAllBytes(Paths.get(standIns, 'te/libtransformer_engine.so'))
+def prefix = 'transformer_engine/wheel_lib/'
+def release = [:] as LinkedHashMap
+release['transformer_engine/__init__.py'] = ''.bytes
+release[prefix + 'libtransformer_engine.so'] = te
+release[prefix + 'libnccl_ep.so'] = Files.readAllBytes(Paths.get(standIns, 'nccl_ep/lib/libnccl_ep.so.0.1.0'))
+def include = Paths.get(standIns, 'nccl_ep/include')
+Files.walk(include).filter { Files.isRegularFile(it) && !it.fileName.toString().startsWith('.') }.sorted().each {
+  release[prefix + 'nccl_ep/include/' + include.relativize(it).toString()] = Files.readAllBytes(it)
+}
+['manylinux_2_34_x86_64', 'manylinux_2_28_x86_64'].each { platform ->
+  writeWheel(work.resolve("transformer_engine_cu12-2.9.0-py3-none-${platform}.whl"),
+      'transformer_engine_cu12-2.9.0.dist-info/', 'transformer_engine_cu12', '2.9.0', "py3-none-${platform}", release)
+}
+writeWheel(work.resolve('nvdemo-1.0-cp312-cp312-manylinux_2_34_x86_64.whl'), 'nvdemo-1.0.dist-info/', 'nvdemo',
+    '1.0', 'cp312-cp312-manylinux_2_34_x86_64',
+    ['nvdemo/__init__.py': 'from ._native import *\n'.bytes, 'nvdemo/_native.cpython-312-x86_64-linux-gnu.so': te])
+
+// auditwheel's cffi test wheel, as core's differential test keeps it (origin in that folder's ORIGIN.md).
+Files.copy(Paths.get(projectRoot, 'core/src/test/resources/auditwheel-bundled-wheels/cffi-1.5.0-cp27-none-linux_x86_64.whl'),
+    work.resolve('cffi-1.5.0-cp27-none-linux_x86_64.whl'))
+
+def url = Paths.get(buildRepository).toUri().toString()
+def settings = basedir.toPath().resolve('docs-settings.xml')
+Files.writeString(settings, """<settings><pluginGroups><pluginGroup>dev.tewheel</pluginGroup></pluginGroups>
+<mirrors><mirror><id>local.build.repository</id><mirrorOf>*</mirrorOf><url>${url}</url></mirror></mirrors>
+<profiles><profile><id>it-repo</id>
+<repositories><repository><id>local.central</id><url>${url}</url></repository></repositories>
+<pluginRepositories><pluginRepository><id>local.central</id><url>${url}</url></pluginRepository></pluginRepositories>
+</profile></profiles><activeProfiles><activeProfile>it-repo</activeProfile></activeProfiles></settings>""")
+def bin = Files.createDirectories(basedir.toPath().resolve('bin'))
+def mvn = Paths.get(System.getProperty('maven.home'), 'bin', 'mvn').toString()
+Files.writeString(bin.resolve('mvn'), "#!/bin/sh\nexec '${mvn}' -B -s '${settings}' -Dmaven.repo.local='${localRepositoryPath}' \"\$@\"\n")
+bin.resolve('mvn').toFile().setExecutable(true)
+true
