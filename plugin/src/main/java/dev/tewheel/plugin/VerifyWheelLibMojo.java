@@ -1,11 +1,9 @@
 package dev.tewheel.plugin;
 
-import dev.tewheel.core.verify.ReportWriter;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.IOException;
-import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -13,7 +11,7 @@ import org.apache.maven.plugins.annotations.Mojo;
 
 /**
  * The release gate: runs every check, each with a stable ID, on a wheel_lib folder or a built .whl (read in place),
- * prints a table and a summary, writes report.json and a JUnit XML report, and fails the build on any finding at or
+ * prints a table and a summary, writes report.json, JUnit XML and SARIF, and fails the build on any finding at or
  * above {@code failOn}. See docs/goals/verify-wheel-lib.md.
  */
 @Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = false)
@@ -30,7 +28,7 @@ public class VerifyWheelLibMojo extends TeMojo {
       return;
     }
     VerifyRequest request = verification(wheel != null, platform()).apply(input());
-    VerifyReport report;
+    GateReport report;
     try {
       report = new Verifier().verify(request);
     } catch (IllegalArgumentException e) {
@@ -38,14 +36,6 @@ public class VerifyWheelLibMojo extends TeMojo {
     } catch (IOException e) {
       throw new MojoFailureException(printable(goal() + " could not read its input: " + e.getMessage()), e);
     }
-    List<String> lines = new ReportWriter(report).console();
-    lines.subList(0, lines.size() - 1).forEach(this::info);
-    new ReportWriter(report).warnings().forEach(this::warn);
-    info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
-        + reportPath().resolve(ReportWriter.JUNIT));
-    if (!report.passed()) {
-      throw new MojoFailureException(printable(report.summary()));
-    }
-    info(report.summary());
+    judge(report, reportFiles(report), "");
   }
 }

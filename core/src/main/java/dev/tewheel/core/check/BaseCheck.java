@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Severity;
 import java.util.Objects;
 
 /**

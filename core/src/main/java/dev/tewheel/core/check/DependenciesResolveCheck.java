@@ -1,7 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**

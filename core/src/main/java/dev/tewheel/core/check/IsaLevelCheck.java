@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GnuProperties;
 import java.io.IOException;

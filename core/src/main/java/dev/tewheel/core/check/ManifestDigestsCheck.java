@@ -4,6 +4,8 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -1,9 +1,11 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * NCCL EP's library carries no RUNPATH or RPATH: by its convention NCCL is found through the loader's path or

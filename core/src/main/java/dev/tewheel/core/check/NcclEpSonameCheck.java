@@ -1,9 +1,11 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
-import java.util.Optional;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.elf.ElfFile;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**

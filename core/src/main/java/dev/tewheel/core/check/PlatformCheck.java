@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolBinding;
@@ -8,8 +10,6 @@ import dev.tewheel.elf.VersionNeed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Every library fits the platform tag: its machine and class are the tag's architecture, and the highest GLIBC_,
@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
  * the version; a library whose version needs cannot be read fails, never passes for lack of data.
  */
 final class PlatformCheck extends BaseCheck {
-  private static final Pattern VERSION = Pattern.compile("(GLIBC|GLIBCXX|CXXABI)_(\\d+(?:\\.\\d+)*)");
   private static final List<String> GLIBC_FILES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
       "librt.so.1");
 
@@ -64,13 +63,13 @@ final class PlatformCheck extends BaseCheck {
       }
       for (VersionNeed need : elf.versionNeeds()) {
         for (String version : need.versions()) {
-          Matcher m = VERSION.matcher(version);
-          if (!m.matches()) {
+          Optional<ToolchainVersion> needed = ToolchainVersion.parse(version);
+          if (needed.isEmpty()) {
             continue; // GLIBC_PRIVATE and the like are not ceilings
           }
-          Optional<String> ceiling = tag.ceiling(m.group(1));
-          if (ceiling.isPresent() && PlatformTag.compareVersions(m.group(2), ceiling.get()) > 0) {
-            findings.add(finding(library.origin(), version + " from " + need.file(), m.group(1) + "_"
+          Optional<String> ceiling = tag.ceiling(needed.get().family());
+          if (ceiling.isPresent() && ToolchainVersion.newer(needed.get().version(), ceiling.get())) {
+            findings.add(finding(library.origin(), version + " from " + need.file(), needed.get().family() + "_"
                 + ceiling.get() + " or older for " + tag.tag(), "build on the oldest system the tag allows (the"
                 + " manylinux build image), or tag the wheel for a newer glibc"));
           }

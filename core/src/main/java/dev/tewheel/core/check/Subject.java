@@ -1,10 +1,11 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;

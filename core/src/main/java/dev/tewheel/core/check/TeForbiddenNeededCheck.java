@@ -1,9 +1,11 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA

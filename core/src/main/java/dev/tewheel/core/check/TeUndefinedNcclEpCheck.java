@@ -1,8 +1,10 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would

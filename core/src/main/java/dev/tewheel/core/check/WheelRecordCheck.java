@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
@@ -66,8 +68,8 @@ final class WheelRecordCheck extends BaseCheck {
       List<String> row = parsedRow.fields();
       int line = parsedRow.line();
       if (row.size() != 3) {
-        findings.add(finding(recordFile + ":" + line, "a row of " + row.size() + " fields (" + String.join(",", row)
-            + ")", "3 fields: path,hash,size", regenerate));
+        findings.add(finding(recordFile, "a row of " + row.size() + " fields (" + String.join(",", row)
+            + ")", "3 fields: path,hash,size", regenerate).atLine(line));
         continue;
       }
       Row previous = rows.putIfAbsent(row.get(0), new Row(line, row.get(0), row.get(1), row.get(2)));

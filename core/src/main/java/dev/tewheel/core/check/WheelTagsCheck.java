@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.core.wheel.WheelName;

@@ -8,9 +8,9 @@ import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.CudaVariantCheck;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
@@ -177,7 +177,7 @@ public final class WheelLibJar {
   private static void requireCudaVariant(Request request) throws IOException {
     Subject subject = FolderSubject.read(request.wheelLib(), Layout.DEFAULT,
         CheckSettings.defaults().withCudaMajor(request.cudaMajor()));
-    List<Finding> errors = CheckCatalogue.byId(CudaVariantCheck.ID).orElseThrow().run(subject).stream()
+    List<Finding> errors = CheckCatalogue.check(CudaVariantCheck.ID).run(subject).stream()
         .filter(f -> f.severity() == Severity.ERROR).toList();
     if (!errors.isEmpty()) {
       throw new IOException("the wheel_lib " + request.wheelLib() + " does not fit the jar's CUDA variant"

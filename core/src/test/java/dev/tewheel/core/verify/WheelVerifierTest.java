@@ -8,7 +8,8 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class WheelVerifierTest {
   @Test
   void thePlatformTagOfTheFileNameIsHeldToAndReportedPerLibrary() throws Exception {
     Path whl = wheelOfAssembledTree();
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl));
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl));
     assertEquals("manylinux_2_28_x86_64", report.platformTag());
     assertEquals("wheel_lib " + whl.getFileName() + "!" + TestWheel.PREFIX, report.subject());
     List<Finding> errors = report.findings().stream().filter(f -> f.severity().name().equals("ERROR")).toList();
@@ -51,7 +52,7 @@ class WheelVerifierTest {
   @Test
   void aNewerTagPassesAndReportsGoWhereAsked() throws Exception {
     Path whl = wheelOfAssembledTree();
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
         .withReportDirectory(temp.resolve("reports")));
     assertTrue(report.passed(), report.findings().toString());
     assertTrue(Files.readString(temp.resolve("reports/report.json")).contains("\"passed\": true"));
@@ -80,15 +81,15 @@ class WheelVerifierTest {
   private List<String> sameVerdicts(Path wheelLib, String name) throws Exception {
     Path whl = new TestWheel().addTree(TestWheel.PREFIX, wheelLib).store(TestWheel.PREFIX + "/" + Layout.MANIFEST)
         .write(Files.createDirectories(temp.resolve(name)));
-    VerifyReport folder = new Verifier().verify(VerifyRequest.folder(wheelLib)
+    GateReport folder = new Verifier().verify(VerifyRequest.folder(wheelLib)
         .withPlatformTag("manylinux_2_34_x86_64"));
-    VerifyReport wheel = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64"));
+    GateReport wheel = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64"));
     assertEquals(ids(folder), ids(wheel), "folder: " + folder.findings() + "\nwheel: " + wheel.findings());
     assertEquals(folder.passed(), wheel.passed(), wheel.findings().toString());
     return ids(folder).stream().filter(id -> id.endsWith("/ERROR")).toList();
   }
 
-  private static List<String> ids(VerifyReport report) {
+  private static List<String> ids(GateReport report) {
     return report.findings().stream().filter(f -> !f.checkId().startsWith("WHEEL-"))
         .map(f -> f.checkId() + "/" + f.severity()).distinct().sorted().toList();
   }
