@@ -20,7 +20,7 @@ import java.util.Set;
  * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
  * first.
  */
-final class WheelRecordCheck extends BaseCheck {
+final class WheelRecordCheck extends WheelCheck {
   /** One row of RECORD, with the line it starts on. */
   private record Row(int line, String path, String hash, String size) {}
 
@@ -30,11 +30,7 @@ final class WheelRecordCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
     Optional<String> folder = wheel.distInfoFolder();
     if (folder.isEmpty()) {

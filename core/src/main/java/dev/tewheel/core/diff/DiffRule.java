@@ -1,11 +1,10 @@
 package dev.tewheel.core.diff;
 
+import dev.tewheel.core.gate.BaseRule;
 import dev.tewheel.core.gate.Finding;
-import dev.tewheel.core.gate.Rule;
 import dev.tewheel.core.gate.Severity;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,30 +12,9 @@ import java.util.Optional;
  * each, as the checks are. A rule reports some findings below its default severity (an added export is
  * information, a removed one an error).
  */
-public abstract class DiffRule implements Rule {
-  private final String id;
-  private final Severity severity;
-  private final String title;
-
+public abstract class DiffRule extends BaseRule {
   DiffRule(String id, Severity severity, String title) {
-    this.id = Objects.requireNonNull(id);
-    this.severity = Objects.requireNonNull(severity);
-    this.title = Objects.requireNonNull(title);
-  }
-
-  @Override
-  public final String id() {
-    return id;
-  }
-
-  @Override
-  public final String title() {
-    return title;
-  }
-
-  @Override
-  public final Severity defaultSeverity() {
-    return severity;
+    super(id, title, severity);
   }
 
   /** Every finding about the comparison. */
@@ -47,12 +25,7 @@ public abstract class DiffRule implements Rule {
   }
 
   public static Optional<DiffRule> byId(String id) {
-    return all().stream().filter(r -> r.id.equals(id)).findFirst();
-  }
-
-  @Override
-  public String toString() {
-    return id;
+    return all().stream().filter(r -> r.id().equals(id)).findFirst();
   }
 
   /** A rule about each library both releases ship: called once per pair, both sides readable. */
