@@ -38,7 +38,7 @@ import java.util.jar.JarOutputStream;
  * into place.
  */
 public final class WheelLibJar {
-  public static final String DEFAULT_RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** 1980-01-01T00:00:00, the earliest time a zip entry can hold: the time when none is configured. */
   private static final LocalDateTime EARLIEST = LocalDateTime.of(1980, 1, 1, 0, 0, 0);
 

@@ -31,7 +31,7 @@ public final class Digests {
   public static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) throws IOException {
     List<String> problems = new ArrayList<>();
     for (ManifestEntry entry : entries) {
-      Path file = inside(folder, entry.path());
+      Path file = WheelLibPaths.inside(folder, entry.path());
       if (file == null) {
         problems.add("the manifest lists '" + entry.path() + "', which is outside the bundle");
         continue;
@@ -65,12 +65,5 @@ public final class Digests {
     return problems;
   }
 
-  /**
-   * The file {@code relative} names inside {@code folder}, or null when it would leave the folder (by the one rule,
-   * {@link WheelLibPaths#whyNotInside}; a manifest's paths already obey it when it is read).
-   */
-  public static Path inside(Path folder, String relative) {
-    return WheelLibPaths.whyNotInside(relative, false) == null ? folder.resolve(relative) : null;
-  }
 
 }

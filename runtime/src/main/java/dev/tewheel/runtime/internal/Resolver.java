@@ -1,6 +1,7 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
@@ -50,7 +51,7 @@ public final class Resolver {
       }
       String path = manifest.flatMap(Manifest::transformerEngineLibrary).map(ManifestEntry::path)
           .orElse(Layout.DEFAULT.transformerEngineLibrary());
-      return Optional.ofNullable(Digests.inside(folder, path));
+      return Optional.ofNullable(WheelLibPaths.inside(folder, path));
     }
 
     /** The folder NCCL_EP_HOME must name for NCCL EP's JIT to find the shipped headers, if the bundle ships them. */
@@ -181,7 +182,7 @@ public final class Resolver {
     if (bundle.isPresent()) {
       Path folder = bundle.get().folder();
       if (entry.isPresent()) {
-        preferred = Digests.inside(folder, entry.get().path());
+        preferred = WheelLibPaths.inside(folder, entry.get().path());
         if (preferred != null) {
           files.add(preferred);
         }
