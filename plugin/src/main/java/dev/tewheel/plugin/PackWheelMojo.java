@@ -90,6 +90,11 @@ public class PackWheelMojo extends TeMojo {
     return "te:pack-wheel";
   }
 
+  @Override
+  String verdictLabel() {
+    return "verify: ";
+  }
+
   /** Pack's own folder, so its verification never overwrites the reports of te:verify-wheel-lib. */
   @Override
   String defaultReportFolder() {

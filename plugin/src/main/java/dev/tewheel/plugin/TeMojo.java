@@ -322,29 +322,37 @@ abstract class TeMojo extends AbstractMojo {
     if (!report.passed()) {
       throw new MojoFailureException(printable(report.summary() + failure));
     }
-    info(report.summary());
+    info(verdictLabel() + report.summary());
+  }
+
+  /** What the passing summary line starts with: pack says "verify: ", its verdict being its verification's. */
+  String verdictLabel() {
+    return "";
   }
 
   /** The logging half of {@link #judge}: the table, the warnings, the report files, the workflow commands. */
   void log(GateReport report, List<Path> files) {
     ReportWriter writer = new ReportWriter(report, projectFolder());
     Map<String, String> printed = printedFindings();
+    boolean onGitHub = "true".equals(environment.apply(ReportWriter.GITHUB_ACTIONS));
+    List<String> commands = new ArrayList<>();
     for (LogLine line : writer.table()) {
       Finding finding = line.finding();
       String earlier = finding == null ? null : printed.putIfAbsent(key(finding), goal());
       if (earlier != null && !earlier.equals(goal())) {
         info("  " + finding.checkId() + " on " + finding.location() + ": as " + earlier + " reported above");
-      } else {
-        log(line);
+        continue; // its annotation too was printed then
+      }
+      log(line);
+      if (finding != null && onGitHub) {
+        commands.add(writer.workflowCommand(finding));
       }
     }
     writer.warnings().forEach(this::warn);
     if (!files.isEmpty()) {
       info("reports: " + String.join(", ", files.stream().map(Path::toString).toList()));
     }
-    if ("true".equals(environment.apply(ReportWriter.GITHUB_ACTIONS))) {
-      writer.workflowCommands().forEach(workflowOutput);
-    }
+    commands.forEach(workflowOutput);
   }
 
   private void log(LogLine line) {

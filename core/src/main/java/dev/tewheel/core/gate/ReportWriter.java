@@ -122,4 +122,9 @@ public final class ReportWriter {
   public List<String> workflowCommands() {
     return WorkflowCommands.of(report, places);
   }
+
+  /** The workflow command of one finding of this report. */
+  public String workflowCommand(Finding finding) {
+    return WorkflowCommands.of(finding, places);
+  }
 }

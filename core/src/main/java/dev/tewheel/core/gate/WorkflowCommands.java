@@ -16,18 +16,20 @@ final class WorkflowCommands {
 
   static List<String> of(GateReport report, Places places) {
     List<String> lines = new ArrayList<>();
-    for (Finding f : report.findings()) {
-      String command = switch (f.severity()) {
-        case ERROR -> "error";
-        case WARNING -> "warning";
-        case INFO -> "notice";
-      };
-      // Other control characters are escaped as on any console line, so none reaches the runner's log raw.
-      lines.add(ReportWriter.printable("::" + command + " file=" + property(places.file(f))
-          + (f.line() == null ? "" : ",line=" + f.line()) + ",title=" + property(f.checkId()) + "::"
-          + data(f.checkId() + ": " + f.text())));
-    }
+    report.findings().forEach(f -> lines.add(of(f, places)));
     return lines;
+  }
+
+  static String of(Finding f, Places places) {
+    String command = switch (f.severity()) {
+      case ERROR -> "error";
+      case WARNING -> "warning";
+      case INFO -> "notice";
+    };
+    // Other control characters are escaped as on any console line, so none reaches the runner's log raw.
+    return ReportWriter.printable("::" + command + " file=" + property(places.file(f))
+        + (f.line() == null ? "" : ",line=" + f.line()) + ",title=" + property(f.checkId()) + "::"
+        + data(f.checkId() + ": " + f.text()));
   }
 
   static String data(String text) {
