@@ -11,15 +11,8 @@ import dev.tewheel.core.verify.WheelSubject;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Compares a release's wheel_lib with the previous release's, as japicmp and revapi compare Java APIs: files
@@ -35,7 +28,7 @@ public final class WheelDiff {
       GateReport report;
       try {
         report = Gate.judge(ReportKind.DIFF, DiffRules.RULES, comparison, current.subject.description()
-            + " against " + baseline.subject.description(), request.policy()).withDetails(details(comparison));
+            + " against " + baseline.subject.description(), request.policy()).withDetails(DiffDetails.of(comparison));
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
@@ -44,36 +37,6 @@ public final class WheelDiff {
       }
       return report;
     }
-  }
-
-  /** report.json's files and sizes, as docs/schema/diff.schema.json describes them. */
-  private static Map<String, Object> details(Comparison comparison) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("baseline", comparison.baseline().description());
-    details.put("current", comparison.current().description());
-    List<Object> files = new ArrayList<>();
-    for (Comparison.FileChange file : comparison.files()) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("path", file.path());
-      entry.put("change", file.change().name().toLowerCase(Locale.ROOT));
-      entry.put("baselineSize", file.before() == null ? null : file.baselineSize());
-      entry.put("size", file.after() == null ? null : file.size());
-      files.add(entry);
-    }
-    details.put("files", files);
-    double growth = comparison.growthPercent();
-    Map<String, Object> total = new LinkedHashMap<>();
-    total.put("baseline", comparison.baselineSize());
-    total.put("current", comparison.currentSize());
-    total.put("growthPercent", Double.isInfinite(growth) ? null : percent(growth));
-    total.put("maxGrowthPercent", percent(comparison.maxGrowthPercent()));
-    details.put("totalSize", total);
-    return details;
-  }
-
-  /** A percentage as a JSON number with two decimals, as the console prints it. */
-  private static BigDecimal percent(double value) {
-    return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_EVEN);
   }
 
   /** One side of the comparison, open until closed (a wheel keeps its archive open). */

@@ -51,6 +51,6 @@ public final class Gate {
     List<Finding> active = new ArrayList<>(applied.active());
     active.sort(Comparator.comparing(Finding::severity).reversed()); // stable: rule order within a level
     return new GateReport(kind, description, "-", policy.failOn(), rules.rules(), active, applied.suppressed(),
-        applied.unmatched(), Map.of(), Map.of());
+        applied.unmatched(), ReportDetails.NONE, Map.of());
   }
 }

@@ -1,8 +1,6 @@
 package dev.tewheel.core.gate;
 
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,13 +24,13 @@ import java.util.Map;
  */
 public record GateReport(ReportKind kind, String subject, String platformTag, Severity failOn,
     List<? extends Rule> rules, List<Finding> findings, List<SuppressedFinding> suppressed,
-    List<Suppression> unmatchedSuppressions, Map<String, Object> details, Map<String, Duration> times) {
+    List<Suppression> unmatchedSuppressions, ReportDetails details, Map<String, Duration> times) {
   public GateReport {
     rules = List.copyOf(rules);
     findings = List.copyOf(findings);
     suppressed = List.copyOf(suppressed);
     unmatchedSuppressions = List.copyOf(unmatchedSuppressions);
-    details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+    details = details == null ? ReportDetails.NONE : details;
     times = Map.copyOf(times);
   }
 
@@ -43,7 +41,7 @@ public record GateReport(ReportKind kind, String subject, String platformTag, Se
     return new GateReport(kind, subject, tag, failOn, rules, findings, suppressed, unmatchedSuppressions, details, times);
   }
 
-  public GateReport withDetails(Map<String, Object> more) {
+  public GateReport withDetails(ReportDetails more) {
     return new GateReport(kind, subject, platformTag, failOn, rules, findings, suppressed, unmatchedSuppressions,
         more, times);
   }

@@ -36,7 +36,7 @@ final class JsonReport {
       checks.add(c);
     }
     root.put("checks", checks);
-    root.putAll(report.details());
+    root.putAll(report.details().json());
     List<Object> findings = new ArrayList<>();
     report.findings().forEach(f -> findings.add(finding(f, null)));
     root.put("findings", findings);

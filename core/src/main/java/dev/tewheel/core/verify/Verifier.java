@@ -19,9 +19,7 @@ import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, judged by {@link Gate}. */
@@ -84,7 +82,7 @@ public final class Verifier {
       List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);
       return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.CHECKS,
           findings.stream().map(shown).toList(), "wheel_lib " + shownAs.getFileName() + "!"
-              + request.wheelLibPath(), request.policy()), platform, List.of());
+              + request.wheelLibPath(), request.policy()), platform, new VerifyDetails(List.of()));
     }
     try (WheelSubject wheel = opened) {
       Subject subject = wheel.subject();
@@ -127,22 +125,21 @@ public final class Verifier {
   }
 
   /** Per library, for report.json: its path in wheel_lib and the CUDA device code it carries (null: unreadable). */
-  static List<Object> libraries(Subject subject) {
-    List<Object> libraries = new ArrayList<>();
+  static VerifyDetails libraries(Subject subject) {
+    List<VerifyDetails.LibraryCode> libraries = new ArrayList<>();
     for (SubjectFile library : subject.libraries()) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("path", library.path());
+      List<String> sass = null;
+      List<String> ptx = null;
       try {
         GpuCode code = subject.gpuCode(library);
-        entry.put("sass", List.copyOf(code.sass()));
-        entry.put("ptx", List.copyOf(code.ptx()));
+        sass = List.copyOf(code.sass());
+        ptx = List.copyOf(code.ptx());
       } catch (IOException e) {
-        entry.put("sass", null);
-        entry.put("ptx", null);
+        // unreadable: both null, as the schema allows; GPU-ARCHS and ELF-SHARED-OBJECT say why
       }
-      libraries.add(entry);
+      libraries.add(new VerifyDetails.LibraryCode(library.path(), sass, ptx));
     }
-    return libraries;
+    return new VerifyDetails(libraries);
   }
 
   GateReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
@@ -152,8 +149,8 @@ public final class Verifier {
 
   /** The judged report with verify's details, written when a report folder is given. */
   private static GateReport report(VerifyRequest request, GateReport judged, PlatformTag platform,
-      List<Object> libraries) throws IOException {
-    GateReport report = judged.withPlatformTag(platform.tag()).withDetails(Map.of("libraries", libraries));
+      VerifyDetails libraries) throws IOException {
+    GateReport report = judged.withPlatformTag(platform.tag()).withDetails(libraries);
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

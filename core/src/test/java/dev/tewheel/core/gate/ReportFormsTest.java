@@ -110,7 +110,7 @@ class ReportFormsTest {
     Finding inWheel = new Finding("WHEEL-PATHS", Severity.ERROR, temp.resolve("dist/t.whl!a/b").toString(), "x", "y",
         "z");
     GateReport one = new GateReport(ReportKind.VERIFY, "t.whl", "-", Severity.ERROR, CheckCatalogue.all(),
-        List.of(inWheel), List.of(), List.of(), Map.of(), Map.of());
+        List.of(inWheel), List.of(), List.of(), ReportDetails.NONE, Map.of());
     String sarif = new ReportWriter(one, temp).sarif();
     assertTrue(sarif.contains("\"uri\": \"dist/t.whl\""), sarif);
   }
@@ -158,7 +158,8 @@ class ReportFormsTest {
     Finding hostile = new Finding("WHEEL-PATHS", Severity.ERROR, "a,b:c%d\ne.so", "50% of it\r\nand\u001b[2K", "x",
         "y");
     GateReport one = new GateReport(ReportKind.VERIFY, "t", "-", Severity.ERROR, CheckCatalogue.all(),
-        List.of(hostile, hostile.withSeverity(Severity.INFO)), List.of(), List.of(), Map.of(), Map.of());
+        List.of(hostile, hostile.withSeverity(Severity.INFO)), List.of(), List.of(), ReportDetails.NONE,
+        Map.of());
     assertEquals(List.of("::error file=a%2Cb%3Ac%25d%0Ae.so,title=WHEEL-PATHS::WHEEL-PATHS: found 50%25 of it%0D%0Aand"
         + "\\u001b[2K; expected x. Fix: y", "::notice file=a%2Cb%3Ac%25d%0Ae.so,title=WHEEL-PATHS::WHEEL-PATHS: found"
         + " 50%25 of it%0D%0Aand\\u001b[2K; expected x. Fix: y"), new ReportWriter(one).workflowCommands());
@@ -174,7 +175,7 @@ class ReportFormsTest {
     String longPath = "/" + "x".repeat(120) + "/libtransformer_engine.so";
     Finding deep = new Finding("TE-BIND-NOW", Severity.ERROR, longPath, "lazy", "now", "link with -z now");
     GateReport one = new GateReport(ReportKind.VERIFY, "t", "-", Severity.ERROR, CheckCatalogue.all(),
-        List.of(deep), List.of(), List.of(), Map.of(), Map.of());
+        List.of(deep), List.of(), List.of(), ReportDetails.NONE, Map.of());
     assertTrue(new ReportWriter(one).table().get(1).text().contains(longPath));
   }
 }

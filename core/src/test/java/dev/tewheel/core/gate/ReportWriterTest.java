@@ -25,8 +25,8 @@ class ReportWriterTest {
     GateReport report = new GateReport(ReportKind.VERIFY,
         "wheel_lib x\n[INFO] BUILD SUCCESS.whl!transformer_engine/wheel_lib", "linux_x86_64", Severity.ERROR,
         CheckCatalogue.all(), List.of(finding),
-        List.of(new GateReport.SuppressedFinding(finding, "accepted\n[INFO] BUILD SUCCESS")), List.of(), Map.of(),
-        Map.of());
+        List.of(new GateReport.SuppressedFinding(finding, "accepted\n[INFO] BUILD SUCCESS")), List.of(),
+        ReportDetails.NONE, Map.of());
     List<String> lines = new ArrayList<>(new ReportWriter(report).table().stream().map(LogLine::text).toList());
     lines.add(report.summary());
     lines.add(report.summary());
