@@ -2,7 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
-import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.manifest.Placement;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.wheel.WheelArchive;
@@ -135,14 +135,7 @@ public final class Subject {
    * major; when that is unknown, the one file that fits the pattern is taken.
    */
   public Optional<SubjectFile> ncclEpLibrary() {
-    OptionalInt major = requiredNcclEpMajor();
-    if (major.isPresent() || !layout.ncclEpLibrary().contains("{major}")) {
-      return file(layout.ncclEpLibraryPath(major.orElse(0)));
-    }
-    String prefix = layout.ncclEpLibrary().substring(0, layout.ncclEpLibrary().indexOf("{major}"));
-    List<SubjectFile> matches = files.values().stream().filter(f -> f.path().startsWith(prefix)
-        && NcclEpLibraryName.parse(f.path().substring(f.path().lastIndexOf('/') + 1)).isPresent()).toList();
-    return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+    return Placement.ncclEpLibrary(layout, files.keySet(), requiredNcclEpMajor()).flatMap(this::file);
   }
 
   /** The shipped {@code nccl_ep.h}, under the layout's include root. */
