@@ -340,7 +340,7 @@ abstract class TeMojo extends AbstractMojo {
       Finding finding = line.finding();
       String earlier = finding == null ? null : printed.putIfAbsent(key(finding), goal());
       if (earlier != null && !earlier.equals(goal())) {
-        info("  " + finding.checkId() + " on " + finding.location() + ": as " + earlier + " reported above");
+        info("  " + finding.checkId() + " on " + writer.location(finding) + ": as " + earlier + " reported above");
         continue; // its annotation too was printed then
       }
       log(line);

@@ -39,6 +39,11 @@ public final class ReportWriter {
     return ConsoleTable.of(report, places);
   }
 
+  /** Where a finding is, as the table shows it: relative to the project's folder when below it, with its line. */
+  public String location(Finding finding) {
+    return places.location(finding);
+  }
+
   /** The verdict line, e.g. {@code PASSED: 0 errors, …}. */
   public String summary() {
     return report.summary();
