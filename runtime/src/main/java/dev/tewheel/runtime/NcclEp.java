@@ -168,6 +168,39 @@ public final class NcclEp {
     }
   }
 
+  /**
+   * {@code ncclEpCreateGroup} with a config checked when it was built, collective over {@code comm}: the group
+   * owns itself; close it before the communicator.
+   */
+  public EpGroup createGroup(NcclComm comm, NcclEpGroupConfig config) {
+    java.util.Objects.requireNonNull(config, "config");
+    try (Arena arena = Arena.ofConfined()) {
+      return new EpGroup(this, createGroup(comm, config.allocate(arena)), config);
+    }
+  }
+
+  /**
+   * {@code ncclEpTensorAlloc} with the default allocation config: a tensor whose storage NCCL EP allocates, freed
+   * when it is closed.
+   */
+  public EpTensor allocateTensor(NcclDataType datatype, long... sizes) {
+    java.util.Objects.requireNonNull(datatype, "datatype");
+    return new EpTensor(this, tensorAlloc(datatype.code(), sizes, MemorySegment.NULL), datatype, sizes);
+  }
+
+  long handleMemSize(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk) {
+    try (Arena arena = Arena.ofConfined()) {
+      return handleMemSize(group, layout.code(), config.allocate(arena), numTopk);
+    }
+  }
+
+  MemorySegment initHandle(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk,
+      MemorySegment handleMem) {
+    try (Arena arena = Arena.ofConfined()) {
+      return initHandle(group, layout.code(), config.allocate(arena), numTopk, handleMem);
+    }
+  }
+
   /** {@code ncclEpGroupDestroy}. */
   public void groupDestroy(MemorySegment group) {
     check("ncclEpGroupDestroy", call("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS),

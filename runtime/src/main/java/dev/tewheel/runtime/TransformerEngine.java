@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -164,6 +165,17 @@ public final class TransformerEngine {
     }
   }
 
+  /**
+   * {@link #epInitialize(NcclComm, MemorySegment)} with a config checked when it was built; the struct lives for
+   * the call only (TE copies it).
+   */
+  public void epInitialize(NcclComm comm, TeEpGroupConfig groupConfig) {
+    Objects.requireNonNull(groupConfig, "groupConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      epInitialize(comm, groupConfig.allocate(arena));
+    }
+  }
+
   /** {@code nvte_ep_shutdown}: destroys TE's NCCL EP handles and group; idempotent. The communicator stays. */
   public void epShutdown() {
     synchronized (STATE) {
@@ -198,6 +210,23 @@ public final class TransformerEngine {
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
+    }
+  }
+
+  /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
+  public long epHandleMemSize(TeEpLayerConfig layerConfig) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      return epHandleMemSize(layerConfig.allocate(arena));
+    }
+  }
+
+  /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
+  public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
+      NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank, layerConfig.allocate(arena), stream);
     }
   }
 
@@ -379,22 +408,9 @@ public final class TransformerEngine {
     int dtype = field(config, "max_token_dtype");
     boolean zeroCopy = field(config, "zero_copy") != 0;
     boolean drop = field(config, "drop_on_overflow") != 0;
-    require(epSize > 0, fn, "ep_size must be positive, got " + epSize);
-    require(experts > 0, fn, "num_experts must be positive, got " + experts);
-    require(maxTokens > 0, fn, "max_tokens_per_rank must be positive, got " + maxTokens);
-    require(maxRecv >= 0, fn, "max_recv_tokens_per_rank must be non-negative, got " + maxRecv);
-    require(!(zeroCopy && maxRecv == 0), fn, "zero-copy and eager (max_recv_tokens_per_rank = 0) modes are"
-        + " mutually exclusive");
-    require(!(drop && maxRecv == 0), fn, "drop_on_overflow is not supported in eager mode"
-        + " (max_recv_tokens_per_rank = 0)");
-    require(hidden > 0, fn, "hidden_dim must be positive, got " + hidden);
-    require(dtype >= 0 && dtype < TeStructs.NUM_TYPES, fn, "max_token_dtype out of range, got " + dtype);
-    long rowBytes = (long) hidden * TeStructs.elementSize(dtype);
-    require(rowBytes >= 16, fn, "hidden_dim * sizeof(max_token_dtype) must be >= 16 (NCCL EP 16B row alignment);"
-        + " got hidden_dim=" + hidden + ", element_bytes=" + TeStructs.elementSize(dtype));
-    require(rowBytes <= 0xFFFF_FFFFL, fn, "hidden_dim * sizeof(max_token_dtype) exceeds 4 GiB; got " + rowBytes);
-    require(experts % epSize == 0, fn, "num_experts (" + experts + ") must be divisible by ep_size (" + epSize + ")");
-    require(sms >= 0, fn, "num_comm_sms must be >= 0 (0 = auto), got " + sms);
+    List<String> problems = TeEpGroupConfig.problems(epSize, experts, maxTokens, maxRecv, hidden, sms, dtype,
+        zeroCopy, drop);
+    require(problems.isEmpty(), fn, problems.isEmpty() ? "" : problems.get(0));
     int count = comm.count();
     require(count == epSize, fn, "ep_comm size (" + count + ") must equal ep_size (" + epSize
         + "). Pass the EP sub-communicator, not the world comm");
