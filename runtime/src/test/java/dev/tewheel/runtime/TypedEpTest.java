@@ -51,8 +51,8 @@ class TypedEpTest {
     assertEquals("ncclEpGroupConfig_t: max_token_bytes 12 is not a multiple of 16, which high throughput needs;"
         + " max_recv_tokens_per_rank 4 is below max_dispatch_tokens_per_rank 8 (0 selects eager mode)",
         refused.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT)
-        .numExperts(4).maxDispatchTokensPerRank(8).maxTokenBytes(16)
+    assertThrows(IllegalArgumentException.class, () -> NcclEpGroupConfig.builder()
+        .algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(4).maxDispatchTokensPerRank(8).maxTokenBytes(16)
         .overflowPolicy(NcclEpGroupConfig.OverflowPolicy.DROP).build());
   }
 
