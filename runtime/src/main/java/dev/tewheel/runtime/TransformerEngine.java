@@ -45,6 +45,9 @@ public final class TransformerEngine {
   private final Symbols symbols;
   private final Supplier<Availability> availability;
 
+  /** Each function bound once, on first use; a function the library lacks throws when it is called. */
+  private final MethodHandle[] bound = new MethodHandle[Function.values().length];
+
   TransformerEngine(Path file, Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
       Supplier<Availability> availability) {
     this.file = file;
@@ -100,8 +103,7 @@ public final class TransformerEngine {
       throw new IllegalArgumentException("an NVTETensor has 1 to 15 dimensions, not " + shape.length);
     }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment handle = (MemorySegment) symbols.function("nvte_create_tensor",
-          FunctionDescriptor.of(ADDRESS, JAVA_INT)).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
+      MemorySegment handle = (MemorySegment) bound(Function.CREATE_TENSOR).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
       MemorySegment holder = arena.allocate(ADDRESS);
       holder.set(ADDRESS, 0, handle);
       MemorySegment basic = arena.allocate(TeStructs.BASIC_TENSOR);
@@ -112,8 +114,7 @@ public final class TransformerEngine {
         basic.set(JAVA_LONG, shapeAt + 8L * i, shape[i]);
       }
       basic.set(JAVA_LONG, shapeAt + NcclEpStructs.offset(TeStructs.SHAPE, "ndim"), shape.length);
-      symbols.function("nvte_set_tensor_param", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS))
-          .invokeExact(holder, TeStructs.ROWWISE_DATA, basic);
+      bound(Function.SET_TENSOR_PARAM).invokeExact(holder, TeStructs.ROWWISE_DATA, basic);
       return new NvteTensor(this, holder.get(ADDRESS, 0), data, dtype, shape);
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
@@ -122,7 +123,7 @@ public final class TransformerEngine {
 
   void destroyTensor(MemorySegment handle) {
     try {
-      symbols.function("nvte_destroy_tensor", FunctionDescriptor.ofVoid(ADDRESS)).invokeExact(handle);
+      bound(Function.DESTROY_TENSOR).invokeExact(handle);
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
@@ -139,22 +140,22 @@ public final class TransformerEngine {
    */
   public void epInitialize(NcclComm comm, MemorySegment groupConfig) {
     Objects.requireNonNull(comm, "comm");
-    MemorySegment config = normalized("nvte_ep_initialize", "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
+    String fn = Function.EP_INITIALIZE.symbol;
+    MemorySegment config = normalized(fn, "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
         TeStructs.GROUP_CONFIG_MIN_SIZE);
     synchronized (STATE) {
       if (initialized) {
-        throw new IllegalStateException("nvte_ep_initialize refused: EP is already initialized in this process;"
+        throw new IllegalStateException(fn + " refused: EP is already initialized in this process;"
             + " call epShutdown() first");
       }
       Availability report = availability.get();
       if (!report.available()) {
-        throw new IllegalStateException("nvte_ep_initialize refused before any native call: NCCL EP is not"
+        throw new IllegalStateException(fn + " refused before any native call: NCCL EP is not"
             + " available: " + report.reason());
       }
       validateGroupConfig(config, comm);
       try {
-        symbols.function("nvte_ep_initialize", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS))
-            .invokeExact(comm.segment(), groupConfig);
+        bound(Function.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig);
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -180,7 +181,7 @@ public final class TransformerEngine {
   public void epShutdown() {
     synchronized (STATE) {
       try {
-        symbols.function("nvte_ep_shutdown", FunctionDescriptor.ofVoid()).invokeExact();
+        bound(Function.EP_SHUTDOWN).invokeExact();
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -199,14 +200,14 @@ public final class TransformerEngine {
 
   /** {@code nvte_ep_handle_mem_size}: the bytes of handle memory a layer needs. */
   public long epHandleMemSize(MemorySegment layerConfig) {
-    MemorySegment layer = normalized("nvte_ep_handle_mem_size", "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
+    String fn = Function.EP_HANDLE_MEM_SIZE.symbol;
+    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
     synchronized (STATE) {
-      requireInitialized("nvte_ep_handle_mem_size");
-      topK("nvte_ep_handle_mem_size", layer);
+      requireInitialized(fn);
+      topK(fn, layer);
       try {
-        return (long) symbols.function("nvte_ep_handle_mem_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS))
-            .invokeExact(layerConfig);
+        return (long) bound(Function.EP_HANDLE_MEM_SIZE).invokeExact(layerConfig);
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -236,7 +237,7 @@ public final class TransformerEngine {
    */
   public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
       NvteTensor totalRecvTokensPerRank, MemorySegment layerConfig, MemorySegment stream) {
-    String fn = "nvte_ep_prepare";
+    String fn = Function.EP_PREPARE.symbol;
     MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
     synchronized (STATE) {
@@ -258,8 +259,7 @@ public final class TransformerEngine {
             + " (TE keeps the first prepare's layer config)");
       }
       try {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), topkIdx.handle(), handleOrNull(recvTokensPerExpert),
+        bound(Function.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(), handleOrNull(recvTokensPerExpert),
                 handleOrNull(totalRecvTokensPerRank), layerConfig, NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -279,7 +279,7 @@ public final class TransformerEngine {
   public void epDispatch(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor tokens, CommWindow tokensWin,
       NvteTensor topkWeights, CommWindow topkWeightsWin, NvteTensor recvTokens, CommWindow recvTokensWin,
       NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
-    String fn = "nvte_ep_dispatch";
+    String fn = Function.EP_DISPATCH.symbol;
     synchronized (STATE) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
@@ -308,9 +308,7 @@ public final class TransformerEngine {
         described(fn, "recv_topk_weights", recvTopkWeights, recvTopkWeightsWin);
       }
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS))
-            .invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(), window(arena, tokensWin),
+        bound(Function.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(), window(arena, tokensWin),
                 handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
                 window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
                 NativeCalls.orNull(stream));
@@ -323,7 +321,7 @@ public final class TransformerEngine {
   /** {@code nvte_ep_combine}: sums the experts' outputs back into each token's row of {@code result}. */
   public void epCombine(NvteTensor handleMem, NvteTensor expertOut, CommWindow expertOutWin, NvteTensor result,
       MemorySegment stream) {
-    String fn = "nvte_ep_combine";
+    String fn = Function.EP_COMBINE.symbol;
     synchronized (STATE) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
@@ -333,8 +331,7 @@ public final class TransformerEngine {
       described(fn, "expert_out", expertOut, expertOutWin);
       described(fn, "result", result);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin), result.handle(),
+        bound(Function.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin), result.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -345,7 +342,7 @@ public final class TransformerEngine {
   /** {@code nvte_ep_dispatch_bwd}: routes per-receive-slot gradients back to their source tokens. */
   public void epDispatchBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gRecvTopkWeights,
       CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
-    String fn = "nvte_ep_dispatch_bwd";
+    String fn = Function.EP_DISPATCH_BWD.symbol;
     synchronized (STATE) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
@@ -359,9 +356,7 @@ public final class TransformerEngine {
       described(fn, "grad_tokens", gradTokens);
       described(fn, "grad_topk_weights", gradTopkWeights);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gRecvTopkWeights.handle(),
+        bound(Function.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gRecvTopkWeights.handle(),
                 window(arena, gRecvTopkWeightsWin), gradTokens.handle(), gradTopkWeights.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
@@ -373,7 +368,7 @@ public final class TransformerEngine {
   /** {@code nvte_ep_combine_bwd}: replicates each source token's gradient to its receive slots. */
   public void epCombineBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gradExpertOut,
       CommWindow gradExpertOutWin, MemorySegment stream) {
-    String fn = "nvte_ep_combine_bwd";
+    String fn = Function.EP_COMBINE_BWD.symbol;
     synchronized (STATE) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
@@ -385,9 +380,7 @@ public final class TransformerEngine {
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS))
-            .invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gradExpertOut.handle(),
+        bound(Function.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gradExpertOut.handle(),
                 window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -398,7 +391,7 @@ public final class TransformerEngine {
   // TE's checks, made in Java first.
 
   private void validateGroupConfig(MemorySegment config, NcclComm comm) {
-    String fn = "nvte_ep_initialize";
+    String fn = Function.EP_INITIALIZE.symbol;
     int epSize = field(config, "ep_size");
     int experts = field(config, "num_experts");
     int maxTokens = field(config, "max_tokens_per_rank");
@@ -428,7 +421,8 @@ public final class TransformerEngine {
       throw new IllegalArgumentException(fn + ": " + parameter + ".struct_size (" + declared + ") is below the"
           + " required minimum " + minSize + "; allocate it with TeStructs.allocate");
     }
-    MemorySegment copy = Arena.ofAuto().allocate(layout);
+    // A heap copy, 8-byte aligned (long[]): read in Java only, so no native memory per call.
+    MemorySegment copy = MemorySegment.ofArray(new long[(int) ((layout.byteSize() + 7) / 8)]);
     long bytes = Math.min(want, layout.byteSize());
     @SuppressWarnings("restricted")
     MemorySegment source = struct.byteSize() == 0 ? struct.reinterpret(bytes) : struct;
@@ -504,5 +498,41 @@ public final class TransformerEngine {
 
   private static MemorySegment window(Arena arena, CommWindow window) {
     return (window == null ? CommWindow.NONE : window).toStruct(arena);
+  }
+
+  private MethodHandle bound(Function f) {
+    MethodHandle handle = bound[f.ordinal()];
+    if (handle == null) {
+      handle = symbols.function(f.symbol, f.descriptor); // a benign race: Symbols hands out one handle per key
+      bound[f.ordinal()] = handle;
+    }
+    return handle;
+  }
+
+  /** The TE functions te-runtime calls: the one table of C name and descriptor ({@code ep.h} and others). */
+  enum Function {
+    CREATE_TENSOR("nvte_create_tensor", FunctionDescriptor.of(ADDRESS, JAVA_INT)),
+    SET_TENSOR_PARAM("nvte_set_tensor_param", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS)),
+    DESTROY_TENSOR("nvte_destroy_tensor", FunctionDescriptor.ofVoid(ADDRESS)),
+    EP_INITIALIZE("nvte_ep_initialize", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+    EP_SHUTDOWN("nvte_ep_shutdown", FunctionDescriptor.ofVoid()),
+    EP_HANDLE_MEM_SIZE("nvte_ep_handle_mem_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
+    EP_PREPARE("nvte_ep_prepare", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+    EP_DISPATCH("nvte_ep_dispatch", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS)),
+    EP_COMBINE("nvte_ep_combine", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
+        ADDRESS)),
+    EP_DISPATCH_BWD("nvte_ep_dispatch_bwd", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, ADDRESS, ADDRESS)),
+    EP_COMBINE_BWD("nvte_ep_combine_bwd", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS));
+
+    final String symbol;
+    final FunctionDescriptor descriptor;
+
+    Function(String symbol, FunctionDescriptor descriptor) {
+      this.symbol = symbol;
+      this.descriptor = descriptor;
+    }
   }
 }

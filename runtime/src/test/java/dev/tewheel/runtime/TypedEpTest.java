@@ -8,9 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.standins.StandIns;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,6 +98,37 @@ class TypedEpTest {
     assertEquals(1, EpAlgorithm.HIGH_THROUGHPUT.code());
     assertEquals(10, TeDataType.FLOAT4_E2M1.code());
     assertThrows(IllegalArgumentException.class, () -> NcclDataType.of(12));
+  }
+
+  /** The binding tables against the headers the stand-ins are built from: every function declared, same arity. */
+  @Test
+  void theBindingTablesMatchTheHeaders() throws Exception {
+    Map<String, Integer> ep = declarations(StandIns.ncclEpHome().resolve("include/nccl_ep.h"));
+    for (NcclEp.Function f : NcclEp.Function.values()) {
+      assertEquals(ep.get(f.symbol), f.descriptor.argumentLayouts().size(), f.symbol + " in nccl_ep.h");
+    }
+    assertEquals(new TreeSet<>(ep.keySet().stream().filter(n -> n.startsWith("ncclEp")).toList()),
+        new TreeSet<>(Stream.of(NcclEp.Function.values()).map(f -> f.symbol).toList()));
+    Map<String, Integer> te = new HashMap<>();
+    Path include = Path.of(System.getProperty("te.nativeSources"), "te-include/transformer_engine");
+    for (String header : new String[] {"ep.h", "transformer_engine.h"}) {
+      te.putAll(declarations(include.resolve(header)));
+    }
+    for (TransformerEngine.Function f : TransformerEngine.Function.values()) {
+      assertEquals(te.get(f.symbol), f.descriptor.argumentLayouts().size(), f.symbol + " in TE's headers");
+    }
+  }
+
+  /** Each function a C header declares, with its number of parameters ({@code (void)} is none). */
+  private static Map<String, Integer> declarations(Path header) throws Exception {
+    String text = Files.readString(header).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\n]*", " ");
+    Map<String, Integer> found = new HashMap<>();
+    Matcher m = Pattern.compile("\\b(\\w+)\\s*\\(([^;{}()]*)\\)\\s*;").matcher(text);
+    while (m.find()) {
+      String params = m.group(2).strip();
+      found.put(m.group(1), params.isEmpty() || params.equals("void") ? 0 : params.split(",").length);
+    }
+    return found;
   }
 
   @Test
