@@ -22,7 +22,8 @@ import java.util.Optional;
  *     default
  * <p>{@code candidates()}: every file the selection rule judged, with its verdict
  * <p>{@code chosen()}: the accepted candidate {@code load()} loads
- * <p>{@code loadedElsewhere()}: a library with the chosen SONAME that another component already loaded from another file
+ * <p>{@code loadedElsewhere()}: a library with the chosen SONAME that another component already loaded from another
+ *     file
  * <p>{@code dependencies()}: the chosen library's DT_NEEDED entries, each with where dlopen would take it from
  * <p>{@code nccl()}: the NCCL gate
  */

@@ -11,10 +11,10 @@ import java.util.Optional;
  * <p>{@code name()}: the DT_NEEDED name, e.g. {@code libcuda.so.1}
  * <p>{@code neededBy()}: the SONAME (else file name) of the library that needs it
  * <p>{@code file()}: the file that would be bound; empty when the linker's search finds none
- * <p>{@code foundBy()}: how: {@code already loaded}, {@code preloaded by te-runtime}, {@code LD_LIBRARY_PATH},
- *     {@code RPATH}, {@code RUNPATH}, {@code /etc/ld.so.cache} or {@code default folder}; {@code not found}
- * <p>{@code missingVersions()}: symbol versions the needing library asks of it (DT_VERNEED) that the file does not define,
- *     e.g. {@code GLIBC_2.38} on an older system: the dynamic linker refuses the load then too
+ * <p>{@code foundBy()}: how: {@code already loaded}, {@code preloaded by te-runtime}, {@code LD_LIBRARY_PATH}, {@code
+ *     RPATH}, {@code RUNPATH}, {@code /etc/ld.so.cache} or {@code default folder}; {@code not found}
+ * <p>{@code missingVersions()}: symbol versions the needing library asks of it (DT_VERNEED) that the file does not
+ *     define, e.g. {@code GLIBC_2.38} on an older system: the dynamic linker refuses the load then too
  */
 public final class Dependency {
   private final String name;

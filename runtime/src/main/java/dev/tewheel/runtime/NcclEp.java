@@ -40,8 +40,6 @@ public final class NcclEp {
 
   private static final int TENSOR_ALLOC_DYNAMIC = 0xBEEFBEEF;
 
-  /** The one instance of the process; written once by TeRuntime before any holder below is initialised. */
-  private static volatile NcclEp instance;
 
   private final Config config;
   private final Path file;
@@ -65,7 +63,7 @@ public final class NcclEp {
   }
 
   static void publish(NcclEp ep) {
-    instance = java.util.Objects.requireNonNull(ep);
+    ProcessState.boundNcclEp = java.util.Objects.requireNonNull(ep);
   }
 
   Config config() {
@@ -552,7 +550,8 @@ public final class NcclEp {
    * when called. ncclEpGetVersion, a trivial getter, is a critical downcall writing to a heap array.
    */
   private static final class Bound {
-    static final MethodHandle GET_VERSION = VersionGetter.at(instance.symbols.address(Function.GET_VERSION.symbol));
+    static final MethodHandle GET_VERSION =
+        VersionGetter.at(ProcessState.boundNcclEp.symbols.address(Function.GET_VERSION.symbol));
     static final MethodHandle TENSOR_ALLOC = bind(Function.TENSOR_ALLOC);
     static final MethodHandle TENSOR_DESTROY = bind(Function.TENSOR_DESTROY);
     static final MethodHandle CREATE_GROUP = bind(Function.CREATE_GROUP);
@@ -575,7 +574,7 @@ public final class NcclEp {
 
     private static MethodHandle bind(Function f) {
       try {
-        return instance.symbols.function(f.symbol, f.descriptor);
+        return ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor);
       } catch (UnresolvedSymbolException missing) {
         MethodType type = f.descriptor.toMethodType();
         return MethodHandles.dropArguments(

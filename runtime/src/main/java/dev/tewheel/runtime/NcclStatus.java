@@ -10,8 +10,8 @@ import java.util.Optional;
  * already loaded one if the process has one, else the one te-runtime preloads.
  *
  * <p>{@code library()}: the file that was (or would be) bound, as the dynamic linker mapped it; empty when none loads
- * <p>{@code source()}: which copy the gate read: the one already mapped in this process, the configured file, or the one
- *     dlopen's own search finds
+ * <p>{@code source()}: which copy the gate read: the one already mapped in this process, the configured file, or the
+ *     one dlopen's own search finds
  * <p>{@code version()}: what it reports; empty when it does not load or lacks ncclGetVersion
  * <p>{@code minimum()}: the version required
  * <p>{@code ok()}: whether the gate passes

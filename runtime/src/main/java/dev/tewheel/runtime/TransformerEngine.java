@@ -11,11 +11,9 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -30,13 +28,7 @@ import java.util.function.Supplier;
  * to check.
  */
 public final class TransformerEngine {
-  private static final Object STATE = new Object();
   /** TE's EP backend is a process-wide singleton; so is this mirror of its state. */
-  private static boolean initialized;
-  private static int maxTokenDtype;
-  private static Integer cachedTopK;
-  private static long cachedAlignment;
-  private static final Set<Long> prepared = new HashSet<>();
 
   private final Path file;
   private final Path mappedFrom;
@@ -103,7 +95,8 @@ public final class TransformerEngine {
       throw new IllegalArgumentException("an NVTETensor has 1 to 15 dimensions, not " + shape.length);
     }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment handle = (MemorySegment) bound(Function.CREATE_TENSOR).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
+      MemorySegment handle =
+          (MemorySegment) bound(Function.CREATE_TENSOR).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
       MemorySegment holder = arena.allocate(ADDRESS);
       holder.set(ADDRESS, 0, handle);
       MemorySegment basic = arena.allocate(TeStructs.BASIC_TENSOR);
@@ -143,8 +136,8 @@ public final class TransformerEngine {
     String fn = Function.EP_INITIALIZE.symbol;
     MemorySegment config = normalized(fn, "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
         TeStructs.GROUP_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
-      if (initialized) {
+    synchronized (ProcessState.TE_EP) {
+      if (ProcessState.teEpInitialized) {
         throw new IllegalStateException(fn + " refused: EP is already initialized in this process;"
             + " call epShutdown() first");
       }
@@ -159,10 +152,11 @@ public final class TransformerEngine {
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      initialized = true;
-      maxTokenDtype = config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
-      cachedTopK = null;
-      prepared.clear();
+      ProcessState.teEpInitialized = true;
+      ProcessState.teMaxTokenDtype =
+          config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
+      ProcessState.teCachedTopK = null;
+      ProcessState.TE_PREPARED.clear();
     }
   }
 
@@ -179,22 +173,22 @@ public final class TransformerEngine {
 
   /** {@code nvte_ep_shutdown}: destroys TE's NCCL EP handles and group; idempotent. The communicator stays. */
   public void epShutdown() {
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       try {
         bound(Function.EP_SHUTDOWN).invokeExact();
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      initialized = false;
-      cachedTopK = null;
-      prepared.clear();
+      ProcessState.teEpInitialized = false;
+      ProcessState.teCachedTopK = null;
+      ProcessState.TE_PREPARED.clear();
     }
   }
 
   /** Whether {@link #epInitialize} succeeded and {@link #epShutdown} has not been called since. */
   public boolean epInitialized() {
-    synchronized (STATE) {
-      return initialized;
+    synchronized (ProcessState.TE_EP) {
+      return ProcessState.teEpInitialized;
     }
   }
 
@@ -203,7 +197,7 @@ public final class TransformerEngine {
     String fn = Function.EP_HANDLE_MEM_SIZE.symbol;
     MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       topK(fn, layer);
       try {
@@ -240,7 +234,7 @@ public final class TransformerEngine {
     String fn = Function.EP_PREPARE.symbol;
     MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       long memory = handleMemory(fn, handleMem);
       int topK = topK(fn, layer);
@@ -253,9 +247,11 @@ public final class TransformerEngine {
       if (totalRecvTokensPerRank != null) {
         described(fn, "total_recv_tokens_per_rank", totalRecvTokensPerRank);
       }
-      if (cachedTopK != null && (cachedTopK != topK || cachedAlignment != alignment)) {
+      if (ProcessState.teCachedTopK != null
+          && (ProcessState.teCachedTopK != topK || ProcessState.teCachedAlignment != alignment)) {
         throw new IllegalArgumentException(fn + ": top_k " + topK + " and alignment " + alignment + " disagree with"
-            + " the process-wide cached top_k " + cachedTopK + " and alignment " + cachedAlignment
+            + " the process-wide cached top_k " + ProcessState.teCachedTopK + " and alignment "
+            + ProcessState.teCachedAlignment
             + " (TE keeps the first prepare's layer config)");
       }
       try {
@@ -264,11 +260,11 @@ public final class TransformerEngine {
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      if (cachedTopK == null) {
-        cachedTopK = topK;
-        cachedAlignment = alignment;
+      if (ProcessState.teCachedTopK == null) {
+        ProcessState.teCachedTopK = topK;
+        ProcessState.teCachedAlignment = alignment;
       }
-      prepared.add(memory);
+      ProcessState.TE_PREPARED.add(memory);
     }
   }
 
@@ -280,7 +276,7 @@ public final class TransformerEngine {
       NvteTensor topkWeights, CommWindow topkWeightsWin, NvteTensor recvTokens, CommWindow recvTokensWin,
       NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
     String fn = Function.EP_DISPATCH.symbol;
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -308,7 +304,8 @@ public final class TransformerEngine {
         described(fn, "recv_topk_weights", recvTopkWeights, recvTopkWeightsWin);
       }
       try (Arena arena = Arena.ofConfined()) {
-        bound(Function.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(), window(arena, tokensWin),
+        bound(Function.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(),
+                window(arena, tokensWin),
                 handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
                 window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
                 NativeCalls.orNull(stream));
@@ -322,7 +319,7 @@ public final class TransformerEngine {
   public void epCombine(NvteTensor handleMem, NvteTensor expertOut, CommWindow expertOutWin, NvteTensor result,
       MemorySegment stream) {
     String fn = Function.EP_COMBINE.symbol;
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -331,7 +328,8 @@ public final class TransformerEngine {
       described(fn, "expert_out", expertOut, expertOutWin);
       described(fn, "result", result);
       try (Arena arena = Arena.ofConfined()) {
-        bound(Function.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin), result.handle(),
+        bound(Function.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin),
+                result.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -343,7 +341,7 @@ public final class TransformerEngine {
   public void epDispatchBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gRecvTopkWeights,
       CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
     String fn = Function.EP_DISPATCH_BWD.symbol;
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -356,7 +354,8 @@ public final class TransformerEngine {
       described(fn, "grad_tokens", gradTokens);
       described(fn, "grad_topk_weights", gradTopkWeights);
       try (Arena arena = Arena.ofConfined()) {
-        bound(Function.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gRecvTopkWeights.handle(),
+        bound(Function.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gRecvTopkWeights.handle(),
                 window(arena, gRecvTopkWeightsWin), gradTokens.handle(), gradTopkWeights.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
@@ -369,7 +368,7 @@ public final class TransformerEngine {
   public void epCombineBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gradExpertOut,
       CommWindow gradExpertOutWin, MemorySegment stream) {
     String fn = Function.EP_COMBINE_BWD.symbol;
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -380,7 +379,8 @@ public final class TransformerEngine {
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
-        bound(Function.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gradExpertOut.handle(),
+        bound(Function.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gradExpertOut.handle(),
                 window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -445,13 +445,13 @@ public final class TransformerEngine {
   }
 
   private static void requireInitialized(String fn) {
-    if (!initialized) {
+    if (!ProcessState.teEpInitialized) {
       throw new IllegalStateException(fn + " refused: EP is not initialized; call epInitialize() first");
     }
   }
 
   private static void requirePrepared(String fn, NvteTensor handleMem) {
-    if (!prepared.contains(handleMem.data().address()) && cachedTopK == null) {
+    if (!ProcessState.TE_PREPARED.contains(handleMem.data().address()) && ProcessState.teCachedTopK == null) {
       throw new IllegalStateException(fn + " refused: no epPrepare() has run on this handle memory or any other;"
           + " call epPrepare() first");
     }
@@ -469,8 +469,9 @@ public final class TransformerEngine {
   }
 
   private static void notWider(String fn, String name, NvteTensor tensor) {
-    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(maxTokenDtype), fn,
-        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype (" + maxTokenDtype + ")");
+    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(ProcessState.teMaxTokenDtype), fn,
+        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
+            + ProcessState.teMaxTokenDtype + ")");
   }
 
   private static void described(String fn, String name, NvteTensor tensor) {
