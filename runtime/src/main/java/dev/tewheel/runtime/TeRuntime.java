@@ -42,7 +42,6 @@ import java.util.concurrent.CompletionException;
  * native access is enabled for this module and otherwise throws IllegalCallerException naming the flag.
  */
 public final class TeRuntime {
-
   private final Config config;
 
   private TeRuntime(Config config) {
