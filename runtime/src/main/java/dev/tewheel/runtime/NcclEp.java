@@ -40,6 +40,10 @@ public final class NcclEp {
 
   private static final int TENSOR_ALLOC_DYNAMIC = 0xBEEFBEEF;
 
+  /** Each thread's {@code size_t} out-parameter of ncclEpHandleMemSize, a heap segment made once per thread. */
+  private static final ThreadLocal<MemorySegment> SIZE_OUT =
+      ThreadLocal.withInitial(() -> MemorySegment.ofArray(new long[1]));
+
 
   private final Config config;
   private final Path file;
@@ -205,16 +209,12 @@ public final class NcclEp {
   }
 
   long handleMemSize(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk) {
-    try (Arena arena = Arena.ofConfined()) {
-      return handleMemSize(group, layout.code(), config.allocate(arena), numTopk);
-    }
+    return handleMemSize(group, layout.code(), config.segment(), numTopk);
   }
 
   MemorySegment initHandle(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk,
       MemorySegment handleMem) {
-    try (Arena arena = Arena.ofConfined()) {
-      return initHandle(group, layout.code(), config.allocate(arena), numTopk, handleMem);
-    }
+    return initHandle(group, layout.code(), config.segment(), numTopk, handleMem);
   }
 
   /** {@code ncclEpGroupDestroy}. */
@@ -230,22 +230,24 @@ public final class NcclEp {
     check(f, result);
   }
 
-  /** {@code ncclEpHandleMemSize}: the bytes of the routing memory a handle of {@code layout} needs. */
+  /**
+   * {@code ncclEpHandleMemSize}: the bytes of the routing memory a handle of {@code layout} needs. The size comes
+   * back through this thread's heap buffer (a critical downcall writes it; no upcall can reenter), so a call
+   * allocates nothing.
+   */
   public long handleMemSize(MemorySegment group, int layout, MemorySegment config, int numTopk) {
     Function f = Function.HANDLE_MEM_SIZE;
     MemorySegment g = handle(f, "ep_group", group);
     MemorySegment checked = sized(f, "config", config, NcclEpStructs.HANDLE_CONFIG, true);
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_LONG);
-      int result;
-      try {
-        result = (int) Bound.HANDLE_MEM_SIZE.invokeExact(g, layout, checked, out, numTopk);
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
-      }
-      check(f, result);
-      return out.get(JAVA_LONG, 0);
+    MemorySegment out = SIZE_OUT.get();
+    int result;
+    try {
+      result = (int) Bound.HANDLE_MEM_SIZE.invokeExact(g, layout, checked, out, numTopk);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
     }
+    check(f, result);
+    return out.get(JAVA_LONG, 0);
   }
 
   /**
@@ -517,8 +519,9 @@ public final class NcclEp {
     TENSOR_DESTROY("ncclEpTensorDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
     CREATE_GROUP("ncclEpCreateGroup", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
     GROUP_DESTROY("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    // Host-only sizing, short and without upcalls: a critical downcall, so its out-parameter can be a heap array.
     HANDLE_MEM_SIZE("ncclEpHandleMemSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
-        JAVA_INT)),
+        JAVA_INT), true),
     INIT_HANDLE("ncclEpInitHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT,
         ADDRESS)),
     UPDATE_HANDLE("ncclEpUpdateHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
@@ -536,10 +539,17 @@ public final class NcclEp {
 
     final String symbol;
     final FunctionDescriptor descriptor;
+    /** Bound with {@code Linker.Option.critical(true)}: heap segments may be passed. */
+    final boolean critical;
 
     Function(String symbol, FunctionDescriptor descriptor) {
+      this(symbol, descriptor, false);
+    }
+
+    Function(String symbol, FunctionDescriptor descriptor, boolean critical) {
       this.symbol = symbol;
       this.descriptor = descriptor;
+      this.critical = critical;
     }
   }
 
@@ -574,7 +584,9 @@ public final class NcclEp {
 
     private static MethodHandle bind(Function f) {
       try {
-        return ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor);
+        return f.critical
+            ? ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor, Linker.Option.critical(true))
+            : ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor);
       } catch (UnresolvedSymbolException missing) {
         MethodType type = f.descriptor.toMethodType();
         return MethodHandles.dropArguments(

@@ -14,9 +14,12 @@ public final class NcclEpHandleConfig {
   public static final NcclEpHandleConfig DEFAULT = new NcclEpHandleConfig(0);
 
   private final long dispatchOutputPerExpertAlignment;
+  /** The C struct, written once and freed with this config (NCCL EP only reads it): no allocation per call. */
+  private final MemorySegment struct;
 
   private NcclEpHandleConfig(long alignment) {
     this.dispatchOutputPerExpertAlignment = alignment;
+    this.struct = allocate(Arena.ofAuto());
   }
 
   /**
@@ -40,6 +43,10 @@ public final class NcclEpHandleConfig {
     s.set(JAVA_LONG, NcclEpStructs.offset(NcclEpStructs.HANDLE_CONFIG, "dispatch_output_per_expert_alignment"),
         dispatchOutputPerExpertAlignment);
     return s;
+  }
+
+  MemorySegment segment() {
+    return struct;
   }
 
   /** The one rule for a per-expert alignment, NCCL EP's and TE's: 0, 1 or a power of two. */
