@@ -12,12 +12,12 @@ public final class LoadException extends RuntimeException {
 
   private final transient Availability availability;
 
-  public LoadException(String message, Availability availability) {
+  LoadException(String message, Availability availability) {
     super(message);
     this.availability = Objects.requireNonNull(availability, "availability");
   }
 
-  public LoadException(String message, Availability availability, Throwable cause) {
+  LoadException(String message, Availability availability, Throwable cause) {
     super(message, cause);
     this.availability = Objects.requireNonNull(availability, "availability");
   }

@@ -15,12 +15,11 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * NCCL EP ({@code libnccl_ep.so.0}), loaded once per process by {@link TeRuntime#loadNcclEp()}: typed bindings for
@@ -41,8 +40,10 @@ public final class NcclEp {
 
   private static final int TENSOR_ALLOC_DYNAMIC = 0xBEEFBEEF;
 
-  /** The one instance of the process; written once by TeRuntime before any holder below is initialised. */
-  private static volatile NcclEp instance;
+  /** Each thread's {@code size_t} out-parameter of ncclEpHandleMemSize, a heap segment made once per thread. */
+  private static final ThreadLocal<MemorySegment> SIZE_OUT =
+      ThreadLocal.withInitial(() -> MemorySegment.ofArray(new long[1]));
+
 
   private final Config config;
   private final Path file;
@@ -52,7 +53,6 @@ public final class NcclEp {
   private final Nccl nccl;
   private final Optional<EnvironmentSetting> ncclEpHome;
   private final Symbols symbols;
-  private final Map<String, MethodHandle> spreaders = new ConcurrentHashMap<>();
 
   NcclEp(Config config, Path file, Path mappedFrom, NcclEpVersion version, Availability availability, Nccl nccl,
       Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
@@ -67,7 +67,7 @@ public final class NcclEp {
   }
 
   static void publish(NcclEp ep) {
-    instance = java.util.Objects.requireNonNull(ep);
+    ProcessState.boundNcclEp = java.util.Objects.requireNonNull(ep);
   }
 
   Config config() {
@@ -116,11 +116,11 @@ public final class NcclEp {
     int[] out = new int[1];
     int result;
     try {
-      result = (int) GetVersion.HANDLE.invokeExact(MemorySegment.ofArray(out));
+      result = (int) Bound.GET_VERSION.invokeExact(MemorySegment.ofArray(out));
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
-    check("ncclEpGetVersion", result);
+    check(Function.GET_VERSION, result);
     return out[0];
   }
 
@@ -132,23 +132,36 @@ public final class NcclEp {
    */
   @SuppressWarnings("restricted") // NCCL EP returns a pointer to an ncclEpTensor_t
   public MemorySegment tensorAlloc(int datatype, long[] sizes, MemorySegment config) {
+    Function f = Function.TENSOR_ALLOC;
     if (sizes.length == 0) {
-      throw new IllegalArgumentException("ncclEpTensorAlloc: a tensor has at least one dimension");
+      throw new IllegalArgumentException(f.symbol + ": a tensor has at least one dimension");
     }
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.TENSOR_ALLOC_CONFIG, true);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(ADDRESS);
       MemorySegment dims = arena.allocateFrom(JAVA_LONG, sizes);
-      check("ncclEpTensorAlloc", call("ncclEpTensorAlloc",
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), out, sizes.length, datatype,
-          dims, sized("ncclEpTensorAlloc", "config", config, NcclEpStructs.TENSOR_ALLOC_CONFIG, true)));
+      int result;
+      try {
+        result = (int) Bound.TENSOR_ALLOC.invokeExact(out, sizes.length, datatype, dims, checked);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      check(f, result);
       return out.get(ADDRESS, 0).reinterpret(NcclEpStructs.TENSOR.byteSize());
     }
   }
 
   /** {@code ncclEpTensorDestroy}, for a tensor from {@link #tensorAlloc}. */
   public void tensorDestroy(MemorySegment tensor) {
-    check("ncclEpTensorDestroy", call("ncclEpTensorDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        sized("ncclEpTensorDestroy", "tensor", tensor, NcclEpStructs.TENSOR, false)));
+    Function f = Function.TENSOR_DESTROY;
+    MemorySegment checked = sized(f, "tensor", tensor, NcclEpStructs.TENSOR, false);
+    int result;
+    try {
+      result = (int) Bound.TENSOR_DESTROY.invokeExact(checked);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /**
@@ -158,32 +171,83 @@ public final class NcclEp {
    * @return the {@code ncclEpGroup_t}; destroy it with {@link #groupDestroy} before the communicator
    */
   public MemorySegment createGroup(NcclComm comm, MemorySegment config) {
-    MemorySegment checked = sized("ncclEpCreateGroup", "config", config, NcclEpStructs.GROUP_CONFIG, false);
+    Function f = Function.CREATE_GROUP;
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.GROUP_CONFIG, false);
     groupConfigAsserts(checked);
+    MemorySegment communicator = comm.segment();
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(ADDRESS);
-      check("ncclEpCreateGroup", call("ncclEpCreateGroup", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS),
-          out, comm.segment(), checked));
+      int result;
+      try {
+        result = (int) Bound.CREATE_GROUP.invokeExact(out, communicator, checked);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      check(f, result);
       return out.get(ADDRESS, 0);
     }
   }
 
-  /** {@code ncclEpGroupDestroy}. */
-  public void groupDestroy(MemorySegment group) {
-    check("ncclEpGroupDestroy", call("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        handle("ncclEpGroupDestroy", "ep_group", group)));
+  /**
+   * {@code ncclEpCreateGroup} with a config checked when it was built, collective over {@code comm}: the group
+   * owns itself; close it before the communicator.
+   */
+  public EpGroup createGroup(NcclComm comm, NcclEpGroupConfig config) {
+    java.util.Objects.requireNonNull(config, "config");
+    try (Arena arena = Arena.ofConfined()) {
+      return new EpGroup(this, createGroup(comm, config.allocate(arena)), config);
+    }
   }
 
-  /** {@code ncclEpHandleMemSize}: the bytes of the routing memory a handle of {@code layout} needs. */
-  public long handleMemSize(MemorySegment group, int layout, MemorySegment config, int numTopk) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_LONG);
-      check("ncclEpHandleMemSize", call("ncclEpHandleMemSize",
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT),
-          handle("ncclEpHandleMemSize", "ep_group", group), layout,
-          sized("ncclEpHandleMemSize", "config", config, NcclEpStructs.HANDLE_CONFIG, true), out, numTopk));
-      return out.get(JAVA_LONG, 0);
+  /**
+   * {@code ncclEpTensorAlloc} with the default allocation config: a tensor whose storage NCCL EP allocates, freed
+   * when it is closed.
+   */
+  public EpTensor allocateTensor(NcclDataType datatype, long... sizes) {
+    java.util.Objects.requireNonNull(datatype, "datatype");
+    return new EpTensor(this, tensorAlloc(datatype.code(), sizes, MemorySegment.NULL), datatype, sizes);
+  }
+
+  long handleMemSize(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk) {
+    return handleMemSize(group, layout.code(), config.segment(), numTopk);
+  }
+
+  MemorySegment initHandle(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk,
+      MemorySegment handleMem) {
+    return initHandle(group, layout.code(), config.segment(), numTopk, handleMem);
+  }
+
+  /** {@code ncclEpGroupDestroy}. */
+  public void groupDestroy(MemorySegment group) {
+    Function f = Function.GROUP_DESTROY;
+    MemorySegment g = handle(f, "ep_group", group);
+    int result;
+    try {
+      result = (int) Bound.GROUP_DESTROY.invokeExact(g);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
     }
+    check(f, result);
+  }
+
+  /**
+   * {@code ncclEpHandleMemSize}: the bytes of the routing memory a handle of {@code layout} needs. The size comes
+   * back through this thread's heap buffer (a critical downcall writes it; no upcall can reenter), so a call
+   * allocates nothing.
+   */
+  public long handleMemSize(MemorySegment group, int layout, MemorySegment config, int numTopk) {
+    Function f = Function.HANDLE_MEM_SIZE;
+    MemorySegment g = handle(f, "ep_group", group);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.HANDLE_CONFIG, true);
+    MemorySegment out = SIZE_OUT.get();
+    int result;
+    try {
+      result = (int) Bound.HANDLE_MEM_SIZE.invokeExact(g, layout, checked, out, numTopk);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
+    return out.get(JAVA_LONG, 0);
   }
 
   /**
@@ -192,13 +256,19 @@ public final class NcclEp {
    */
   public MemorySegment initHandle(MemorySegment group, int layout, MemorySegment config, int numTopk,
       MemorySegment handleMem) {
+    Function f = Function.INIT_HANDLE;
+    MemorySegment g = handle(f, "ep_group", group);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.HANDLE_CONFIG, true);
+    MemorySegment memory = sized(f, "handle_mem", handleMem, NcclEpStructs.TENSOR, true);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(ADDRESS);
-      check("ncclEpInitHandle", call("ncclEpInitHandle",
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), out,
-          handle("ncclEpInitHandle", "ep_group", group), layout,
-          sized("ncclEpInitHandle", "config", config, NcclEpStructs.HANDLE_CONFIG, true), numTopk,
-          sized("ncclEpInitHandle", "handle_mem", handleMem, NcclEpStructs.TENSOR, true)));
+      int result;
+      try {
+        result = (int) Bound.INIT_HANDLE.invokeExact(out, g, layout, checked, numTopk, memory);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      check(f, result);
       return out.get(ADDRESS, 0);
     }
   }
@@ -206,100 +276,172 @@ public final class NcclEp {
   /** {@code ncclEpUpdateHandle}: this step's routing ({@code topk_idx}, int64 [tokens, top_k]). */
   public void updateHandle(MemorySegment handle, MemorySegment topkIdx, MemorySegment layoutInfo,
       MemorySegment stream) {
-    check("ncclEpUpdateHandle", call("ncclEpUpdateHandle",
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpUpdateHandle", "handle", handle),
-        sized("ncclEpUpdateHandle", "topk_idx", topkIdx, NcclEpStructs.TENSOR, false),
-        sized("ncclEpUpdateHandle", "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true),
-        NativeCalls.orNull(stream)));
+    Function f = Function.UPDATE_HANDLE;
+    MemorySegment h = handle(f, "handle", handle);
+    MemorySegment topk = sized(f, "topk_idx", topkIdx, NcclEpStructs.TENSOR, false);
+    MemorySegment info = sized(f, "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true);
+    int result;
+    try {
+      result = (int) Bound.UPDATE_HANDLE.invokeExact(h, topk, info, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpCreateHandle}: {@link #initHandle} and {@link #updateHandle} in one call. */
   public MemorySegment createHandle(MemorySegment group, int layout, MemorySegment topkIdx, MemorySegment layoutInfo,
       MemorySegment config, MemorySegment stream) {
+    Function f = Function.CREATE_HANDLE;
+    MemorySegment g = handle(f, "ep_group", group);
+    MemorySegment topk = sized(f, "topk_idx", topkIdx, NcclEpStructs.TENSOR, false);
+    MemorySegment info = sized(f, "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.HANDLE_CONFIG, true);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(ADDRESS);
-      check("ncclEpCreateHandle", call("ncclEpCreateHandle",
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), out,
-          handle("ncclEpCreateHandle", "ep_group", group), layout,
-          sized("ncclEpCreateHandle", "topk_idx", topkIdx, NcclEpStructs.TENSOR, false),
-          sized("ncclEpCreateHandle", "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true),
-          sized("ncclEpCreateHandle", "config", config, NcclEpStructs.HANDLE_CONFIG, true),
-          NativeCalls.orNull(stream)));
+      int result;
+      try {
+        result = (int) Bound.CREATE_HANDLE.invokeExact(out, g, layout, topk, info, checked,
+            NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      check(f, result);
       return out.get(ADDRESS, 0);
     }
   }
 
   /** {@code ncclEpHandleDestroy}. */
   public void handleDestroy(MemorySegment handle) {
-    check("ncclEpHandleDestroy", call("ncclEpHandleDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        handle("ncclEpHandleDestroy", "handle", handle)));
+    Function f = Function.HANDLE_DESTROY;
+    MemorySegment h = handle(f, "handle", handle);
+    int result;
+    try {
+      result = (int) Bound.HANDLE_DESTROY.invokeExact(h);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpDispatch}: sends each token to the ranks of its experts. */
   public void dispatch(MemorySegment handle, MemorySegment inputs, MemorySegment outputs, MemorySegment layoutInfo,
       MemorySegment config, MemorySegment stream) {
-    check("ncclEpDispatch", call("ncclEpDispatch",
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpDispatch", "handle", handle),
-        sized("ncclEpDispatch", "inputs", inputs, NcclEpStructs.DISPATCH_INPUTS, false),
-        sized("ncclEpDispatch", "outputs", outputs, NcclEpStructs.DISPATCH_OUTPUTS, false),
-        sized("ncclEpDispatch", "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true),
-        sized("ncclEpDispatch", "config", config, NcclEpStructs.DISPATCH_CONFIG, true), NativeCalls.orNull(stream)));
+    Function f = Function.DISPATCH;
+    MemorySegment h = handle(f, "handle", handle);
+    MemorySegment in = sized(f, "inputs", inputs, NcclEpStructs.DISPATCH_INPUTS, false);
+    MemorySegment out = sized(f, "outputs", outputs, NcclEpStructs.DISPATCH_OUTPUTS, false);
+    MemorySegment info = sized(f, "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.DISPATCH_CONFIG, true);
+    int result;
+    try {
+      result = (int) Bound.DISPATCH.invokeExact(h, in, out, info, checked, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpCombine}: brings the experts' outputs back to each token's rank and reduces them. */
   public void combine(MemorySegment handle, MemorySegment inputs, MemorySegment outputs, MemorySegment config,
       MemorySegment stream) {
-    check("ncclEpCombine", call("ncclEpCombine",
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpCombine", "handle", handle),
-        sized("ncclEpCombine", "inputs", inputs, NcclEpStructs.COMBINE_INPUTS, false),
-        sized("ncclEpCombine", "outputs", outputs, NcclEpStructs.COMBINE_OUTPUTS, false),
-        sized("ncclEpCombine", "config", config, NcclEpStructs.COMBINE_CONFIG, true), NativeCalls.orNull(stream)));
+    Function f = Function.COMBINE;
+    MemorySegment h = handle(f, "handle", handle);
+    MemorySegment in = sized(f, "inputs", inputs, NcclEpStructs.COMBINE_INPUTS, false);
+    MemorySegment out = sized(f, "outputs", outputs, NcclEpStructs.COMBINE_OUTPUTS, false);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.COMBINE_CONFIG, true);
+    int result;
+    try {
+      result = (int) Bound.COMBINE.invokeExact(h, in, out, checked, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpComplete}: finishes a dispatch or combine started with {@code send_only}. */
   public void complete(MemorySegment handle, MemorySegment config, MemorySegment stream) {
-    check("ncclEpComplete", call("ncclEpComplete", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpComplete", "handle", handle),
-        sized("ncclEpComplete", "config", config, NcclEpStructs.COMPLETE_CONFIG, true), NativeCalls.orNull(stream)));
+    Function f = Function.COMPLETE;
+    MemorySegment h = handle(f, "handle", handle);
+    MemorySegment checked = sized(f, "config", config, NcclEpStructs.COMPLETE_CONFIG, true);
+    int result;
+    try {
+      result = (int) Bound.COMPLETE.invokeExact(h, checked, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpMaskQuery}: writes the group's rank mask status into {@code maskStatus} (int per rank). */
   public void maskQuery(MemorySegment group, MemorySegment maskStatus, MemorySegment stream) {
-    check("ncclEpMaskQuery", call("ncclEpMaskQuery", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpMaskQuery", "ep_group", group), handle("ncclEpMaskQuery", "mask_status", maskStatus),
-        NativeCalls.orNull(stream)));
+    Function f = Function.MASK_QUERY;
+    MemorySegment g = handle(f, "ep_group", group);
+    MemorySegment status = handle(f, "mask_status", maskStatus);
+    int result;
+    try {
+      result = (int) Bound.MASK_QUERY.invokeExact(g, status, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpMaskUpdate}. */
   public void maskUpdate(MemorySegment group, MemorySegment mask, MemorySegment stream) {
-    check("ncclEpMaskUpdate", call("ncclEpMaskUpdate", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS),
-        handle("ncclEpMaskUpdate", "ep_group", group), handle("ncclEpMaskUpdate", "mask", mask),
-        NativeCalls.orNull(stream)));
+    Function f = Function.MASK_UPDATE;
+    MemorySegment g = handle(f, "ep_group", group);
+    MemorySegment m = handle(f, "mask", mask);
+    int result;
+    try {
+      result = (int) Bound.MASK_UPDATE.invokeExact(g, m, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpMaskClean}. */
   public void maskClean(MemorySegment group, MemorySegment stream) {
-    check("ncclEpMaskClean", call("ncclEpMaskClean", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS),
-        handle("ncclEpMaskClean", "ep_group", group), NativeCalls.orNull(stream)));
+    Function f = Function.MASK_CLEAN;
+    MemorySegment g = handle(f, "ep_group", group);
+    int result;
+    try {
+      result = (int) Bound.MASK_CLEAN.invokeExact(g, NativeCalls.orNull(stream));
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /** {@code ncclEpGetAsyncError}: the group's pending asynchronous error, 0 when none. */
   public int getAsyncError(MemorySegment group) {
+    Function f = Function.GET_ASYNC_ERROR;
+    MemorySegment g = handle(f, "ep_group", group);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(JAVA_INT);
-      check("ncclEpGetAsyncError", call("ncclEpGetAsyncError", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS),
-          handle("ncclEpGetAsyncError", "ep_group", group), out));
+      int result;
+      try {
+        result = (int) Bound.GET_ASYNC_ERROR.invokeExact(g, out);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      check(f, result);
       return out.get(JAVA_INT, 0);
     }
   }
 
   /** {@code ncclEpErrorClear}. */
   public void errorClear(MemorySegment group) {
-    check("ncclEpErrorClear", call("ncclEpErrorClear", FunctionDescriptor.of(JAVA_INT, ADDRESS),
-        handle("ncclEpErrorClear", "ep_group", group)));
+    Function f = Function.ERROR_CLEAR;
+    MemorySegment g = handle(f, "ep_group", group);
+    int result;
+    try {
+      result = (int) Bound.ERROR_CLEAR.invokeExact(g);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    check(f, result);
   }
 
   /**
@@ -309,24 +451,6 @@ public final class NcclEp {
    */
   public MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... options) {
     return symbols.function(name, descriptor, options);
-  }
-
-  /**
-   * Calls {@code name} with {@code args}. The downcall handle is adapted once per function to take an Object[]
-   * (spread, unboxed) and cached, so each call is one invokeExact, not invokeWithArguments' per-call adaptation.
-   */
-  private int call(String name, FunctionDescriptor descriptor, Object... args) {
-    MethodHandle spread = spreaders.get(name); // get first: computeIfAbsent's capturing lambda allocates per call
-    if (spread == null) {
-      spread = spreaders.computeIfAbsent(name, n -> symbols.function(n, descriptor)
-          .asType(MethodType.genericMethodType(args.length).changeReturnType(int.class))
-          .asSpreader(Object[].class, args.length));
-    }
-    try {
-      return (int) spread.invokeExact(args);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
   }
 
   /** The group config fields NCCL EP assert()s on (ending the process); refused here with a Java exception. */
@@ -349,23 +473,24 @@ public final class NcclEp {
     return config.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.GROUP_CONFIG, field));
   }
 
-  private void check(String function, int result) {
+  private void check(Function function, int result) {
     if (result != 0) {
-      throw new NcclEpException(function, result, nccl.errorString(result));
+      throw new NcclEpException(function.symbol, result, nccl.errorString(result));
     }
   }
 
-  private static MemorySegment handle(String function, String parameter, MemorySegment handle) {
+  private static MemorySegment handle(Function function, String parameter, MemorySegment handle) {
     if (handle == null || handle.equals(MemorySegment.NULL)) {
-      throw new IllegalArgumentException(function + ": " + parameter + " must not be NULL");
+      throw new IllegalArgumentException(function.symbol + ": " + parameter + " must not be NULL");
     }
     return handle;
   }
 
   /** A sized NCCL EP struct: {@link NativeCalls#struct}'s checks, plus its {@code size} and {@code magic}. */
   @SuppressWarnings("restricted") // reads the two header fields of a struct the caller passes
-  private static MemorySegment sized(String function, String parameter, MemorySegment struct, StructLayout layout,
+  private static MemorySegment sized(Function f, String parameter, MemorySegment struct, StructLayout layout,
       boolean optional) {
+    String function = f.symbol;
     MemorySegment checked = NativeCalls.struct(function, parameter, struct, layout, optional);
     if (checked.equals(MemorySegment.NULL)) {
       return checked;
@@ -384,9 +509,90 @@ public final class NcclEp {
     return checked;
   }
 
-  // ncclEpGetVersion is the per-call overhead benchmark's subject: a static holder makes its handle a constant the
-  // JIT inlines through (one NcclEp per process, published before first use).
-  private static final class GetVersion {
-    static final MethodHandle HANDLE = VersionGetter.at(instance.symbols.address("ncclEpGetVersion"));
+  /**
+   * NCCL EP's functions as te-runtime calls them: the one table of C name and descriptor ({@code nccl_ep.h}). Each
+   * is bound once, in {@link Bound}.
+   */
+  enum Function {
+    GET_VERSION("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    TENSOR_ALLOC("ncclEpTensorAlloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)),
+    TENSOR_DESTROY("ncclEpTensorDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    CREATE_GROUP("ncclEpCreateGroup", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    GROUP_DESTROY("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    // Host-only sizing, short and without upcalls: a critical downcall, so its out-parameter can be a heap array.
+    HANDLE_MEM_SIZE("ncclEpHandleMemSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
+        JAVA_INT), true),
+    INIT_HANDLE("ncclEpInitHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT,
+        ADDRESS)),
+    UPDATE_HANDLE("ncclEpUpdateHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+    CREATE_HANDLE("ncclEpCreateHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
+        ADDRESS, ADDRESS)),
+    HANDLE_DESTROY("ncclEpHandleDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    DISPATCH("ncclEpDispatch", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+    COMBINE("ncclEpCombine", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+    COMPLETE("ncclEpComplete", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    MASK_QUERY("ncclEpMaskQuery", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    MASK_UPDATE("ncclEpMaskUpdate", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    MASK_CLEAN("ncclEpMaskClean", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+    GET_ASYNC_ERROR("ncclEpGetAsyncError", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+    ERROR_CLEAR("ncclEpErrorClear", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    final String symbol;
+    final FunctionDescriptor descriptor;
+    /** Bound with {@code Linker.Option.critical(true)}: heap segments may be passed. */
+    final boolean critical;
+
+    Function(String symbol, FunctionDescriptor descriptor) {
+      this(symbol, descriptor, false);
+    }
+
+    Function(String symbol, FunctionDescriptor descriptor, boolean critical) {
+      this.symbol = symbol;
+      this.descriptor = descriptor;
+      this.critical = critical;
+    }
+  }
+
+  /**
+   * The downcall handles, made once per process (one NcclEp, published before first use) and held in static finals,
+   * which the JIT treats as constants and inlines through. A function the library lacks (only the
+   * {@link #REQUIRED_FUNCTIONS} are checked at load) binds to a handle that throws {@link UnresolvedSymbolException}
+   * when called. ncclEpGetVersion, a trivial getter, is a critical downcall writing to a heap array.
+   */
+  private static final class Bound {
+    static final MethodHandle GET_VERSION =
+        VersionGetter.at(ProcessState.boundNcclEp.symbols.address(Function.GET_VERSION.symbol));
+    static final MethodHandle TENSOR_ALLOC = bind(Function.TENSOR_ALLOC);
+    static final MethodHandle TENSOR_DESTROY = bind(Function.TENSOR_DESTROY);
+    static final MethodHandle CREATE_GROUP = bind(Function.CREATE_GROUP);
+    static final MethodHandle GROUP_DESTROY = bind(Function.GROUP_DESTROY);
+    static final MethodHandle HANDLE_MEM_SIZE = bind(Function.HANDLE_MEM_SIZE);
+    static final MethodHandle INIT_HANDLE = bind(Function.INIT_HANDLE);
+    static final MethodHandle UPDATE_HANDLE = bind(Function.UPDATE_HANDLE);
+    static final MethodHandle CREATE_HANDLE = bind(Function.CREATE_HANDLE);
+    static final MethodHandle HANDLE_DESTROY = bind(Function.HANDLE_DESTROY);
+    static final MethodHandle DISPATCH = bind(Function.DISPATCH);
+    static final MethodHandle COMBINE = bind(Function.COMBINE);
+    static final MethodHandle COMPLETE = bind(Function.COMPLETE);
+    static final MethodHandle MASK_QUERY = bind(Function.MASK_QUERY);
+    static final MethodHandle MASK_UPDATE = bind(Function.MASK_UPDATE);
+    static final MethodHandle MASK_CLEAN = bind(Function.MASK_CLEAN);
+    static final MethodHandle GET_ASYNC_ERROR = bind(Function.GET_ASYNC_ERROR);
+    static final MethodHandle ERROR_CLEAR = bind(Function.ERROR_CLEAR);
+
+    private Bound() {}
+
+    private static MethodHandle bind(Function f) {
+      try {
+        return f.critical
+            ? ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor, Linker.Option.critical(true))
+            : ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor);
+      } catch (UnresolvedSymbolException missing) {
+        MethodType type = f.descriptor.toMethodType();
+        return MethodHandles.dropArguments(
+            MethodHandles.throwException(type.returnType(), UnresolvedSymbolException.class).bindTo(missing), 0,
+            type.parameterList());
+      }
+    }
   }
 }

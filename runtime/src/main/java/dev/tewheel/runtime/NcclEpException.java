@@ -7,7 +7,7 @@ package dev.tewheel.runtime;
 public final class NcclEpException extends NcclException {
   private static final long serialVersionUID = 1L;
 
-  public NcclEpException(String function, int result, String text) {
+  NcclEpException(String function, int result, String text) {
     super(function, result, text);
   }
 }

@@ -10,7 +10,7 @@ public class NcclException extends RuntimeException {
   private final String function;
   private final int result;
 
-  public NcclException(String function, int result, String text) {
+  NcclException(String function, int result, String text) {
     super(function + " failed with " + result + " (" + text + ")");
     this.function = function;
     this.result = result;

@@ -42,12 +42,6 @@ import java.util.concurrent.CompletionException;
  * native access is enabled for this module and otherwise throws IllegalCallerException naming the flag.
  */
 public final class TeRuntime {
-  private static final Object LOCK = new Object();
-  private static NcclEp loaded;
-  private static CompletableFuture<NcclEp> pending;
-  private static Nccl nccl;
-  private static TransformerEngine transformerEngine;
-
   private final Config config;
 
   private TeRuntime(Config config) {
@@ -128,7 +122,7 @@ public final class TeRuntime {
 
   /** Loads the world's found libraries in order; strict: a dlopen failure throws, else it is left to TE's load. */
   private void loadWorld(NativeWorld world, boolean strict) {
-    synchronized (LOCK) {
+    synchronized (ProcessState.LOADS) {
       for (NativeLibrary library : world.libraries()) {
         if (library.file().isEmpty() || library.foundBy().equals("already loaded")) {
           continue;
@@ -174,14 +168,14 @@ public final class TeRuntime {
     NcclEp ep;
     CompletableFuture<NcclEp> future = null;
     boolean mine = false;
-    synchronized (LOCK) {
-      ep = loaded;
+    synchronized (ProcessState.LOADS) {
+      ep = ProcessState.ncclEp;
       if (ep == null) {
-        if (pending == null) {
-          pending = new CompletableFuture<>();
+        if (ProcessState.pendingNcclEp == null) {
+          ProcessState.pendingNcclEp = new CompletableFuture<>();
           mine = true;
         }
-        future = pending;
+        future = ProcessState.pendingNcclEp;
       }
     }
     if (ep != null) {
@@ -191,14 +185,14 @@ public final class TeRuntime {
       try {
         NcclEp result = loadOnce();
         NcclEp.publish(result);
-        synchronized (LOCK) {
-          loaded = result;
-          pending = null;
+        synchronized (ProcessState.LOADS) {
+          ProcessState.ncclEp = result;
+          ProcessState.pendingNcclEp = null;
         }
         future.complete(result);
       } catch (RuntimeException | Error e) {
-        synchronized (LOCK) {
-          pending = null;
+        synchronized (ProcessState.LOADS) {
+          ProcessState.pendingNcclEp = null;
         }
         future.completeExceptionally(e);
       }
@@ -226,9 +220,9 @@ public final class TeRuntime {
    */
   public Nccl loadNccl() {
     NativeAccess.check(TeRuntime.class.getModule());
-    synchronized (LOCK) {
-      if (nccl != null) {
-        return nccl;
+    synchronized (ProcessState.LOADS) {
+      if (ProcessState.nccl != null) {
+        return ProcessState.nccl;
       }
       NcclStatus gate = NcclGate.probe(
           Discovery.nccl(config, Resolver.locate(config).bundle().map(Resolver.Bundle::folder)),
@@ -242,8 +236,8 @@ public final class TeRuntime {
         throw failure("dlopen(" + file + ") failed: " + opened.error());
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
-      nccl = new Nccl(mapped, gate.version().get(), new Symbols(opened.handle(), mapped));
-      return nccl;
+      ProcessState.nccl = new Nccl(mapped, gate.version().get(), new Symbols(opened.handle(), mapped));
+      return ProcessState.nccl;
     }
   }
 
@@ -283,13 +277,13 @@ public final class TeRuntime {
       throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
           + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
     }
-    synchronized (LOCK) {
-      if (transformerEngine != null) {
-        if (!FileStamp.sameFile(transformerEngine.file(), te.get())) {
+    synchronized (ProcessState.LOADS) {
+      if (ProcessState.transformerEngine != null) {
+        if (!FileStamp.sameFile(ProcessState.transformerEngine.file(), te.get())) {
           throw failure("libtransformer_engine.so is already loaded in this process from "
-              + transformerEngine.file() + "; this configuration selects " + te.get());
+              + ProcessState.transformerEngine.file() + "; this configuration selects " + te.get());
         }
-        return transformerEngine;
+        return ProcessState.transformerEngine;
       }
       Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
           .filter(p -> !FileStamp.sameFile(p, te.get()));
@@ -318,9 +312,9 @@ public final class TeRuntime {
         throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-      transformerEngine = new TransformerEngine(te.get(), mapped, home, boundNccl,
+      ProcessState.transformerEngine = new TransformerEngine(te.get(), mapped, home, boundNccl,
           new Symbols(opened.handle(), te.get()), this::availability);
-      return transformerEngine;
+      return ProcessState.transformerEngine;
     }
   }
 

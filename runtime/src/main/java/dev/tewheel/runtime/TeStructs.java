@@ -82,12 +82,6 @@ public final class TeStructs {
 
   /** The element size TE's {@code typeToSize} gives, in bytes; 0 for sub-byte FP4. */
   static int elementSize(int dtype) {
-    return switch (dtype) {
-      case BYTE, FLOAT8E4M3, FLOAT8E5M2, FLOAT8E8M0 -> 1;
-      case INT16, FLOAT16, BFLOAT16 -> 2;
-      case INT32, FLOAT32 -> 4;
-      case INT64 -> 8;
-      default -> 0;
-    };
+    return dtype >= 0 && dtype < NUM_TYPES ? TeDataType.of(dtype).bytes() : 0;
   }
 }

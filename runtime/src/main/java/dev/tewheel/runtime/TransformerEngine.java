@@ -11,10 +11,9 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -29,13 +28,7 @@ import java.util.function.Supplier;
  * to check.
  */
 public final class TransformerEngine {
-  private static final Object STATE = new Object();
   /** TE's EP backend is a process-wide singleton; so is this mirror of its state. */
-  private static boolean initialized;
-  private static int maxTokenDtype;
-  private static Integer cachedTopK;
-  private static long cachedAlignment;
-  private static final Set<Long> prepared = new HashSet<>();
 
   private final Path file;
   private final Path mappedFrom;
@@ -43,6 +36,9 @@ public final class TransformerEngine {
   private final Nccl nccl;
   private final Symbols symbols;
   private final Supplier<Availability> availability;
+
+  /** Each function bound once, on first use; a function the library lacks throws when it is called. */
+  private final MethodHandle[] bound = new MethodHandle[Function.values().length];
 
   TransformerEngine(Path file, Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
       Supplier<Availability> availability) {
@@ -99,8 +95,8 @@ public final class TransformerEngine {
       throw new IllegalArgumentException("an NVTETensor has 1 to 15 dimensions, not " + shape.length);
     }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment handle = (MemorySegment) symbols.function("nvte_create_tensor",
-          FunctionDescriptor.of(ADDRESS, JAVA_INT)).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
+      MemorySegment handle =
+          (MemorySegment) bound(Function.CREATE_TENSOR).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
       MemorySegment holder = arena.allocate(ADDRESS);
       holder.set(ADDRESS, 0, handle);
       MemorySegment basic = arena.allocate(TeStructs.BASIC_TENSOR);
@@ -111,8 +107,7 @@ public final class TransformerEngine {
         basic.set(JAVA_LONG, shapeAt + 8L * i, shape[i]);
       }
       basic.set(JAVA_LONG, shapeAt + NcclEpStructs.offset(TeStructs.SHAPE, "ndim"), shape.length);
-      symbols.function("nvte_set_tensor_param", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS))
-          .invokeExact(holder, TeStructs.ROWWISE_DATA, basic);
+      bound(Function.SET_TENSOR_PARAM).invokeExact(holder, TeStructs.ROWWISE_DATA, basic);
       return new NvteTensor(this, holder.get(ADDRESS, 0), data, dtype, shape);
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
@@ -121,7 +116,7 @@ public final class TransformerEngine {
 
   void destroyTensor(MemorySegment handle) {
     try {
-      symbols.function("nvte_destroy_tensor", FunctionDescriptor.ofVoid(ADDRESS)).invokeExact(handle);
+      bound(Function.DESTROY_TENSOR).invokeExact(handle);
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
@@ -138,66 +133,95 @@ public final class TransformerEngine {
    */
   public void epInitialize(NcclComm comm, MemorySegment groupConfig) {
     Objects.requireNonNull(comm, "comm");
-    MemorySegment config = normalized("nvte_ep_initialize", "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
+    String fn = Function.EP_INITIALIZE.symbol;
+    MemorySegment config = normalized(fn, "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
         TeStructs.GROUP_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
-      if (initialized) {
-        throw new IllegalStateException("nvte_ep_initialize refused: EP is already initialized in this process;"
+    synchronized (ProcessState.TE_EP) {
+      if (ProcessState.teEpInitialized) {
+        throw new IllegalStateException(fn + " refused: EP is already initialized in this process;"
             + " call epShutdown() first");
       }
       Availability report = availability.get();
       if (!report.available()) {
-        throw new IllegalStateException("nvte_ep_initialize refused before any native call: NCCL EP is not"
+        throw new IllegalStateException(fn + " refused before any native call: NCCL EP is not"
             + " available: " + report.reason());
       }
       validateGroupConfig(config, comm);
       try {
-        symbols.function("nvte_ep_initialize", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS))
-            .invokeExact(comm.segment(), groupConfig);
+        bound(Function.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig);
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      initialized = true;
-      maxTokenDtype = config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
-      cachedTopK = null;
-      prepared.clear();
+      ProcessState.teEpInitialized = true;
+      ProcessState.teMaxTokenDtype =
+          config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
+      ProcessState.teCachedTopK = null;
+      ProcessState.TE_PREPARED.clear();
+    }
+  }
+
+  /**
+   * {@link #epInitialize(NcclComm, MemorySegment)} with a config checked when it was built; the struct lives for
+   * the call only (TE copies it).
+   */
+  public void epInitialize(NcclComm comm, TeEpGroupConfig groupConfig) {
+    Objects.requireNonNull(groupConfig, "groupConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      epInitialize(comm, groupConfig.allocate(arena));
     }
   }
 
   /** {@code nvte_ep_shutdown}: destroys TE's NCCL EP handles and group; idempotent. The communicator stays. */
   public void epShutdown() {
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       try {
-        symbols.function("nvte_ep_shutdown", FunctionDescriptor.ofVoid()).invokeExact();
+        bound(Function.EP_SHUTDOWN).invokeExact();
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      initialized = false;
-      cachedTopK = null;
-      prepared.clear();
+      ProcessState.teEpInitialized = false;
+      ProcessState.teCachedTopK = null;
+      ProcessState.TE_PREPARED.clear();
     }
   }
 
   /** Whether {@link #epInitialize} succeeded and {@link #epShutdown} has not been called since. */
   public boolean epInitialized() {
-    synchronized (STATE) {
-      return initialized;
+    synchronized (ProcessState.TE_EP) {
+      return ProcessState.teEpInitialized;
     }
   }
 
   /** {@code nvte_ep_handle_mem_size}: the bytes of handle memory a layer needs. */
   public long epHandleMemSize(MemorySegment layerConfig) {
-    MemorySegment layer = normalized("nvte_ep_handle_mem_size", "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
+    String fn = Function.EP_HANDLE_MEM_SIZE.symbol;
+    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
-      requireInitialized("nvte_ep_handle_mem_size");
-      topK("nvte_ep_handle_mem_size", layer);
+    synchronized (ProcessState.TE_EP) {
+      requireInitialized(fn);
+      topK(fn, layer);
       try {
-        return (long) symbols.function("nvte_ep_handle_mem_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS))
-            .invokeExact(layerConfig);
+        return (long) bound(Function.EP_HANDLE_MEM_SIZE).invokeExact(layerConfig);
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
+    }
+  }
+
+  /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
+  public long epHandleMemSize(TeEpLayerConfig layerConfig) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      return epHandleMemSize(layerConfig.allocate(arena));
+    }
+  }
+
+  /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
+  public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
+      NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank, layerConfig.allocate(arena), stream);
     }
   }
 
@@ -207,10 +231,10 @@ public final class TransformerEngine {
    */
   public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
       NvteTensor totalRecvTokensPerRank, MemorySegment layerConfig, MemorySegment stream) {
-    String fn = "nvte_ep_prepare";
+    String fn = Function.EP_PREPARE.symbol;
     MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
         TeStructs.LAYER_CONFIG_MIN_SIZE);
-    synchronized (STATE) {
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       long memory = handleMemory(fn, handleMem);
       int topK = topK(fn, layer);
@@ -223,23 +247,24 @@ public final class TransformerEngine {
       if (totalRecvTokensPerRank != null) {
         described(fn, "total_recv_tokens_per_rank", totalRecvTokensPerRank);
       }
-      if (cachedTopK != null && (cachedTopK != topK || cachedAlignment != alignment)) {
+      if (ProcessState.teCachedTopK != null
+          && (ProcessState.teCachedTopK != topK || ProcessState.teCachedAlignment != alignment)) {
         throw new IllegalArgumentException(fn + ": top_k " + topK + " and alignment " + alignment + " disagree with"
-            + " the process-wide cached top_k " + cachedTopK + " and alignment " + cachedAlignment
+            + " the process-wide cached top_k " + ProcessState.teCachedTopK + " and alignment "
+            + ProcessState.teCachedAlignment
             + " (TE keeps the first prepare's layer config)");
       }
       try {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), topkIdx.handle(), handleOrNull(recvTokensPerExpert),
+        bound(Function.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(), handleOrNull(recvTokensPerExpert),
                 handleOrNull(totalRecvTokensPerRank), layerConfig, NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
-      if (cachedTopK == null) {
-        cachedTopK = topK;
-        cachedAlignment = alignment;
+      if (ProcessState.teCachedTopK == null) {
+        ProcessState.teCachedTopK = topK;
+        ProcessState.teCachedAlignment = alignment;
       }
-      prepared.add(memory);
+      ProcessState.TE_PREPARED.add(memory);
     }
   }
 
@@ -250,8 +275,8 @@ public final class TransformerEngine {
   public void epDispatch(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor tokens, CommWindow tokensWin,
       NvteTensor topkWeights, CommWindow topkWeightsWin, NvteTensor recvTokens, CommWindow recvTokensWin,
       NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
-    String fn = "nvte_ep_dispatch";
-    synchronized (STATE) {
+    String fn = Function.EP_DISPATCH.symbol;
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -279,9 +304,8 @@ public final class TransformerEngine {
         described(fn, "recv_topk_weights", recvTopkWeights, recvTopkWeightsWin);
       }
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS))
-            .invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(), window(arena, tokensWin),
+        bound(Function.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(),
+                window(arena, tokensWin),
                 handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
                 window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
                 NativeCalls.orNull(stream));
@@ -294,8 +318,8 @@ public final class TransformerEngine {
   /** {@code nvte_ep_combine}: sums the experts' outputs back into each token's row of {@code result}. */
   public void epCombine(NvteTensor handleMem, NvteTensor expertOut, CommWindow expertOutWin, NvteTensor result,
       MemorySegment stream) {
-    String fn = "nvte_ep_combine";
-    synchronized (STATE) {
+    String fn = Function.EP_COMBINE.symbol;
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -304,8 +328,8 @@ public final class TransformerEngine {
       described(fn, "expert_out", expertOut, expertOutWin);
       described(fn, "result", result);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin), result.handle(),
+        bound(Function.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin),
+                result.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -316,8 +340,8 @@ public final class TransformerEngine {
   /** {@code nvte_ep_dispatch_bwd}: routes per-receive-slot gradients back to their source tokens. */
   public void epDispatchBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gRecvTopkWeights,
       CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
-    String fn = "nvte_ep_dispatch_bwd";
-    synchronized (STATE) {
+    String fn = Function.EP_DISPATCH_BWD.symbol;
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -330,9 +354,8 @@ public final class TransformerEngine {
       described(fn, "grad_tokens", gradTokens);
       described(fn, "grad_topk_weights", gradTopkWeights);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS, ADDRESS, ADDRESS))
-            .invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gRecvTopkWeights.handle(),
+        bound(Function.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gRecvTopkWeights.handle(),
                 window(arena, gRecvTopkWeightsWin), gradTokens.handle(), gradTopkWeights.handle(),
                 NativeCalls.orNull(stream));
       } catch (Throwable t) {
@@ -344,8 +367,8 @@ public final class TransformerEngine {
   /** {@code nvte_ep_combine_bwd}: replicates each source token's gradient to its receive slots. */
   public void epCombineBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gradExpertOut,
       CommWindow gradExpertOutWin, MemorySegment stream) {
-    String fn = "nvte_ep_combine_bwd";
-    synchronized (STATE) {
+    String fn = Function.EP_COMBINE_BWD.symbol;
+    synchronized (ProcessState.TE_EP) {
       requireInitialized(fn);
       handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
@@ -356,9 +379,8 @@ public final class TransformerEngine {
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
-        symbols.function(fn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
-            TeStructs.COMM_WINDOW, ADDRESS))
-            .invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin), gradExpertOut.handle(),
+        bound(Function.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gradExpertOut.handle(),
                 window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -369,7 +391,7 @@ public final class TransformerEngine {
   // TE's checks, made in Java first.
 
   private void validateGroupConfig(MemorySegment config, NcclComm comm) {
-    String fn = "nvte_ep_initialize";
+    String fn = Function.EP_INITIALIZE.symbol;
     int epSize = field(config, "ep_size");
     int experts = field(config, "num_experts");
     int maxTokens = field(config, "max_tokens_per_rank");
@@ -379,22 +401,9 @@ public final class TransformerEngine {
     int dtype = field(config, "max_token_dtype");
     boolean zeroCopy = field(config, "zero_copy") != 0;
     boolean drop = field(config, "drop_on_overflow") != 0;
-    require(epSize > 0, fn, "ep_size must be positive, got " + epSize);
-    require(experts > 0, fn, "num_experts must be positive, got " + experts);
-    require(maxTokens > 0, fn, "max_tokens_per_rank must be positive, got " + maxTokens);
-    require(maxRecv >= 0, fn, "max_recv_tokens_per_rank must be non-negative, got " + maxRecv);
-    require(!(zeroCopy && maxRecv == 0), fn, "zero-copy and eager (max_recv_tokens_per_rank = 0) modes are"
-        + " mutually exclusive");
-    require(!(drop && maxRecv == 0), fn, "drop_on_overflow is not supported in eager mode"
-        + " (max_recv_tokens_per_rank = 0)");
-    require(hidden > 0, fn, "hidden_dim must be positive, got " + hidden);
-    require(dtype >= 0 && dtype < TeStructs.NUM_TYPES, fn, "max_token_dtype out of range, got " + dtype);
-    long rowBytes = (long) hidden * TeStructs.elementSize(dtype);
-    require(rowBytes >= 16, fn, "hidden_dim * sizeof(max_token_dtype) must be >= 16 (NCCL EP 16B row alignment);"
-        + " got hidden_dim=" + hidden + ", element_bytes=" + TeStructs.elementSize(dtype));
-    require(rowBytes <= 0xFFFF_FFFFL, fn, "hidden_dim * sizeof(max_token_dtype) exceeds 4 GiB; got " + rowBytes);
-    require(experts % epSize == 0, fn, "num_experts (" + experts + ") must be divisible by ep_size (" + epSize + ")");
-    require(sms >= 0, fn, "num_comm_sms must be >= 0 (0 = auto), got " + sms);
+    List<String> problems = TeEpGroupConfig.problems(epSize, experts, maxTokens, maxRecv, hidden, sms, dtype,
+        zeroCopy, drop);
+    require(problems.isEmpty(), fn, problems.isEmpty() ? "" : problems.get(0));
     int count = comm.count();
     require(count == epSize, fn, "ep_comm size (" + count + ") must equal ep_size (" + epSize
         + "). Pass the EP sub-communicator, not the world comm");
@@ -412,7 +421,8 @@ public final class TransformerEngine {
       throw new IllegalArgumentException(fn + ": " + parameter + ".struct_size (" + declared + ") is below the"
           + " required minimum " + minSize + "; allocate it with TeStructs.allocate");
     }
-    MemorySegment copy = Arena.ofAuto().allocate(layout);
+    // A heap copy, 8-byte aligned (long[]): read in Java only, so no native memory per call.
+    MemorySegment copy = MemorySegment.ofArray(new long[(int) ((layout.byteSize() + 7) / 8)]);
     long bytes = Math.min(want, layout.byteSize());
     @SuppressWarnings("restricted")
     MemorySegment source = struct.byteSize() == 0 ? struct.reinterpret(bytes) : struct;
@@ -435,13 +445,13 @@ public final class TransformerEngine {
   }
 
   private static void requireInitialized(String fn) {
-    if (!initialized) {
+    if (!ProcessState.teEpInitialized) {
       throw new IllegalStateException(fn + " refused: EP is not initialized; call epInitialize() first");
     }
   }
 
   private static void requirePrepared(String fn, NvteTensor handleMem) {
-    if (!prepared.contains(handleMem.data().address()) && cachedTopK == null) {
+    if (!ProcessState.TE_PREPARED.contains(handleMem.data().address()) && ProcessState.teCachedTopK == null) {
       throw new IllegalStateException(fn + " refused: no epPrepare() has run on this handle memory or any other;"
           + " call epPrepare() first");
     }
@@ -459,8 +469,9 @@ public final class TransformerEngine {
   }
 
   private static void notWider(String fn, String name, NvteTensor tensor) {
-    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(maxTokenDtype), fn,
-        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype (" + maxTokenDtype + ")");
+    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(ProcessState.teMaxTokenDtype), fn,
+        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
+            + ProcessState.teMaxTokenDtype + ")");
   }
 
   private static void described(String fn, String name, NvteTensor tensor) {
@@ -488,5 +499,41 @@ public final class TransformerEngine {
 
   private static MemorySegment window(Arena arena, CommWindow window) {
     return (window == null ? CommWindow.NONE : window).toStruct(arena);
+  }
+
+  private MethodHandle bound(Function f) {
+    MethodHandle handle = bound[f.ordinal()];
+    if (handle == null) {
+      handle = symbols.function(f.symbol, f.descriptor); // a benign race: Symbols hands out one handle per key
+      bound[f.ordinal()] = handle;
+    }
+    return handle;
+  }
+
+  /** The TE functions te-runtime calls: the one table of C name and descriptor ({@code ep.h} and others). */
+  enum Function {
+    CREATE_TENSOR("nvte_create_tensor", FunctionDescriptor.of(ADDRESS, JAVA_INT)),
+    SET_TENSOR_PARAM("nvte_set_tensor_param", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS)),
+    DESTROY_TENSOR("nvte_destroy_tensor", FunctionDescriptor.ofVoid(ADDRESS)),
+    EP_INITIALIZE("nvte_ep_initialize", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+    EP_SHUTDOWN("nvte_ep_shutdown", FunctionDescriptor.ofVoid()),
+    EP_HANDLE_MEM_SIZE("nvte_ep_handle_mem_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
+    EP_PREPARE("nvte_ep_prepare", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+    EP_DISPATCH("nvte_ep_dispatch", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS)),
+    EP_COMBINE("nvte_ep_combine", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW, ADDRESS,
+        ADDRESS)),
+    EP_DISPATCH_BWD("nvte_ep_dispatch_bwd", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS, ADDRESS, ADDRESS)),
+    EP_COMBINE_BWD("nvte_ep_combine_bwd", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, TeStructs.COMM_WINDOW,
+        ADDRESS, TeStructs.COMM_WINDOW, ADDRESS));
+
+    final String symbol;
+    final FunctionDescriptor descriptor;
+
+    Function(String symbol, FunctionDescriptor descriptor) {
+      this.symbol = symbol;
+      this.descriptor = descriptor;
+    }
   }
 }

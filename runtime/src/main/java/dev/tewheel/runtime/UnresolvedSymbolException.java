@@ -6,7 +6,7 @@ public final class UnresolvedSymbolException extends RuntimeException {
 
   private final String symbol;
 
-  public UnresolvedSymbolException(String symbol, String library) {
+  UnresolvedSymbolException(String symbol, String library) {
     super("Unresolved symbol: " + symbol + " in " + library);
     this.symbol = symbol;
   }

@@ -142,8 +142,8 @@ class AvailabilityMatrixTest {
     assertNull(report.get("load"));
     List<Map<String, Object>> searched = (List<Map<String, Object>>) report.get("searched");
     assertEquals("API TeRuntime.Builder.wheelLib", searched.get(0).get("source"));
-    assertEquals("used", searched.get(0).get("outcome"));
-    assertEquals(List.of("not tried", "not tried", "not tried", "not tried"),
+    assertEquals("USED", searched.get(0).get("outcome"));
+    assertEquals(List.of("NOT_TRIED", "NOT_TRIED", "NOT_TRIED", "NOT_TRIED"),
         searched.subList(1, 5).stream().map(s -> s.get("outcome")).toList());
   }
 

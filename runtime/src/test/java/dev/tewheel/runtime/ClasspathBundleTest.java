@@ -317,7 +317,7 @@ class ClasspathBundleTest {
       TeRuntime runtime = TeRuntime.builder().classLoader(loader).cacheFolder(cache).ncclLibrary(Bundles.NCCL).build();
       Availability first = runtime.availability();
       assertTrue(first.available(), first.toString());
-      assertEquals("used: extracted now", first.searched().get(4).outcome());
+      assertEquals("used: extracted now", first.searched().get(4).describe());
       Path library = first.chosenFile().orElseThrow();
       assertTrue(library.startsWith(cache), library.toString());
 
@@ -333,7 +333,7 @@ class ClasspathBundleTest {
       assertTrue(second.reason().startsWith("the extracted bundle in " + library.getParent() + " does not match its"
           + " manifest, so te-runtime will not load it: " + library + " has sha256 "), second.reason());
       assertTrue(second.reason().endsWith("delete " + library.getParent() + " to extract it again"));
-      assertEquals("refused", second.searched().get(4).outcome());
+      assertEquals("refused", second.searched().get(4).describe());
       LoadException refused = assertThrows(LoadException.class, runtime::loadNcclEp);
       assertEquals("NCCL EP is not available: " + second.reason(), refused.getMessage());
       assertFalse(Files.readString(Path.of("/proc/self/maps")).contains(library.toString()),

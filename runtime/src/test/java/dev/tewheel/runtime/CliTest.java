@@ -69,7 +69,8 @@ class CliTest {
     assertEquals(0, run.exit(), run.toString());
     Map<String, Object> report = (Map<String, Object>) Json.parse(run.out());
     assertEquals(List.of("available", "reason", "chosen", "candidates", "ncclVersion", "requiredMajor", "searched",
-        "bundle", "requiredMajorSource", "loadedElsewhere", "dependencies", "nccl", "world", "jit"),
+        "bundle", "requiredMajorSource", "requiredMajorOrigin", "loadedElsewhere", "dependencies", "nccl", "world",
+        "jit"),
         List.copyOf(report.keySet()));
     List<Map<String, Object>> needed = (List<Map<String, Object>>) report.get("dependencies");
     assertEquals(List.of("libnccl.so.2", "libcuda.so.1"), needed.stream().map(d -> d.get("name"))
@@ -89,7 +90,8 @@ class CliTest {
     assertEquals(0L, report.get("requiredMajor"));
     List<Map<String, Object>> searched = (List<Map<String, Object>>) report.get("searched");
     assertEquals(5, searched.size());
-    assertEquals(Map.of("source", "API TeRuntime.Builder.wheelLib", "value", wheelLib.toString(), "outcome", "used"),
+    assertEquals(Map.of("source", "API TeRuntime.Builder.wheelLib", "value", wheelLib.toString(), "outcome", "USED",
+        "detail", ""),
         searched.get(0));
     assertInstanceOf(Map.class, report.get("nccl"));
   }

@@ -37,7 +37,7 @@ class RequiredMajorTest {
         .build().availability();
     assertEquals(0, availability.requiredMajor());
     assertEquals("the manifest; the configured 1 does not apply to a bundle built for 0",
-        availability.requiredMajorSource());
+        availability.requiredMajorSource().detail());
     assertTrue(availability.available(), availability.toString());
   }
 
@@ -49,7 +49,7 @@ class RequiredMajorTest {
     TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).ncclEpMajor(1).build();
     Availability availability = runtime.availability();
     assertEquals(1, availability.requiredMajor());
-    assertEquals("configured: TeRuntime.Builder.ncclEpMajor", availability.requiredMajorSource());
+    assertEquals("configured: TeRuntime.Builder.ncclEpMajor", availability.requiredMajorSource().detail());
     assertEquals(wheelLib.resolve("libnccl_ep.so.1.0.0"), availability.chosenFile().orElseThrow());
     NcclEp ep = runtime.loadNcclEp();
     assertEquals("1.0.0", ep.version().toString());
@@ -63,7 +63,7 @@ class RequiredMajorTest {
     System.setProperty("te.ncclEpMajor", "1");
     Availability availability = runtime.availability();
     assertEquals(1, availability.requiredMajor());
-    assertEquals("system property te.ncclEpMajor", availability.requiredMajorSource());
+    assertEquals("system property te.ncclEpMajor", availability.requiredMajorSource().detail());
     assertEquals("no acceptable NCCL EP library: libnccl_ep.so.0.1.0: SONAME libnccl_ep.so.0, expected"
         + " libnccl_ep.so.1 (NCCL EP major 1)", availability.reason());
     System.setProperty("te.ncclEpMajor", "one");

@@ -39,7 +39,7 @@ class SearchOrderTest {
   }
 
   private static List<String> outcomes(Located located) {
-    return located.steps().stream().map(SearchStep::outcome).toList();
+    return located.steps().stream().map(SearchStep::describe).toList();
   }
 
   @Test
@@ -58,7 +58,8 @@ class SearchOrderTest {
 
     located = locate(null);
     assertEquals(b, located.bundle().orElseThrow().folder());
-    assertEquals(new SearchStep("system property te.wheelLib", b.toString(), "used"), located.steps().get(1));
+    assertEquals(new SearchStep("system property te.wheelLib", b.toString(), SearchStep.Outcome.USED,
+        ""), located.steps().get(1));
 
     System.clearProperty("te.wheelLib");
     located = locate(null);
@@ -86,7 +87,7 @@ class SearchOrderTest {
     assertEquals(Kind.NCCL_EP_HOME, bundle.kind());
     assertEquals(StandIns.ncclEpHome(), bundle.folder());
     assertEquals(Optional.empty(), bundle.transformerEngineLibrary());
-    assertEquals("used: " + StandIns.ncclEpHome().resolve("lib"), located.steps().get(3).outcome());
+    assertEquals("used: " + StandIns.ncclEpHome().resolve("lib"), located.steps().get(3).describe());
   }
 
   @Test
@@ -95,8 +96,9 @@ class SearchOrderTest {
     Bundles.setenv("NCCL_EP_HOME", empty.toString());
     Located located = locate(null);
     assertEquals(Optional.empty(), located.bundle());
-    assertEquals("no libnccl_ep.so* in " + empty.resolve("lib") + "; passed", located.steps().get(3).outcome());
-    assertEquals(new SearchStep("class path resource META-INF/te-wheel/wheel_lib", null, "no te-wheel-lib.json there"),
+    assertEquals("no libnccl_ep.so* in " + empty.resolve("lib") + "; passed", located.steps().get(3).describe());
+    assertEquals(new SearchStep("class path resource META-INF/te-wheel/wheel_lib", null, SearchStep.Outcome.PASSED,
+        "no te-wheel-lib.json there"),
         located.steps().get(4));
     assertTrue(located.problem().orElseThrow().startsWith("no bundle found: give a wheel_lib folder"),
         located.problem().get());
@@ -108,7 +110,7 @@ class SearchOrderTest {
     Environment.recordSet("NCCL_EP_HOME", home.toString());
     Bundles.setenv("NCCL_EP_HOME", home.toString());
     Located located = locate(null);
-    assertTrue(located.steps().get(3).outcome().startsWith("set by te-runtime"), located.steps().toString());
+    assertTrue(located.steps().get(3).describe().startsWith("set by te-runtime"), located.steps().toString());
   }
 
   @Test

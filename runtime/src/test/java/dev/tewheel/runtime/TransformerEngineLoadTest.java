@@ -80,7 +80,7 @@ class TransformerEngineLoadTest {
     assertTrue(runtime.loadTransformerEngine().ncclEpHome().orElseThrow().setByRuntime());
     // A later search does not take te-runtime's own NCCL_EP_HOME for a user's choice.
     Availability availability = TeRuntime.builder().ncclLibrary(Bundles.NCCL).build().availability();
-    assertTrue(availability.searched().get(3).outcome().startsWith("set by te-runtime"),
+    assertTrue(availability.searched().get(3).describe().startsWith("set by te-runtime"),
         availability.searched().toString());
   }
 

@@ -1,17 +1,18 @@
 package dev.tewheel.bench;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.LongByReference;
+import dev.tewheel.runtime.EpAlgorithm;
+import dev.tewheel.runtime.EpGroup;
+import dev.tewheel.runtime.EpLayout;
 import dev.tewheel.runtime.NcclComm;
 import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.NcclEpGroupConfig;
+import dev.tewheel.runtime.NcclEpHandleConfig;
 import dev.tewheel.runtime.NcclEpStructs;
 import dev.tewheel.runtime.TeRuntime;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,8 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Two functions: {@code ncclEpGetVersion(int *)}, a trivial getter that te-runtime calls through a cached critical
  * handle writing to a heap array ({@link NcclEp#getVersion()}; targets: at most 1.2x JNI, at least 10x faster than
  * JNA), and {@code ncclEpHandleMemSize(group, layout, config, size_t *, num_topk)}, an ordinary typed function of
- * the API ({@link NcclEp#handleMemSize}: the group and config checks, an out-parameter in a confined arena, the call
- * through the cached spreading handle, the status check) on a one-rank high-throughput group.
+ * the API ({@link NcclEp#handleMemSize}: the group and config checks, the call through its constant critical handle
+ * with the size written to a heap array, the status check), and the same through the typed owner
+ * ({@link EpGroup#handleMemSize}), on a one-rank high-throughput group. Run with {@code -prof gc} for the bytes each
+ * call allocates.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -46,8 +49,8 @@ public class RuntimeBenchmark {
 
   private NcclEp ep;
   private RuntimeJna jna;
-  private Arena arena;
   private NcclComm comm;
+  private EpGroup epGroup;
   private MemorySegment group;
 
   @Setup(Level.Trial)
@@ -63,27 +66,21 @@ public class RuntimeBenchmark {
     if (ffm() != 100 || jni() != 100 || jna() != 100 || jnaDirect() != 100) {
       throw new IllegalStateException("the four paths disagree on ncclEpGetVersion");
     }
-    arena = Arena.ofShared();
     comm = ep.nccl().commInitRank(1, ep.nccl().uniqueId(), 0);
-    MemorySegment config = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
-    StructLayout g = NcclEpStructs.GROUP_CONFIG;
-    config.set(JAVA_INT, NcclEpStructs.offset(g, "algorithm"), NcclEpStructs.ALGO_HIGH_THROUGHPUT);
-    config.set(JAVA_INT, NcclEpStructs.offset(g, "num_experts"), 8);
-    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_dispatch_tokens_per_rank"), 16);
-    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), 32);
-    config.set(JAVA_INT, NcclEpStructs.offset(g, "max_token_bytes"), 2048);
-    group = ep.createGroup(comm, config);
+    epGroup = ep.createGroup(comm, NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(8)
+        .maxDispatchTokensPerRank(16).maxRecvTokensPerRank(32).maxTokenBytes(2048).build());
+    group = epGroup.segment();
     long size = ffmHandleMemSize();
-    if (size <= 0 || jniHandleMemSize() != size || jnaHandleMemSize() != size || jnaDirectHandleMemSize() != size) {
-      throw new IllegalStateException("the four paths disagree on ncclEpHandleMemSize");
+    if (size <= 0 || typedHandleMemSize() != size || jniHandleMemSize() != size || jnaHandleMemSize() != size
+        || jnaDirectHandleMemSize() != size) {
+      throw new IllegalStateException("the five paths disagree on ncclEpHandleMemSize");
     }
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    ep.groupDestroy(group);
+    epGroup.close();
     comm.close();
-    arena.close();
   }
 
   @Benchmark
@@ -121,6 +118,12 @@ public class RuntimeBenchmark {
   @Benchmark
   public long ffmHandleMemSize() {
     return ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, TOPK);
+  }
+
+  /** The typed API: the group owner, the layout enum and the handle config's struct written once. */
+  @Benchmark
+  public long typedHandleMemSize() {
+    return epGroup.handleMemSize(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, TOPK);
   }
 
   @Benchmark

@@ -7,6 +7,7 @@ import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeWorld;
 import dev.tewheel.runtime.LoadException;
 import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.Report;
 import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.TransformerEngine;
 import java.io.PrintStream;
@@ -26,7 +27,7 @@ public final class Main {
   static final int NOT_AVAILABLE = 2;
 
   private static final String USAGE_TEXT = """
-      Usage: java -jar te-runtime-%s.jar [--wheel-lib DIR] [--ep-major N] [--nccl-library FILE] [--load] [--json]
+      Usage: java -jar te-runtime-cli-%s.jar [--wheel-lib DIR] [--ep-major N] [--nccl-library FILE] [--load] [--json]
         --wheel-lib DIR       the wheel_lib folder (else -Dte.wheelLib, TE_WHEEL_LIB, NCCL_EP_HOME, the class path)
         --ep-major N          the NCCL EP major to accept when the bundle has no manifest (default 0)
         --nccl-library FILE   a libnccl.so.2 to preload (else the dynamic linker's search)
@@ -91,9 +92,9 @@ public final class Main {
     Map<String, Object> loads = load ? loadAll(runtime) : null;
     boolean loadsOk = loads == null || Boolean.TRUE.equals(loads.get("ok"));
     if (json) {
-      Map<String, Object> root = AvailabilityReport.json(availability);
-      root.put("world", WorldReport.json(world));
-      root.put("jit", WorldReport.json(jit));
+      Map<String, Object> root = object(Report.json(availability));
+      root.put("world", object(Report.json(world)));
+      root.put("jit", object(Report.json(jit)));
       if (loads != null) {
         loads.remove("mappedText");
         root.put("load", loads);
@@ -101,9 +102,9 @@ public final class Main {
       out.print(Json.write(root));
     } else {
       out.println("te-runtime " + version() + ": NCCL EP availability");
-      out.print(AvailabilityReport.text(availability));
-      out.print(WorldReport.text(world));
-      out.print(WorldReport.text(jit));
+      out.print(Report.text(availability));
+      out.print(Report.text(world));
+      out.print(Report.text(jit));
       if (loads != null) {
         printLoads(out, loads);
       }
@@ -164,8 +165,8 @@ public final class Main {
     result.put("transformerEngine", te);
     result.put("ncclEp", ep);
     NativeWorld after = runtime.nativeWorld();
-    result.put("mapped", WorldReport.json(after));
-    result.put("mappedText", WorldReport.text(after));
+    result.put("mapped", object(Report.json(after)));
+    result.put("mappedText", Report.text(after));
     return result;
   }
 
@@ -192,6 +193,12 @@ public final class Main {
     }
     out.println("After loading:");
     out.print(loads.get("mappedText"));
+  }
+
+  /** A report's JSON object, to nest in the CLI's one document. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(String json) {
+    return new LinkedHashMap<>((Map<String, Object>) Json.parse(json));
   }
 
   private static int parseMajor(String value) {

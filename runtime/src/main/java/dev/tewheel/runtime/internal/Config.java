@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.runtime.NcclVersion;
+import dev.tewheel.runtime.Provenance;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -42,9 +43,10 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
         + "' is not an NCCL EP major version (a number >= 0, e.g. 0)");
   }
 
-  public String ncclEpMajorSource() {
-    return ncclEpMajor != null ? "configured: TeRuntime.Builder.ncclEpMajor"
-        : property(NCCL_EP_MAJOR_PROPERTY) != null ? "system property " + NCCL_EP_MAJOR_PROPERTY : null;
+  public Provenance ncclEpMajorSource() {
+    return ncclEpMajor != null ? new Provenance(Provenance.Origin.API, "configured: TeRuntime.Builder.ncclEpMajor")
+        : property(NCCL_EP_MAJOR_PROPERTY) != null
+            ? new Provenance(Provenance.Origin.SYSTEM_PROPERTY, "system property " + NCCL_EP_MAJOR_PROPERTY) : null;
   }
 
   public Path effectiveNcclLibrary() {

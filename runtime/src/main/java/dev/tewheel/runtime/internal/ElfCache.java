@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Values are soft references, so a library with thousands of symbols is read again rather than kept when memory is
  * short. A failed read is not remembered.
  */
-public final class ElfCache {
+final class ElfCache {
   private static final Map<Path, Entry> FILES = new ConcurrentHashMap<>();
 
   private ElfCache() {}

@@ -4,7 +4,7 @@ import dev.tewheel.elf.ElfMachine;
 import java.util.Locale;
 
 /** The ELF machine this JVM runs on, from {@code os.arch}, so the selection rule rejects other architectures. */
-public final class HostMachine {
+final class HostMachine {
   private HostMachine() {}
 
   /** The machine, or null when {@code os.arch} names one te-runtime does not know (then any machine passes). */

@@ -217,7 +217,7 @@ public final class JitCheck {
       Environment.recordSet(name, proposed);
     }
     String after = Optional.ofNullable(Libc.getenv(name)).orElse(proposed);
-    return new EnvironmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
+    return Reports.make().environmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
   }
 
   /**
@@ -309,7 +309,7 @@ public final class JitCheck {
     } else if (plan.buildInclude().isPresent()) {
       ncclInclude = plan.buildInclude().map(Path::of);
       ncclIncludeSource = "pip wheel (te-runtime sets " + BUILD_INCLUDE_ENV + " when it loads TE or NCCL EP)";
-      environment.add(new EnvironmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
+      environment.add(Reports.make().environmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
           plan.buildInclude().get()));
     } else {
       ncclInclude = Optional.ofNullable(compiledIn.get(BUILD_INCLUDE_ENV)).map(Path::of);
@@ -358,7 +358,7 @@ public final class JitCheck {
     // the cache
     Cache cache = plan.cache();
     if (cache.set()) {
-      environment.add(new EnvironmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
+      environment.add(Reports.make().environmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
     }
 
     List<String> notReady = new ArrayList<>(missing);

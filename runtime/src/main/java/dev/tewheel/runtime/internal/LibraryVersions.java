@@ -21,7 +21,7 @@ import java.util.Optional;
  * the process are asked, so no constructor runs for a report.
  */
 @SuppressWarnings("restricted") // native access is checked by TeRuntime before discovery runs
-public final class LibraryVersions {
+final class LibraryVersions {
   private LibraryVersions() {}
 
   /** The version function of the library of that short name, as the report names it. */

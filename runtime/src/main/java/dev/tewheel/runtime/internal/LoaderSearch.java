@@ -114,7 +114,7 @@ public final class LoaderSearch {
             }
           }
         }
-        Dependency asked = new Dependency(name, neededBy, found.file(), found.foundBy(), List.of());
+        Dependency asked = Reports.make().dependency(name, neededBy, found.file(), found.foundBy(), List.of());
         asked = asked.file().isEmpty() ? asked : withVersions(asked, node.elf());
         if (node == root || !asked.found()) {
           result.add(asked);
@@ -134,7 +134,7 @@ public final class LoaderSearch {
       Optional<Path> path = expand(name, LinkerHost.executable().map(e -> e.file().getParent()).orElse(null))
           .map(Path::of);
       file = path.filter(p -> probe(p, machine) == Probe.USABLE)
-          .map(p -> new Dependency(name, "dlopen", Optional.of(p), "path", List.of()));
+          .map(p -> Reports.make().dependency(name, "dlopen", Optional.of(p), "path", List.of()));
     } else {
       file = byName(name, machine);
     }
@@ -159,7 +159,7 @@ public final class LoaderSearch {
   public static Optional<Dependency> byName(String name, ElfMachine machine) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
-      return Optional.of(new Dependency(name, "dlopen", loaded, "already loaded", List.of()));
+      return Optional.of(Reports.make().dependency(name, "dlopen", loaded, "already loaded", List.of()));
     }
     Node executable = LinkerHost.executable().map(e -> new Node(e.file(), e.elf(), null, true)).orElse(null);
     Dependency found = search(name, "dlopen", executable, machine);
@@ -194,23 +194,23 @@ public final class LoaderSearch {
     // Without any version table (no DT_VERSYM), glibc before 2.41 asserts while binding a versioned symbol to the
     // file (dl-lookup.c's check_match) and the process aborts; so each version asked of it counts as missing.
     List<String> missing = wanted.stream().filter(v -> !defined.contains(v)).distinct().sorted().toList();
-    return new Dependency(found.name(), found.neededBy(), found.file(), found.foundBy(), missing);
+    return Reports.make().dependency(found.name(), found.neededBy(), found.file(), found.foundBy(), missing);
   }
 
   private static Dependency find(String name, String neededBy, Node node, ElfMachine machine,
       Map<String, Path> preloads) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
-      return new Dependency(name, neededBy, loaded, "already loaded", List.of());
+      return Reports.make().dependency(name, neededBy, loaded, "already loaded", List.of());
     }
     if (preloads.containsKey(name)) {
-      return new Dependency(name, neededBy, Optional.of(preloads.get(name)), "preloaded by te-runtime", List.of());
+      return Reports.make().dependency(name, neededBy, Optional.of(preloads.get(name)), "preloaded by te-runtime", List.of());
     }
     if (name.contains("/")) {
       Optional<Path> path = expand(name, node.origin()).map(Path::of);
       return path.isPresent() && probe(path.get(), machine) == Probe.USABLE
-          ? new Dependency(name, neededBy, path, "path", List.of())
-          : new Dependency(name, neededBy, Optional.empty(), "not found", List.of());
+          ? Reports.make().dependency(name, neededBy, path, "path", List.of())
+          : Reports.make().dependency(name, neededBy, Optional.empty(), "not found", List.of());
     }
     return search(name, neededBy, node, machine);
   }
@@ -249,10 +249,10 @@ public final class LoaderSearch {
       if (cached.isPresent()) {
         Probe probe = probe(cached.get(), machine);
         if (probe == Probe.USABLE) {
-          return new Dependency(name, neededBy, cached, LdSoCache.FILE.toString(), List.of());
+          return Reports.make().dependency(name, neededBy, cached, LdSoCache.FILE.toString(), List.of());
         }
         if (probe == Probe.INVALID) {
-          return new Dependency(name, neededBy, Optional.empty(), "not found: " + cached.get() + " ("
+          return Reports.make().dependency(name, neededBy, Optional.empty(), "not found: " + cached.get() + " ("
               + LdSoCache.FILE + ") is not a valid ELF object", List.of());
         }
       }
@@ -262,7 +262,7 @@ public final class LoaderSearch {
         return hit.get();
       }
     }
-    return new Dependency(name, neededBy, Optional.empty(), "not found", List.of());
+    return Reports.make().dependency(name, neededBy, Optional.empty(), "not found", List.of());
   }
 
   /** One search list and the name a report gives it. */
@@ -379,12 +379,12 @@ public final class LoaderSearch {
         Path file = Path.of(prefix + subfolder + name);
         Probe probe = probe(file, machine);
         if (probe == Probe.USABLE) {
-          return Optional.of(new Dependency(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
+          return Optional.of(Reports.make().dependency(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
               lookup.foundBy(), List.of()));
         }
         if (probe == Probe.INVALID) {
           // open_verify: a file that is there but no ELF object of this class ends dlopen with an error.
-          return Optional.of(new Dependency(name, neededBy, Optional.empty(), "not found: "
+          return Optional.of(Reports.make().dependency(name, neededBy, Optional.empty(), "not found: "
               + file.toAbsolutePath().normalize() + " (" + lookup.foundBy() + ") is not a valid ELF object",
               List.of()));
         }

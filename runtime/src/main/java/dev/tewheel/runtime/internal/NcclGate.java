@@ -54,18 +54,18 @@ public final class NcclGate {
     } else if (configured != null) {
       source = configuredSource;
       if (!Files.isRegularFile(configured)) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the " + label + " " + SONAME + " " + configured + " does not exist");
       }
       Optional<String> soname;
       try {
         soname = ElfCache.readWithoutSymbols(configured).soname();
       } catch (IOException e) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
       }
       if (!soname.equals(Optional.of(SONAME))) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, "the " + label + " " + configured
+        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false, "the " + label + " " + configured
             + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
             + ", so the dynamic linker would not bind it");
       }
@@ -83,20 +83,20 @@ public final class NcclGate {
       String hint = configured != null ? ""
           : ". Give te-runtime one with -D" + Config.NCCL_LIBRARY_PROPERTY
               + "=<file> (CLI --nccl-library), or add its folder to LD_LIBRARY_PATH";
-      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+      return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
           note + SONAME + " does not load: " + opened.error() + hint);
     }
     try {
       Path mapped = Libc.mappedFile(opened.handle()).orElse(Path.of(target));
       Optional<MemorySegment> function = Libc.dlsym(opened.handle(), "ncclGetVersion");
       if (function.isEmpty()) {
-        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
+        return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + SONAME + " from " + mapped + " defines no ncclGetVersion");
       }
       int[] code = new int[1];
       int status = (int) VersionGetter.at(function.get()).invokeExact(MemorySegment.ofArray(code));
       if (status != 0 || code[0] <= 0) {
-        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
+        return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + "ncclGetVersion of " + mapped + " failed with status " + status);
       }
       NcclVersion version = NcclVersion.fromCode(code[0]);
@@ -112,7 +112,7 @@ public final class NcclGate {
   private static NcclStatus status(Path mapped, NcclStatus.Source source, NcclVersion version, NcclVersion minimum,
       String note) {
     boolean ok = version.compareTo(minimum) >= 0;
-    return new NcclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
+    return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
         + source + " (" + mapped + ") reports " + version
         + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
   }

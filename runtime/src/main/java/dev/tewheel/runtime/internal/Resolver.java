@@ -13,6 +13,9 @@ import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.SearchStep;
+import dev.tewheel.runtime.SearchStep.Outcome;
+import dev.tewheel.runtime.Provenance;
+import dev.tewheel.runtime.Provenance.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,32 +98,35 @@ public final class Resolver {
         default -> blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV));
       };
       if (value == null) {
-        steps.add(new SearchStep(source, null, "not set"));
+        steps.add(Reports.make().searchStep(source, null, Outcome.NOT_SET, ""));
         continue;
       }
       Path folder = Config.path(source, value).toAbsolutePath().normalize();
       if (!Files.isDirectory(folder)) {
-        steps.add(new SearchStep(source, value, "not a folder; the search stops at a value someone set"));
+        steps.add(Reports.make().searchStep(source, value, Outcome.REFUSED,
+            "not a folder; the search stops at a value someone set"));
         notTried(steps, i + 1);
         return new Located(steps, Optional.empty(), Optional.of(source + " names " + value + ", which is not a folder"));
       }
-      steps.add(new SearchStep(source, value, "used"));
+      steps.add(Reports.make().searchStep(source, value, Outcome.USED, ""));
       notTried(steps, i + 1);
       return wheelLib(steps, folder, config.effectiveVerifyDigests());
     }
     String home = blankToNull(Libc.getenv(Config.NCCL_EP_HOME_ENV));
     String homeSource = "environment " + Config.NCCL_EP_HOME_ENV;
     if (home == null) {
-      steps.add(new SearchStep(homeSource, null, "not set"));
+      steps.add(Reports.make().searchStep(homeSource, null, Outcome.NOT_SET, ""));
     } else if (Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, home)) {
-      steps.add(new SearchStep(homeSource, home, "set by te-runtime for the JIT headers, not a user's choice; passed"));
+      steps.add(Reports.make().searchStep(homeSource, home, Outcome.PASSED,
+          "set by te-runtime for the JIT headers, not a user's choice"));
     } else {
       Path folder = Path.of(home).toAbsolutePath().normalize();
       List<Path> found = candidates(folder.resolve("lib"));
       if (found.isEmpty()) {
-        steps.add(new SearchStep(homeSource, home, "no libnccl_ep.so* in " + folder.resolve("lib") + "; passed"));
+        steps.add(Reports.make().searchStep(homeSource, home, Outcome.PASSED,
+            "no libnccl_ep.so* in " + folder.resolve("lib")));
       } else {
-        steps.add(new SearchStep(homeSource, home, "used: " + folder.resolve("lib")));
+        steps.add(Reports.make().searchStep(homeSource, home, Outcome.USED, folder.resolve("lib").toString()));
         notTried(steps, 4);
         return new Located(steps, Optional.of(new Bundle(folder, Kind.NCCL_EP_HOME, Optional.empty())),
             Optional.empty());
@@ -133,19 +139,19 @@ public final class Resolver {
       Optional<ClasspathBundle.Extracted> extracted =
           ClasspathBundle.extract(config.effectiveClassLoader(), resources, cache);
       if (extracted.isEmpty()) {
-        steps.add(new SearchStep(classPathSource, null, "no " + Layout.MANIFEST + " there"));
+        steps.add(Reports.make().searchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
         return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
             + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
             + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
             + resources));
       }
       ClasspathBundle.Extracted bundle = extracted.get();
-      steps.add(new SearchStep(classPathSource, bundle.folder().toString(),
-          bundle.extractedNow() ? "used: extracted now" : "used: extracted before, verified"));
+      steps.add(Reports.make().searchStep(classPathSource, bundle.folder().toString(),
+          Outcome.USED, bundle.extractedNow() ? "extracted now" : "extracted before, verified"));
       return new Located(steps,
           Optional.of(new Bundle(bundle.folder(), Kind.CLASS_PATH, Optional.of(bundle.manifest()))), Optional.empty());
     } catch (BundleProblem e) {
-      steps.add(new SearchStep(classPathSource, cache.toString(), "refused"));
+      steps.add(Reports.make().searchStep(classPathSource, cache.toString(), Outcome.REFUSED, ""));
       return new Located(steps, Optional.empty(), Optional.of(e.getMessage()));
     }
   }
@@ -159,17 +165,17 @@ public final class Resolver {
 
     Integer configured = config.effectiveNcclEpMajor();
     int major;
-    String majorSource;
+    Provenance majorSource;
     if (entry.isPresent() && entry.get().major() != null) {
       major = entry.get().major();
-      majorSource = "the manifest" + (configured != null && configured != major
-          ? "; the configured " + configured + " does not apply to a bundle built for " + major : "");
+      majorSource = new Provenance(Origin.MANIFEST, "the manifest" + (configured != null && configured != major
+          ? "; the configured " + configured + " does not apply to a bundle built for " + major : ""));
     } else if (configured != null) {
       major = configured;
       majorSource = config.ncclEpMajorSource();
     } else {
       major = NcclEpSelection.DEFAULT_MAJOR;
-      majorSource = "the default of this te-runtime release";
+      majorSource = new Provenance(Origin.DEFAULT, "the default of this te-runtime release");
     }
 
     List<Path> files = new ArrayList<>();
@@ -254,7 +260,7 @@ public final class Resolver {
       reason = "available";
     }
     boolean available = reason.equals("available");
-    return new Resolution(new Availability(available, reason, located.steps(),
+    return new Resolution(Reports.make().availability(available, reason, located.steps(),
         bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere,
         dependencies, nccl),
         bundle);
@@ -326,7 +332,7 @@ public final class Resolver {
     String[] later = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
         "environment " + Config.WHEEL_LIB_ENV, "environment " + Config.NCCL_EP_HOME_ENV, "class path"};
     for (int i = from; i < later.length; i++) {
-      steps.add(new SearchStep(later[i], null, "not tried"));
+      steps.add(Reports.make().searchStep(later[i], null, Outcome.NOT_TRIED, ""));
     }
   }
 

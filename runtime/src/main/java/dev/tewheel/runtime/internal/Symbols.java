@@ -32,7 +32,7 @@ public final class Symbols {
   public MemorySegment address(String name) {
     MemorySegment address = addresses.get(name);
     if (address == null) {
-      address = Libc.dlsym(handle, name).orElseThrow(() -> new UnresolvedSymbolException(name, file.toString()));
+      address = Libc.dlsym(handle, name).orElseThrow(() -> Reports.make().unresolvedSymbol(name, file.toString()));
       addresses.put(name, address);
     }
     return address;

@@ -27,7 +27,7 @@ import java.util.Optional;
  * folder checked (same st_dev and st_ino), so a swap while checking is caught. After a folder passed, no other user
  * can swap it or anything above it: the rule itself closes the window between check and use.
  */
-public final class TrustedFolder {
+final class TrustedFolder {
   private static final int GROUP_OR_OTHERS_WRITE = 0022;
   private static final int STICKY = 01000;
 

@@ -1,0 +1,92 @@
+package dev.tewheel.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An NCCL EP group ({@code ncclEpGroup_t}) made by {@link NcclEp#createGroup(NcclComm, NcclEpGroupConfig)};
+ * {@link #close()} destroys its open handles and then the group ({@code ncclEpGroupDestroy}) once, and any use after
+ * that throws {@link IllegalStateException}. Close it before the communicator.
+ */
+public final class EpGroup implements AutoCloseable {
+  private final NcclEp ep;
+  private final MemorySegment group;
+  private final NcclEpGroupConfig config;
+  private final Set<EpHandle> handles = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  EpGroup(NcclEp ep, MemorySegment group, NcclEpGroupConfig config) {
+    this.ep = ep;
+    this.group = group;
+    this.config = config;
+  }
+
+  /** The native {@code ncclEpGroup_t}. */
+  public MemorySegment segment() {
+    if (closed.get()) {
+      throw new IllegalStateException("the NCCL EP group was destroyed (ncclEpGroupDestroy)");
+    }
+    return group;
+  }
+
+  /** The config the group was created with. */
+  public NcclEpGroupConfig config() {
+    return config;
+  }
+
+  /** {@code ncclEpHandleMemSize}: the bytes of routing memory a handle of {@code layout} needs. */
+  public long handleMemSize(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk) {
+    return ep.handleMemSize(segment(), layout, handleConfig, numTopk);
+  }
+
+  /**
+   * {@code ncclEpInitHandle}: a handle over {@code handleMem} (a 1-D uint8 {@code ncclEpTensor_t} of
+   * {@link #handleMemSize} bytes), or over memory the library allocates when it is {@link MemorySegment#NULL}.
+   */
+  public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk,
+      MemorySegment handleMem) {
+    MemorySegment created = ep.initHandle(segment(), layout, handleConfig, numTopk, handleMem);
+    EpHandle handle = new EpHandle(this, created, layout);
+    handles.add(handle);
+    return handle;
+  }
+
+  /** {@code ncclEpGetAsyncError}: the group's pending asynchronous error, 0 when none. */
+  public int asyncError() {
+    return ep.getAsyncError(segment());
+  }
+
+  /** {@code ncclEpErrorClear}. */
+  public void errorClear() {
+    ep.errorClear(segment());
+  }
+
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  /** Its open handles' {@code ncclEpHandleDestroy}, then {@code ncclEpGroupDestroy}; a second call does nothing. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      List<EpHandle> open = new ArrayList<>(handles);
+      for (EpHandle handle : open) {
+        handle.close();
+      }
+      ep.groupDestroy(group);
+    }
+  }
+
+  NcclEp ep() {
+    return ep;
+  }
+
+  void forget(EpHandle handle) {
+    handles.remove(Objects.requireNonNull(handle));
+  }
+}

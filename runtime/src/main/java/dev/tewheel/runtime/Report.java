@@ -1,0 +1,288 @@
+package dev.tewheel.runtime;
+
+import dev.tewheel.bundle.ncclep.NcclEpCandidate;
+import dev.tewheel.json.Json;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The reports for people ({@code text}) and for tools ({@code json}, one JSON object, keys in a fixed order), as the
+ * CLI prints them: an application that wants to show why NCCL EP is not available prints {@code
+ * Report.text(runtime.availability())}.
+ */
+public final class Report {
+  private Report() {}
+
+  /**
+   * The availability report as a JSON object in key order: {@code available}, {@code reason}, {@code chosen} (path
+   * or null), {@code candidates} ({@code [{path, accepted, reason, soname, version}]}), {@code ncclVersion} (string
+   * or null), {@code requiredMajor}, {@code searched} ({@code [{source, value, outcome, detail}]}), then
+   * {@code bundle}, {@code requiredMajorSource}, {@code requiredMajorOrigin}, {@code loadedElsewhere},
+   * {@code dependencies} ({@code [{name, neededBy, file, foundBy, missingVersions}]}) and {@code nccl}
+   * ({@code {library, source, version, minimum, ok, detail}}).
+   */
+  public static String json(Availability availability) {
+    return Json.write(tree(availability));
+  }
+
+  /**
+   * The native world as a JSON object: {@code {ok, sitePackages, sitePackagesSource, cudaToolkit, cudaVariant,
+   * cudaVariantSource, libraries: [{name, file, companions, soname, version, versionSource, foundBy, foundDetail,
+   * mapped, problem}], warnings, problems, transformerEngine}}.
+   */
+  public static String json(NativeWorld world) {
+    return Json.write(tree(world));
+  }
+
+  /** The JIT preflight as a JSON object: its fields by their accessors' names. */
+  public static String json(JitPreflight jit) {
+    return Json.write(tree(jit));
+  }
+
+  static Map<String, Object> tree(Availability availability) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("available", availability.available());
+    root.put("reason", availability.reason());
+    root.put("chosen", availability.chosenFile().map(Path::toString).orElse(null));
+    List<Object> list = new ArrayList<>();
+    for (NcclEpCandidate candidate : availability.candidates()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("path", candidate.file().toString());
+      c.put("accepted", candidate.accepted());
+      c.put("reason", candidate.reason());
+      c.put("soname", candidate.soname().orElse(null));
+      c.put("version", candidate.version().map(Object::toString).orElse(null));
+      list.add(c);
+    }
+    root.put("candidates", list);
+    NcclStatus nccl = availability.nccl();
+    root.put("ncclVersion", nccl.version().map(Object::toString).orElse(null));
+    root.put("requiredMajor", availability.requiredMajor());
+    List<Object> steps = new ArrayList<>();
+    for (SearchStep step : availability.searched()) {
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("source", step.source());
+      s.put("value", step.value());
+      s.put("outcome", step.outcome().name());
+      s.put("detail", step.detail());
+      steps.add(s);
+    }
+    root.put("searched", steps);
+    root.put("bundle", availability.bundle().map(Path::toString).orElse(null));
+    root.put("requiredMajorSource", availability.requiredMajorSource().detail());
+    root.put("requiredMajorOrigin", availability.requiredMajorSource().origin().name());
+    root.put("loadedElsewhere", availability.loadedElsewhere().map(Path::toString).orElse(null));
+    List<Object> needed = new ArrayList<>();
+    for (Dependency dependency : availability.dependencies()) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("name", dependency.name());
+      d.put("neededBy", dependency.neededBy());
+      d.put("file", dependency.file().map(Path::toString).orElse(null));
+      d.put("foundBy", dependency.foundBy());
+      d.put("missingVersions", dependency.missingVersions());
+      needed.add(d);
+    }
+    root.put("dependencies", needed);
+    Map<String, Object> gate = new LinkedHashMap<>();
+    gate.put("library", nccl.library().map(Path::toString).orElse(null));
+    gate.put("source", nccl.source().name());
+    gate.put("version", nccl.version().map(Object::toString).orElse(null));
+    gate.put("minimum", nccl.minimum().toString());
+    gate.put("ok", nccl.ok());
+    gate.put("detail", nccl.detail());
+    root.put("nccl", gate);
+    return root;
+  }
+
+  /** The report for people: the search, the candidates with their reasons, dependencies, the NCCL gate, the verdict. */
+  public static String text(Availability availability) {
+    StringBuilder out = new StringBuilder();
+    List<SearchStep> searched = availability.searched();
+    out.append("Searched, in order:\n");
+    int width = searched.stream().mapToInt(s -> s.source().length()).max().orElse(0);
+    for (int i = 0; i < searched.size(); i++) {
+      SearchStep step = searched.get(i);
+      out.append(String.format("  %d. %-" + width + "s  %s%s%n", i + 1, step.source(),
+          step.value() == null ? "" : step.value() + ": ", step.describe()));
+    }
+    out.append("Bundle: ").append(availability.bundle().map(Path::toString).orElse("none")).append('\n');
+    out.append("Required NCCL EP major: ").append(availability.requiredMajor()).append(" (")
+        .append(availability.requiredMajorSource()).append(")\n");
+    out.append("Candidates:").append(availability.candidates().isEmpty() ? " none\n" : "\n");
+    for (NcclEpCandidate candidate : availability.candidates()) {
+      out.append(candidate.accepted() ? "  accepted  " : "  rejected  ").append(candidate.file()).append(": ")
+          .append(candidate.reason()).append('\n');
+    }
+    availability.loadedElsewhere()
+        .ifPresent(p -> out.append("Already loaded by another component from: ").append(p).append('\n'));
+    if (!availability.dependencies().isEmpty()) {
+      out.append("Needed by the chosen library:\n");
+      for (Dependency d : availability.dependencies()) {
+        out.append("  ").append(d.name()).append(": ")
+            .append(d.file().map(f -> f + " (" + d.foundBy() + ")").orElse("NOT FOUND"))
+            .append(d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions()))
+            .append('\n');
+      }
+    }
+    out.append("NCCL: ").append(availability.nccl().detail()).append('\n');
+    out.append("Chosen: ").append(availability.chosenFile().map(Path::toString).orElse("none")).append('\n');
+    out.append("Available: ").append(availability.available() ? "yes" : "no, " + availability.reason()).append('\n');
+    return out.toString();
+  }
+
+
+  static Map<String, Object> tree(NativeWorld world) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("ok", world.ok());
+    root.put("sitePackages", world.sitePackages().map(Path::toString).orElse(null));
+    root.put("sitePackagesSource", world.sitePackagesSource());
+    root.put("cudaToolkit", world.cudaToolkit());
+    root.put("cudaVariant", world.cudaVariant().orElse(null));
+    root.put("cudaVariantSource", world.cudaVariantSource());
+    List<Object> libraries = new ArrayList<>();
+    for (NativeLibrary library : world.libraries()) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("name", library.name());
+      l.put("file", library.file().map(Path::toString).orElse(null));
+      l.put("companions", library.companions().stream().map(Path::toString).toList());
+      l.put("soname", library.soname().orElse(null));
+      l.put("version", library.version().orElse(null));
+      l.put("versionSource", library.versionSource());
+      l.put("foundBy", library.foundBy());
+      l.put("foundDetail", library.foundDetail());
+      l.put("mapped", library.mapped().stream().map(Path::toString).toList());
+      l.put("problem", library.problem().orElse(null));
+      libraries.add(l);
+    }
+    root.put("libraries", libraries);
+    root.put("warnings", world.warnings());
+    root.put("problems", world.problems());
+    root.put("transformerEngine", world.transformerEngine().map(Report::tree).orElse(null));
+    return root;
+  }
+
+  /** {@code {library, file, bindNow, loads, unresolved, unchecked, detail}}. */
+  private static Object tree(LoadPrediction prediction) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("library", prediction.library());
+    p.put("file", prediction.file().toString());
+    p.put("bindNow", prediction.bindNow());
+    p.put("loads", prediction.loads());
+    p.put("unresolved", prediction.unresolved());
+    p.put("unchecked", prediction.unchecked());
+    p.put("detail", prediction.detail().isEmpty() ? null : prediction.detail());
+    return p;
+  }
+
+  /** The dependency table for people: each library, its version, how it was found and from where. */
+  public static String text(NativeWorld world) {
+    StringBuilder out = new StringBuilder();
+    out.append("TE's native libraries (load order; site-packages: ")
+        .append(world.sitePackages().map(p -> p + " (" + world.sitePackagesSource() + ")").orElse("none"))
+        .append("; CUDA toolkit: ").append(world.cudaToolkit() ? "yes" : "no (cuBLAS, cudart, cuDNN from pip)")
+        .append(world.cudaVariant().map(v -> "; TE built for CUDA " + v + " (" + world.cudaVariantSource() + ")")
+            .orElse(""))
+        .append("):\n");
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"library", "version", "found by", "file"});
+    for (NativeLibrary l : world.libraries()) {
+      rows.add(new String[] {l.name(), l.version().map(v -> v + " (" + l.versionSource() + ")").orElse("-"),
+          l.foundBy(), l.file().map(Path::toString).orElse("-")});
+    }
+    int[] width = new int[3];
+    for (String[] row : rows) {
+      for (int i = 0; i < 3; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
+    for (String[] row : rows) {
+      out.append(String.format("  %-" + width[0] + "s  %-" + width[1] + "s  %-" + width[2] + "s  %s%n", row[0],
+          row[1], row[2], row[3]));
+    }
+    for (NativeLibrary l : world.libraries()) {
+      out.append("  ").append(l.name()).append(": ").append(l.foundDetail());
+      if (!l.companions().isEmpty()) {
+        out.append("; with ").append(String.join(", ", l.companions().stream()
+            .map(p -> p.getFileName().toString()).toList()));
+      }
+      if (!l.mapped().isEmpty()) {
+        out.append("; mapped: ").append(String.join(", ", l.mapped().stream().map(Path::toString).toList()));
+      }
+      out.append('\n');
+    }
+    for (String warning : world.warnings()) {
+      out.append("WARNING: ").append(warning).append('\n');
+    }
+    for (String problem : world.problems()) {
+      out.append("PROBLEM: ").append(problem).append('\n');
+    }
+    world.transformerEngine().filter(p -> !p.detail().isEmpty())
+        .ifPresent(p -> out.append(p.loads() ? "WARNING: " : "PROBLEM: ").append(p.detail()).append('\n'));
+    return out.toString();
+  }
+
+  static Map<String, Object> tree(JitPreflight jit) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("ready", jit.ready());
+    root.put("verdict", jit.verdict());
+    root.put("nvcc", jit.nvcc().map(Path::toString).orElse(null));
+    root.put("nvccSource", jit.nvccSource());
+    root.put("nvccVersion", jit.nvccVersion().orElse(null));
+    root.put("sourceDir", string(jit.sourceDir()));
+    root.put("sourceDirSource", jit.sourceDirSource());
+    root.put("ncclInclude", string(jit.ncclInclude()));
+    root.put("ncclIncludeSource", jit.ncclIncludeSource());
+    root.put("ncclHeaderVersion", jit.ncclHeaderVersion().map(Object::toString).orElse(null));
+    root.put("ncclLoadedVersion", jit.ncclLoadedVersion().map(Object::toString).orElse(null));
+    root.put("cudaInclude", string(jit.cudaInclude()));
+    root.put("cudaIncludeSource", jit.cudaIncludeSource());
+    root.put("cccl", jit.cccl());
+    root.put("cacheDir", jit.cacheDir().toString());
+    root.put("cacheDirSource", jit.cacheDirSource());
+    root.put("cacheRefused", jit.cacheRefused());
+    List<Object> env = new ArrayList<>();
+    for (EnvironmentSetting s : jit.environment()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("name", s.name());
+      e.put("value", s.value());
+      e.put("setByRuntime", s.setByRuntime());
+      env.add(e);
+    }
+    root.put("environment", env);
+    root.put("missing", jit.missing());
+    return root;
+  }
+
+  /** The JIT preflight for people: nvcc, the three header folders, the cache, the verdict. */
+  public static String text(JitPreflight jit) {
+    StringBuilder out = new StringBuilder("NCCL EP JIT preflight:\n");
+    out.append("  nvcc:          ").append(jit.nvcc().map(p -> p + jit.nvccVersion().map(v -> " (" + v + ")")
+        .orElse("")).orElse("not found")).append(" [").append(jit.nvccSource()).append("]\n");
+    out.append("  EP headers:    ").append(or(jit.sourceDir())).append(" [").append(jit.sourceDirSource())
+        .append("]\n");
+    out.append("  NCCL headers:  ").append(or(jit.ncclInclude()))
+        .append(jit.ncclHeaderVersion().map(v -> " (nccl.h " + v + jit.ncclLoadedVersion()
+            .map(l -> ", NCCL loaded " + l).orElse("") + ")").orElse("")).append(" [")
+        .append(jit.ncclIncludeSource()).append("]\n");
+    out.append("  CUDA headers:  ").append(or(jit.cudaInclude())).append(jit.cccl() ? " (with cccl/)" : "")
+        .append(" [").append(jit.cudaIncludeSource()).append("]\n");
+    out.append("  cache:         ").append(jit.cacheDir()).append(" [").append(jit.cacheDirSource()).append("]\n");
+    for (String refused : jit.cacheRefused()) {
+      out.append("    passed over: ").append(refused).append('\n');
+    }
+    out.append("  ").append(jit.verdict()).append('\n');
+    return out.toString();
+  }
+
+  private static String string(Optional<Path> path) {
+    return path.map(Path::toString).orElse(null);
+  }
+
+  private static String or(Optional<Path> path) {
+    return path.map(Path::toString).orElse("none");
+  }
+}
