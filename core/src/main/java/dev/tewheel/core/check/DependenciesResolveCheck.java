@@ -85,7 +85,7 @@ final class DependenciesResolveCheck extends BaseCheck {
           + " --set-rpath '" + entry + "' " + library.path() + ", or link it with -Wl,-rpath,'" + entry + "'");
     }
     return finding(library.origin(), "DT_NEEDED " + needed + " that is neither shipped (" + searched + ignored
-        + ") nor allowed for a " + kind + " library", "a dependency shipped beside it or provided by the"
+        + ") nor allowed for " + (kind.equals("other") ? "this" : "a " + kind) + " library", "a dependency shipped beside it or provided by the"
         + " system or an nvidia-* wheel", "ship " + needed + " beside " + library.path() + " with '$ORIGIN' in its"
         + " RUNPATH, or add it to allowedNeeded if users' systems or a wheel dependency provide it");
   }
