@@ -2,6 +2,7 @@ package dev.tewheel.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,29 +52,24 @@ public record NativeLibrary(String name, Optional<Path> file, List<Path> compani
   /** The step of TE's search that settled a library; {@link #toString()} is the reports' word for it. */
   public enum FoundBy {
     /** Mapped in this process already: the dynamic linker binds DT_NEEDED entries to that copy. */
-    ALREADY_LOADED("already loaded"),
+    ALREADY_LOADED,
     /** Left out on purpose ({@code te.native.<name>.skip}, {@code TE_NATIVE_<NAME>_SKIP}). */
-    SKIPPED("skipped"),
+    SKIPPED,
     /** Named by {@code te.native.<name>.path}, {@code TE_NATIVE_<NAME>_PATH} or the NCCL library setting. */
-    OVERRIDE("override"),
+    OVERRIDE,
     /** Under a system root: {@code $<LIB>_HOME}, {@code $<LIB>_PATH}, {@code $CUDA_HOME}, ... */
-    SYSTEM("system"),
+    SYSTEM,
     /** Where a plain {@code dlopen("lib<name>.so")} would take it from. */
-    DLOPEN("dlopen"),
+    DLOPEN,
     /** An NVIDIA pip wheel under site-packages ({@code nvidia/<lib>/lib}, ...). */
-    PIP_WHEEL("pip wheel"),
+    PIP_WHEEL,
     /** No step found it. */
-    NOT_FOUND("not found");
+    NOT_FOUND;
 
-    private final String text;
-
-    FoundBy(String text) {
-      this.text = text;
-    }
-
+    /** {@code already loaded}, {@code skipped}, ..., {@code pip wheel}, {@code not found}. */
     @Override
     public String toString() {
-      return text;
+      return name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
   }
 }
