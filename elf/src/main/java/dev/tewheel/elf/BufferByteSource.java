@@ -26,10 +26,7 @@ final class BufferByteSource implements ByteSource {
 
   @Override
   public ByteBuffer read(long position, int length) throws EOFException {
-    if (position < 0 || length < 0 || position > buffer.capacity() - (long) length) {
-      throw new EOFException(name + ": cannot read " + length + " bytes at byte " + position + " of "
-          + buffer.capacity());
-    }
+    requireRange(position, length);
     // slice(int, int) uses absolute indexes, so concurrent readers never share a position.
     return buffer.slice((int) position, length);
   }

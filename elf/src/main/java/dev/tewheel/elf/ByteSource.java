@@ -1,6 +1,7 @@
 package dev.tewheel.elf;
 
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -30,6 +31,17 @@ public interface ByteSource extends Closeable {
    * @throws IOException when the underlying storage fails
    */
   ByteBuffer read(long position, int length) throws IOException;
+
+  /**
+   * The check {@link #read} makes first: throws its EOFException when {@code length} bytes at {@code position} are
+   * not inside {@code [0, size())}, so that every source words it alike.
+   */
+  default void requireRange(long position, int length) throws EOFException {
+    long size = size();
+    if (position < 0 || length < 0 || position > size - length) {
+      throw new EOFException(name() + ": cannot read " + length + " bytes at byte " + position + " of " + size);
+    }
+  }
 
   /** Releases what the source holds open; a no-op for in-memory sources. */
   @Override

@@ -66,9 +66,7 @@ final class FileByteSource implements ByteSource {
 
   @Override
   public ByteBuffer read(long position, int length) throws IOException {
-    if (position < 0 || length < 0 || position > size - length) {
-      throw new EOFException(name + ": cannot read " + length + " bytes at byte " + position + " of " + size);
-    }
+    requireRange(position, length);
     ByteBuffer buffer = ByteBuffer.allocate(length);
     while (buffer.hasRemaining()) {
       int n = channel.read(buffer, offset + position + buffer.position());

@@ -81,7 +81,7 @@ public class DiffWheelMojo extends TeMojo {
     List<Suppression> accepted = suppressionList(DiffRules.RULES);
     DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
         current, wheelLibPath, chosen, maxGrowthPercent, level, overrides,
-        accepted, reportPath()));
+        accepted, reportPath(), projectFolder()));
     GateReport report;
     try {
       report = new WheelDiff().diff(request);

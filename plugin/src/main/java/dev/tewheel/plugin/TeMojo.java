@@ -509,7 +509,8 @@ abstract class TeMojo extends AbstractMojo {
     Map<String, Severity> overrides = severityOverrides(CheckCatalogue.CHECKS);
     List<Suppression> accepted = suppressionList(CheckCatalogue.CHECKS);
     Path reports = reportPath();
+    Path base = projectFolder();
     return input -> new VerifyRequest(whl ? null : input, whl ? input : null, wheelLibPath, chosen, tag,
-        settings, level, overrides, accepted, reports);
+        settings, level, overrides, accepted, reports, base);
   }
 }

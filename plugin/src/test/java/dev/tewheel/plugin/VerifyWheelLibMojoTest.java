@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.json.Json;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +76,13 @@ class VerifyWheelLibMojoTest {
         log.lines.toString());
     assertTrue(log.infos().stream().anyMatch(l -> l.startsWith("reports: ") && l.endsWith("verify.sarif")),
         log.lines.toString());
-    assertTrue(Files.readString(temp.resolve("reports/verify.sarif")).contains("\"ruleId\": \"LAYOUT-UNEXPECTED\""));
+    String sarif = Files.readString(temp.resolve("reports/verify.sarif"));
+    assertTrue(sarif.contains("\"ruleId\": \"LAYOUT-UNEXPECTED\""), sarif);
+    // The goal hands core the project's folder: SARIF's PROJECTROOT is it; the wheel_lib here lies outside it.
+    Map<?, ?> run = (Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(sarif)).get("runs")).get(0);
+    assertEquals(Map.of("PROJECTROOT", Map.of("uri", "file://" + mojo.projectFolder().toAbsolutePath().normalize()
+        + "/")), run.get("originalUriBaseIds"));
+    assertTrue(sarif.contains("\"uri\": \"file://" + wheelLib.resolve("notes.txt") + "\""), sarif);
 
     commands.clear();
     mojo.environment = Map.<String, String>of()::get; // not on GitHub Actions: no workflow commands

@@ -2,6 +2,7 @@ package dev.tewheel.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,14 +18,13 @@ import java.util.Optional;
  * @param version the version, from the library itself ({@code cudaRuntimeGetVersion}, {@code cudnnGetVersion}, ...)
  *     when it is mapped in this process, else from its SONAME or file name
  * @param versionSource where {@link #version} came from: the function's name, {@code SONAME} or {@code file name}
- * @param foundBy how it was found: {@code override}, {@code skipped}, {@code system}, {@code dlopen},
- *     {@code pip wheel}, {@code already loaded} or {@code not found}
+ * @param foundBy which step of the search found it (or skipped it, or found nothing)
  * @param foundDetail the step in words, e.g. {@code environment CUDA_HOME=/usr/local/cuda-12.8}
  * @param mapped every file mapped in this process (/proc/self/maps) whose SONAME is this library's
  * @param problem why it cannot be used, with the fix (which pip wheel to install); empty when it can
  */
 public record NativeLibrary(String name, Optional<Path> file, List<Path> companions, Optional<String> soname,
-    Optional<String> version, String versionSource, String foundBy, String foundDetail, List<Path> mapped,
+    Optional<String> version, String versionSource, FoundBy foundBy, String foundDetail, List<Path> mapped,
     Optional<String> problem) {
   public NativeLibrary {
     Objects.requireNonNull(name, "name");
@@ -46,6 +46,30 @@ public record NativeLibrary(String name, Optional<Path> file, List<Path> compani
 
   /** Whether the library is skipped by {@code te.native.<name>.skip}. */
   public boolean skipped() {
-    return foundBy.equals("skipped");
+    return foundBy == FoundBy.SKIPPED;
+  }
+
+  /** The step of TE's search that settled a library; {@link #toString()} is the reports' word for it. */
+  public enum FoundBy {
+    /** Mapped in this process already: the dynamic linker binds DT_NEEDED entries to that copy. */
+    ALREADY_LOADED,
+    /** Left out on purpose ({@code te.native.<name>.skip}, {@code TE_NATIVE_<NAME>_SKIP}). */
+    SKIPPED,
+    /** Named by {@code te.native.<name>.path}, {@code TE_NATIVE_<NAME>_PATH} or the NCCL library setting. */
+    OVERRIDE,
+    /** Under a system root: {@code $<LIB>_HOME}, {@code $<LIB>_PATH}, {@code $CUDA_HOME}, ... */
+    SYSTEM,
+    /** Where a plain {@code dlopen("lib<name>.so")} would take it from. */
+    DLOPEN,
+    /** An NVIDIA pip wheel under site-packages ({@code nvidia/<lib>/lib}, ...). */
+    PIP_WHEEL,
+    /** No step found it. */
+    NOT_FOUND;
+
+    /** {@code already loaded}, {@code skipped}, ..., {@code pip wheel}, {@code not found}. */
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
   }
 }

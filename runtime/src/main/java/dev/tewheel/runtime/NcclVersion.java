@@ -1,6 +1,7 @@
 package dev.tewheel.runtime;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
+import java.util.Comparator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,6 +10,9 @@ import java.util.regex.Pattern;
  * PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH before (so 2708 is 2.7.8 and 23004 is 2.30.4).
  */
 public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
+  private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)
+      .thenComparingInt(NcclVersion::minor).thenComparingInt(NcclVersion::patch);
+
   /** What NCCL EP needs at run time, as TE's EP backend requires: the bundle's {@link NcclGate} (2.30.4). */
   public static final NcclVersion EP_MINIMUM = fromCode(NcclGate.MINIMUM_CODE);
 
@@ -45,12 +49,7 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
 
   @Override
   public int compareTo(NcclVersion other) {
-    int byMajor = Integer.compare(major, other.major);
-    if (byMajor != 0) {
-      return byMajor;
-    }
-    int byMinor = Integer.compare(minor, other.minor);
-    return byMinor != 0 ? byMinor : Integer.compare(patch, other.patch);
+    return ORDER.compare(this, other);
   }
 
   @Override

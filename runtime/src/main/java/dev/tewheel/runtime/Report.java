@@ -82,7 +82,7 @@ public final class Report {
       d.put("name", dependency.name());
       d.put("neededBy", dependency.neededBy());
       d.put("file", dependency.file().map(Path::toString).orElse(null));
-      d.put("foundBy", dependency.foundBy());
+      d.put("foundBy", dependency.foundByText());
       d.put("missingVersions", dependency.missingVersions());
       needed.add(d);
     }
@@ -123,7 +123,7 @@ public final class Report {
       out.append("Needed by the chosen library:\n");
       for (Dependency d : availability.dependencies()) {
         out.append("  ").append(d.name()).append(": ")
-            .append(d.file().map(f -> f + " (" + d.foundBy() + ")").orElse("NOT FOUND"))
+            .append(d.file().map(f -> f + " (" + d.foundByText() + ")").orElse("NOT FOUND"))
             .append(d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions()))
             .append('\n');
       }
@@ -152,7 +152,7 @@ public final class Report {
       l.put("soname", library.soname().orElse(null));
       l.put("version", library.version().orElse(null));
       l.put("versionSource", library.versionSource());
-      l.put("foundBy", library.foundBy());
+      l.put("foundBy", library.foundBy().toString());
       l.put("foundDetail", library.foundDetail());
       l.put("mapped", library.mapped().stream().map(Path::toString).toList());
       l.put("problem", library.problem().orElse(null));
@@ -191,7 +191,7 @@ public final class Report {
     rows.add(new String[] {"library", "version", "found by", "file"});
     for (NativeLibrary l : world.libraries()) {
       rows.add(new String[] {l.name(), l.version().map(v -> v + " (" + l.versionSource() + ")").orElse("-"),
-          l.foundBy(), l.file().map(Path::toString).orElse("-")});
+          l.foundBy().toString(), l.file().map(Path::toString).orElse("-")});
     }
     int[] width = new int[3];
     for (String[] row : rows) {

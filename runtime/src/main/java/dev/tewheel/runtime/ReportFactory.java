@@ -29,9 +29,9 @@ final class ReportFactory implements Reports.Factory {
   }
 
   @Override
-  public Dependency dependency(String name, String neededBy, Optional<Path> file, String foundBy,
-      List<String> missingVersions) {
-    return new Dependency(name, neededBy, file, foundBy, missingVersions);
+  public Dependency dependency(String name, String neededBy, Optional<Path> file, Dependency.FoundBy foundBy,
+      String foundDetail, List<String> missingVersions) {
+    return new Dependency(name, neededBy, file, foundBy, foundDetail, missingVersions);
   }
 
   @Override

@@ -124,7 +124,7 @@ public final class TeRuntime {
   private void loadWorld(NativeWorld world, boolean strict) {
     synchronized (ProcessState.LOADS) {
       for (NativeLibrary library : world.libraries()) {
-        if (library.file().isEmpty() || library.foundBy().equals("already loaded")) {
+        if (library.file().isEmpty() || library.foundBy() == NativeLibrary.FoundBy.ALREADY_LOADED) {
           continue;
         }
         if (library.name().equals("nccl")) {

@@ -39,7 +39,7 @@ class LoaderSearchTest {
     Dependency dep = LoaderSearch.needed(user, ElfFile.read(user), Map.of()).stream()
         .filter(d -> d.name().equals("libdep.so.1")).findFirst().orElseThrow();
     assertEquals(Path.of(older.toString()).toAbsolutePath().normalize(), dep.file().orElseThrow());
-    assertEquals("RUNPATH", dep.foundBy());
+    assertEquals(Dependency.FoundBy.RUNPATH, dep.foundBy());
     assertEquals(List.of("DEP_2"), dep.missingVersions());
     assertFalse(dep.found());
     assertEquals("libdep.so.1 (" + dep.file().get() + ") lacks DEP_2, which libuser.so needs", dep.problem());

@@ -42,7 +42,7 @@ class NativeWorldTest {
     assertEquals("installed TE wheel", world.sitePackagesSource());
     for (String name : List.of("cudart", "cublasLt", "cublas", "cudnn", "nvrtc", "curand")) {
       NativeLibrary library = world.library(name).orElseThrow();
-      assertEquals("system", library.foundBy(), library.toString());
+      assertEquals(NativeLibrary.FoundBy.SYSTEM, library.foundBy(), library.toString());
       assertEquals("environment CUDA_HOME=" + temp.resolve("cuda"), library.foundDetail());
       assertTrue(library.file().orElseThrow().startsWith(temp.resolve("cuda/lib64")), library.toString());
       assertFalse(library.file().get().toString().contains("stub"), library.toString());
@@ -56,7 +56,7 @@ class NativeWorldTest {
             .map(p -> p.getFileName().toString().replaceAll("libcudnn_(.*)\\.so\\.9", "$1")).toList());
     // NCCL is no toolkit library: NCCL_HOME and the toolkit have none here, dlopen finds none, pip has it.
     NativeLibrary nccl = world.library("nccl").orElseThrow();
-    assertEquals("pip wheel", nccl.foundBy(), nccl.toString());
+    assertEquals(NativeLibrary.FoundBy.PIP_WHEEL, nccl.foundBy(), nccl.toString());
     assertEquals(temp.resolve("site/nvidia/nccl/lib/libnccl.so.2"), nccl.file().orElseThrow());
     assertTrue(world.problems().isEmpty(), world.problems().toString());
     // The NCCL gate reads the same copy.
@@ -95,7 +95,7 @@ class NativeWorldTest {
         "cublas", "12.8.4 cublasGetProperty", "cudnn", "9.10.2 cudnnGetVersion", "nvrtc", "12.8 nvrtcVersion",
         "curand", "10.3.5 curandGetVersion", "nccl", "2.30.4 ncclGetVersion"), versions);
     for (NativeLibrary library : after.libraries()) {
-      assertEquals("already loaded", library.foundBy(), library.toString());
+      assertEquals(NativeLibrary.FoundBy.ALREADY_LOADED, library.foundBy(), library.toString());
       assertEquals(1, library.mapped().size(), library.toString());
     }
     // The order of the maps is the order of loading (each library is mapped at a higher address than the last
@@ -122,7 +122,7 @@ class NativeWorldTest {
   static void overrides(Path temp) throws Exception {
     NativeWorld world = runtime(temp).nativeWorld();
     NativeLibrary curand = world.library("curand").orElseThrow();
-    assertEquals("override", curand.foundBy());
+    assertEquals(NativeLibrary.FoundBy.OVERRIDE, curand.foundBy());
     assertEquals(temp.resolve("elsewhere/libcurand.so.10"), curand.file().orElseThrow());
     assertEquals("system property te.native.curand.path=" + temp.resolve("elsewhere/libcurand.so.10"),
         curand.foundDetail());
@@ -161,7 +161,7 @@ class NativeWorldTest {
     assertTrue(Libc.dlopen(system.toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL).ok());
     NativeWorld world = runtime(temp).nativeWorld();
     NativeLibrary cudart = world.library("cudart").orElseThrow();
-    assertEquals("already loaded", cudart.foundBy());
+    assertEquals(NativeLibrary.FoundBy.ALREADY_LOADED, cudart.foundBy());
     assertEquals(system, cudart.file().orElseThrow());
     assertEquals("12.4", cudart.version().orElseThrow(), "asked the mapped library itself");
     assertEquals("cudaRuntimeGetVersion", cudart.versionSource());
@@ -189,7 +189,7 @@ class NativeWorldTest {
     assertEquals(12, world.cudaVariant().orElseThrow());
     assertEquals("transformer_engine_cu12-2.9.0.dist-info", world.cudaVariantSource());
     NativeLibrary cudnn = world.library("cudnn").orElseThrow();
-    assertEquals("not found", cudnn.foundBy());
+    assertEquals(NativeLibrary.FoundBy.NOT_FOUND, cudnn.foundBy());
     assertEquals("without a CUDA toolkit (neither NVRTC nor cuRAND on the system), libcudnn must come from a pip"
         + " wheel, and there is none: pip install nvidia-cudnn-cu12 into " + temp.resolve("site")
         + ", or set -Dte.native.cudnn.path=<file>", cudnn.problem().orElseThrow());
@@ -216,7 +216,7 @@ class NativeWorldTest {
     NativeWorld world = runtime(temp).nativeWorld();
     NativeLibrary cudart = world.library("cudart").orElseThrow();
     assertEquals(temp.resolve("site/nvidia/cu13/lib/libcudart.so.13"), cudart.file().orElseThrow());
-    assertEquals("pip wheel", cudart.foundBy());
+    assertEquals(NativeLibrary.FoundBy.PIP_WHEEL, cudart.foundBy());
     assertEquals("nvidia/cu13/lib", cudart.foundDetail());
     assertEquals(temp.resolve("site/nvidia/cu13/lib/libcublasLt.so.13"),
         world.library("cublasLt").orElseThrow().file().orElseThrow());
@@ -242,7 +242,7 @@ class NativeWorldTest {
     NativeWorld world = TeRuntime.builder().wheelLib(temp.resolve("wheel_lib")).build().nativeWorld();
     assertEquals(temp.resolve("venv/lib/python3.12/site-packages"), world.sitePackages().orElseThrow());
     assertEquals("environment VIRTUAL_ENV", world.sitePackagesSource());
-    assertEquals("pip wheel", world.library("nccl").orElseThrow().foundBy());
+    assertEquals(NativeLibrary.FoundBy.PIP_WHEEL, world.library("nccl").orElseThrow().foundBy());
   }
 
   static void configured(Path temp) throws Exception {

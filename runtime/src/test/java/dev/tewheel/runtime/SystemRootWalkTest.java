@@ -94,7 +94,7 @@ class SystemRootWalkTest {
         .nativeWorld();
     for (String name : List.of("cudart", "cublasLt", "cublas", "cudnn", "nvrtc", "curand")) {
       NativeLibrary library = world.library(name).orElseThrow();
-      assertEquals("system", library.foundBy(), library.toString());
+      assertEquals(NativeLibrary.FoundBy.SYSTEM, library.foundBy(), library.toString());
       assertTrue(library.file().orElseThrow().getFileName().toString().startsWith("lib" + name),
           library.toString());
     }

@@ -1,5 +1,6 @@
 package dev.tewheel.bundle.ncclep;
 
+import java.util.Comparator;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,6 +11,9 @@ import java.util.regex.Pattern;
  * MAJOR*10000 + MINOR*100 + PATCH.
  */
 public record NcclEpVersion(int major, int minor, int patch) implements Comparable<NcclEpVersion> {
+  private static final Comparator<NcclEpVersion> ORDER = Comparator.comparingInt(NcclEpVersion::major)
+      .thenComparingInt(NcclEpVersion::minor).thenComparingInt(NcclEpVersion::patch);
+
   /** The header's name inside the include root. */
   public static final String HEADER = "nccl_ep.h";
 
@@ -61,12 +65,7 @@ public record NcclEpVersion(int major, int minor, int patch) implements Comparab
 
   @Override
   public int compareTo(NcclEpVersion other) {
-    int byMajor = Integer.compare(major, other.major);
-    if (byMajor != 0) {
-      return byMajor;
-    }
-    int byMinor = Integer.compare(minor, other.minor);
-    return byMinor != 0 ? byMinor : Integer.compare(patch, other.patch);
+    return ORDER.compare(this, other);
   }
 
   @Override

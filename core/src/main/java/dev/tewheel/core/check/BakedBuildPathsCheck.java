@@ -3,7 +3,6 @@ package dev.tewheel.core.check;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -14,7 +13,7 @@ import java.util.regex.Pattern;
  * ({@code #define NCCL_EP_JIT_SOURCE_DIR "/…"}): on a user's machine those paths lead nowhere, so the JIT only finds
  * the shipped headers when NCCL_EP_HOME points at them. A warning: the runtime sets NCCL_EP_HOME.
  */
-final class BakedBuildPathsCheck extends BaseCheck {
+final class BakedBuildPathsCheck extends SubjectCheck {
   private static final Pattern ABSOLUTE_STRING = Pattern.compile("\"(/[^\"\\s]*)\"");
 
   BakedBuildPathsCheck() {
@@ -23,8 +22,7 @@ final class BakedBuildPathsCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     for (Map.Entry<String, SubjectFile> header : subject.headers().entrySet()) {
       String text;
       try {
@@ -46,6 +44,5 @@ final class BakedBuildPathsCheck extends BaseCheck {
         }
       }
     }
-    return findings;
   }
 }

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * fails to load on every CUDA 12 machine. Without a variant, the libraries must still agree on one CUDA major, and
  * the majors found are reported (info) as not compared.
  */
-public final class CudaVariantCheck extends BaseCheck {
+public final class CudaVariantCheck extends SubjectCheck {
   public static final String ID = "CUDA-VARIANT";
 
   CudaVariantCheck() {
@@ -30,15 +30,14 @@ public final class CudaVariantCheck extends BaseCheck {
   private record Use(SubjectFile library, CudaNeeded needed) {}
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     List<Use> uses = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
       Optional<ElfFile> elf = subject.readableElf(library, this, findings);
       elf.ifPresent(e -> e.needed().forEach(n -> CudaSonames.parse(n).ifPresent(c -> uses.add(new Use(library, c)))));
     }
     if (uses.isEmpty()) {
-      return findings;
+      return;
     }
     Integer variant = subject.settings().cudaMajor();
     if (variant != null && CudaSonames.knows(variant)) {
@@ -49,7 +48,7 @@ public final class CudaVariantCheck extends BaseCheck {
               expected + " for a cu" + variant + " wheel", fix(use, variant)));
         }
       }
-      return findings;
+      return;
     }
     Map<Integer, Use> firstByMajor = new LinkedHashMap<>();
     for (Use use : uses) {
@@ -68,7 +67,7 @@ public final class CudaVariantCheck extends BaseCheck {
             "the CUDA libraries of one CUDA major in one wheel",
             "build every shipped library against the same CUDA toolkit, then pack one wheel per CUDA major"));
       }
-      return findings;
+      return;
     }
     String names = uses.stream().map(u -> u.needed().name()).collect(Collectors.toCollection(TreeSet::new)).stream()
         .collect(Collectors.joining(", "));
@@ -88,7 +87,6 @@ public final class CudaVariantCheck extends BaseCheck {
               : "set te.cudaMajor (-Dte.cudaMajor=" + firstByMajor.keySet().iterator().next() + "), or verify the"
                   + " wheel named <distribution>_cu" + firstByMajor.keySet().iterator().next()));
     }
-    return findings;
   }
 
   private static String fix(Use use, int variant) {

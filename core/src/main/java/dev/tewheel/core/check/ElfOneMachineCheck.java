@@ -3,20 +3,18 @@ package dev.tewheel.core.check;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
-final class ElfOneMachineCheck extends BaseCheck {
+final class ElfOneMachineCheck extends SubjectCheck {
   ElfOneMachineCheck() {
     super("ELF-ONE-MACHINE",
         "all libraries are built for one architecture and ELF class", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     String reference = null;
     String referenceFile = null;
     for (SubjectFile library : Libraries.of(subject)) {
@@ -34,6 +32,5 @@ final class ElfOneMachineCheck extends BaseCheck {
             "build every library of the wheel for the same target; a wheel carries one platform tag"));
       }
     }
-    return findings;
   }
 }

@@ -5,19 +5,17 @@ import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfType;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Every library in wheel_lib is an ELF shared object that the ELF reader can read in full. */
-final class ElfSharedObjectCheck extends BaseCheck {
+final class ElfSharedObjectCheck extends SubjectCheck {
   ElfSharedObjectCheck() {
     super("ELF-SHARED-OBJECT",
         "every library is a readable ELF shared object (e_type DYN)", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     for (SubjectFile library : Libraries.of(subject)) {
       try {
         ElfFile elf = subject.elf(library);
@@ -31,6 +29,5 @@ final class ElfSharedObjectCheck extends BaseCheck {
             "an ELF shared object", "point the build at the real library file, not a copy, script or truncated file"));
       }
     }
-    return findings;
   }
 }

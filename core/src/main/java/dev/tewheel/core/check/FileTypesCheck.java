@@ -2,7 +2,6 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -10,15 +9,14 @@ import java.util.OptionalInt;
  * Only regular files, none world-writable, libraries executable: a wheel cannot carry symlinks (pip ignores
  * them), device files have no business there, and installers copy the modes they find.
  */
-final class FileTypesCheck extends BaseCheck {
+final class FileTypesCheck extends SubjectCheck {
   FileTypesCheck() {
     super("LAYOUT-FILE-TYPES",
         "only regular files; none world-writable; .so files executable", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     List<SubjectFile> libraries = Libraries.of(subject);
     for (SubjectFile file : subject.files()) {
       switch (file.type()) {
@@ -42,7 +40,6 @@ final class FileTypesCheck extends BaseCheck {
         }
       }
     }
-    return findings;
   }
 
   private static String octal(int mode) {

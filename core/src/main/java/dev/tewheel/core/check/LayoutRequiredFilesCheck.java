@@ -2,22 +2,20 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The layout's required files are there: the TE library always; with NCCL EP, its library and its headers
  * together, since the JIT cannot compile without them and the headers are useless without the library.
  */
-final class LayoutRequiredFilesCheck extends BaseCheck {
+final class LayoutRequiredFilesCheck extends SubjectCheck {
   LayoutRequiredFilesCheck() {
     super("LAYOUT-REQUIRED",
         "the layout's required files are present: TE library; NCCL EP library and nccl_ep.h together", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     String where = subject.description();
     if (subject.transformerEngineLibrary().isEmpty()) {
       findings.add(finding(where, "no " + subject.layout().transformerEngineLibrary(),
@@ -33,6 +31,5 @@ final class LayoutRequiredFilesCheck extends BaseCheck {
       findings.add(finding(where, "NCCL EP headers without " + subject.layout().ncclEpLibrary(),
           "the NCCL EP library beside its headers", "ship NCCL EP's library, or neither"));
     }
-    return findings;
   }
 }

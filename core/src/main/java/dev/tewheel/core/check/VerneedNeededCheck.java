@@ -5,19 +5,17 @@ import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.VersionNeed;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Every file a library needs versions from (DT_VERNEED) is also one of its DT_NEEDED: else the file is corrupt. */
-final class VerneedNeededCheck extends BaseCheck {
+final class VerneedNeededCheck extends SubjectCheck {
   VerneedNeededCheck() {
     super("ELF-VERNEED-NEEDED",
         "every version-need file is also a DT_NEEDED entry", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  void check(Subject subject, List<Finding> findings) {
     for (SubjectFile library : Libraries.of(subject)) {
       ElfFile elf;
       try {
@@ -33,6 +31,5 @@ final class VerneedNeededCheck extends BaseCheck {
         }
       }
     }
-    return findings;
   }
 }

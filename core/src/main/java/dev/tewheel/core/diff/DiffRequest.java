@@ -20,11 +20,22 @@ import java.util.Objects;
  * @param failOn the lowest severity that fails
  * @param severityOverrides per rule ID
  * @param suppressions accepted findings
- * @param reportDirectory where report.json and the JUnit XML go, or null for none
+ * @param reportDirectory where report.json, the JUnit XML and the SARIF file go, or null for none
+ * @param projectBase the project's folder: the reports name files below it relative to it (SARIF against
+ *     {@code PROJECTROOT}); null: every file as the findings name it
  */
 public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layout layout, double maxGrowthPercent,
-    Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions, Path reportDirectory) {
+    Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions, Path reportDirectory,
+    Path projectBase) {
   public static final int DEFAULT_MAX_GROWTH_PERCENT = 10;
+
+  /** A request whose reports name every file as the findings do (no project folder). */
+  public DiffRequest(Path baseline, Path current, String wheelLibPath, Layout layout, double maxGrowthPercent,
+      Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions,
+      Path reportDirectory) {
+    this(baseline, current, wheelLibPath, layout, maxGrowthPercent, failOn, severityOverrides, suppressions,
+        reportDirectory, null);
+  }
 
   public DiffRequest {
     Objects.requireNonNull(baseline, "baseline");

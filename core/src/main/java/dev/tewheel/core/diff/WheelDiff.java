@@ -33,7 +33,7 @@ public final class WheelDiff {
         throw e.getCause();
       }
       if (request.reportDirectory() != null) {
-        new ReportWriter(report).write(request.reportDirectory());
+        new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
       }
       return report;
     }

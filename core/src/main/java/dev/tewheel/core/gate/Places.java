@@ -15,9 +15,18 @@ final class Places {
   }
 
   String file(Finding finding) {
+    return relative(finding) ? finding.file().substring(prefix.length()) : finding.file();
+  }
+
+  /** Whether {@link #file} names the finding's file relative to the project's folder. */
+  boolean relative(Finding finding) {
     String file = finding.file();
-    return prefix != null && file.startsWith(prefix) && file.length() > prefix.length()
-        ? file.substring(prefix.length()) : file;
+    return prefix != null && file.startsWith(prefix) && file.length() > prefix.length();
+  }
+
+  /** The project's folder, absolute and ending in '/'; null when there is none. */
+  String base() {
+    return prefix;
   }
 
   /** {@code file} or {@code file:line}. */

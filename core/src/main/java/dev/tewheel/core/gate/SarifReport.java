@@ -9,13 +9,18 @@ import java.util.Map;
 /**
  * SARIF 2.1.0 (OASIS), the form code-scanning tools read: one run whose tool.driver lists every rule (ID, title,
  * help from docs/checks.md, default level), and one result per finding with its level, message and physical
- * location (the file relative to the project where it lies below it, and the line when there is one). A finding
+ * location and the line when there is one. A file below the project's folder is a relative URI against the base
+ * {@value #PROJECT_ROOT}, which the run's {@code originalUriBaseIds} maps to that folder (so code scanning resolves
+ * it inside the repository, wherever the build ran); any other file is an absolute {@code file://} URI. A finding
  * inside a wheel ({@code x.whl!entry}) points at the wheel and names the entry in its message. Suppressed findings
  * are results with an external suppression and its justification.
  */
 final class SarifReport {
   static final String VERSION = "2.1.0";
   static final String SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+  /** The uriBaseId of the project's folder. */
+  static final String PROJECT_ROOT = "PROJECTROOT";
 
   private SarifReport() {}
 
@@ -40,6 +45,9 @@ final class SarifReport {
     driver.put("rules", rules);
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("tool", Map.of("driver", driver));
+    if (places.base() != null) {
+      run.put("originalUriBaseIds", Map.of(PROJECT_ROOT, Map.of("uri", uri(places.base()))));
+    }
     run.put("results", results);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("$schema", SCHEMA);
@@ -57,7 +65,12 @@ final class SarifReport {
     String file = places.file(f);
     int bang = file.indexOf(".whl!");
     Map<String, Object> physical = new LinkedHashMap<>();
-    physical.put("artifactLocation", Map.of("uri", uri(bang < 0 ? file : file.substring(0, bang + 4))));
+    Map<String, Object> artifact = new LinkedHashMap<>();
+    artifact.put("uri", uri(bang < 0 ? file : file.substring(0, bang + 4)));
+    if (places.relative(f)) {
+      artifact.put("uriBaseId", PROJECT_ROOT);
+    }
+    physical.put("artifactLocation", artifact);
     if (f.line() != null) {
       physical.put("region", Map.of("startLine", f.line()));
     }

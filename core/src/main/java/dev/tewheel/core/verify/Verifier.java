@@ -164,7 +164,7 @@ public final class Verifier {
       VerifyDetails details) throws IOException {
     GateReport report = judged.withPlatformTag(platform.tag()).withDetails(details);
     if (request.reportDirectory() != null) {
-      new ReportWriter(report).write(request.reportDirectory());
+      new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
     }
     return report;
   }

@@ -23,11 +23,13 @@ import java.util.Objects;
  * @param failOn the lowest severity that fails the run
  * @param severityOverrides check ID to severity
  * @param suppressions accepted findings, each with its reason
- * @param reportDirectory where report.json and the JUnit XML go, or null for none
+ * @param reportDirectory where report.json, the JUnit XML and the SARIF file go, or null for none
+ * @param projectBase the project's folder: the reports name files below it relative to it (SARIF against
+ *     {@code PROJECTROOT}); null: every file as the findings name it
  */
 public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layout layout, String platformTag,
     CheckSettings settings, Severity failOn, Map<String, Severity> severityOverrides, List<Suppression> suppressions,
-    Path reportDirectory) {
+    Path reportDirectory, Path projectBase) {
   public static final String DEFAULT_WHEEL_LIB_PATH = "transformer_engine/wheel_lib";
 
   public VerifyRequest {
@@ -51,45 +53,52 @@ public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layo
   }
 
   public static VerifyRequest folder(Path wheelLib) {
-    return new VerifyRequest(Objects.requireNonNull(wheelLib), null, null, null, null, null, null, null, null, null);
+    return new VerifyRequest(Objects.requireNonNull(wheelLib), null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   public static VerifyRequest wheel(Path wheel) {
-    return new VerifyRequest(null, Objects.requireNonNull(wheel), null, null, null, null, null, null, null, null);
+    return new VerifyRequest(null, Objects.requireNonNull(wheel), null, null, null, null, null, null, null, null,
+        null);
   }
 
   public VerifyRequest withPlatformTag(String tag) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, tag, settings, failOn, severityOverrides,
-        suppressions, reportDirectory);
+        suppressions, reportDirectory, projectBase);
   }
 
   public VerifyRequest withReportDirectory(Path folder) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, failOn, severityOverrides,
-        suppressions, folder);
+        suppressions, folder, projectBase);
+  }
+
+  public VerifyRequest withProjectBase(Path folder) {
+    return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, failOn, severityOverrides,
+        suppressions, reportDirectory, folder);
   }
 
   public VerifyRequest withFailOn(Severity severity) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, severity,
-        severityOverrides, suppressions, reportDirectory);
+        severityOverrides, suppressions, reportDirectory, projectBase);
   }
 
   public VerifyRequest withSuppressions(List<Suppression> list) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, failOn, severityOverrides,
-        list, reportDirectory);
+        list, reportDirectory, projectBase);
   }
 
   public VerifyRequest withSeverityOverrides(Map<String, Severity> overrides) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, settings, failOn, overrides,
-        suppressions, reportDirectory);
+        suppressions, reportDirectory, projectBase);
   }
 
   public VerifyRequest withLayout(Layout value) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, value, platformTag, settings, failOn, severityOverrides,
-        suppressions, reportDirectory);
+        suppressions, reportDirectory, projectBase);
   }
 
   public VerifyRequest withSettings(CheckSettings value) {
     return new VerifyRequest(wheelLib, wheel, wheelLibPath, layout, platformTag, value, failOn, severityOverrides,
-        suppressions, reportDirectory);
+        suppressions, reportDirectory, projectBase);
   }
 }

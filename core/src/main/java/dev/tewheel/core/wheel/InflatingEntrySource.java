@@ -83,9 +83,7 @@ final class InflatingEntrySource implements ByteSource {
     if (closed) {
       throw new IOException(name + ": the source is closed");
     }
-    if (position < 0 || length < 0 || position > size - length) {
-      throw new EOFException(name + ": cannot read " + length + " bytes at byte " + position + " of " + size);
-    }
+    requireRange(position, length);
     byte[] known = kept.read(position, length);
     if (known != null) {
       return ByteBuffer.wrap(known);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every form of one real verify report (the stand-ins' wheel_lib: config.h names the build machine's folders on
- * lines 2, 3 and 4; line 2 suppressed): SARIF field by field, the JUnit XML's names and times, report.json against
+ * lines 2, 3 and 4; line 2 suppressed), with the temporary folder as the project's: SARIF field by field, the JUnit XML's names and times, report.json against
  * its schema, and the GitHub Actions commands.
  */
 @Timeout(120)
@@ -43,7 +43,7 @@ class ReportFormsTest {
         wheelLib));
     reports = temp.resolve("reports");
     report = new Verifier().verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64")
-        .withFailOn(Severity.WARNING).withReportDirectory(reports)
+        .withFailOn(Severity.WARNING).withReportDirectory(reports).withProjectBase(temp)
         .withSuppressions(List.of(Suppression.parse("BAKED-BUILD-PATHS@config.h:2: te-runtime sets NCCL_EP_HOME"))));
     assertEquals(2, report.findings().stream().filter(f -> f.checkId().equals("BAKED-BUILD-PATHS")).count());
   }
@@ -56,6 +56,8 @@ class ReportFormsTest {
     List<?> runs = (List<?>) sarif.get("runs");
     assertEquals(1, runs.size());
     Map<?, ?> run = (Map<?, ?>) runs.get(0);
+    assertEquals(Map.of("PROJECTROOT", Map.of("uri", "file://" + temp.toAbsolutePath().normalize() + "/")),
+        run.get("originalUriBaseIds"));
     Map<?, ?> driver = (Map<?, ?>) ((Map<?, ?>) run.get("tool")).get("driver");
     assertEquals("te-wheel", driver.get("name"));
     List<?> rules = (List<?>) driver.get("rules");
@@ -86,7 +88,8 @@ class ReportFormsTest {
       assertEquals(f.message(), ((Map<?, ?>) result.get("message")).get("text"));
       Map<?, ?> physical = (Map<?, ?>) ((Map<?, ?>) ((List<?>) result.get("locations")).get(0))
           .get("physicalLocation");
-      assertEquals("file://" + f.file(), ((Map<?, ?>) physical.get("artifactLocation")).get("uri"));
+      assertEquals(Map.of("uri", temp.toAbsolutePath().normalize().relativize(Path.of(f.file())).toString(),
+          "uriBaseId", "PROJECTROOT"), physical.get("artifactLocation"), "below the project: relative to PROJECTROOT");
       Map<?, ?> region = (Map<?, ?>) physical.get("region");
       if (f.line() == null) {
         assertNull(region, result.toString());
@@ -113,6 +116,37 @@ class ReportFormsTest {
         List.of(inWheel), List.of(), List.of(), ReportDetails.NONE, Map.of());
     String sarif = new ReportWriter(one, temp).sarif();
     assertTrue(sarif.contains("\"uri\": \"dist/t.whl\""), sarif);
+  }
+
+  @Test
+  void aFileOutsideTheProjectIsAnAbsoluteUriWithoutABase() throws Exception {
+    Path project = temp.resolve("project");
+    Finding outside = new Finding("WHEEL-PATHS", Severity.ERROR, temp.resolve("elsewhere/lib a.so").toString(), "x",
+        "y", "z");
+    Finding inside = new Finding("WHEEL-PATHS", Severity.ERROR, project.resolve("dist/t.whl").toString(), "x", "y",
+        "z");
+    GateReport two = new GateReport(ReportKind.VERIFY, "t.whl", "-", Severity.ERROR, CheckCatalogue.all(),
+        List.of(outside, inside), List.of(), List.of(), ReportDetails.NONE, Map.of());
+    Map<?, ?> run = (Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(new ReportWriter(two, project).sarif()))
+        .get("runs")).get(0);
+    assertEquals(Map.of("PROJECTROOT", Map.of("uri", "file://" + project.toAbsolutePath().normalize() + "/")),
+        run.get("originalUriBaseIds"));
+    List<?> results = (List<?>) run.get("results");
+    assertEquals(Map.of("uri", "file://" + temp.toAbsolutePath().normalize() + "/elsewhere/lib%20a.so"),
+        artifact(results.get(0)));
+    assertEquals(Map.of("uri", "dist/t.whl", "uriBaseId", "PROJECTROOT"), artifact(results.get(1)));
+
+    // Without a project folder (core called directly): no base, every file absolute.
+    Map<?, ?> bare = (Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(new ReportWriter(two).sarif())).get("runs"))
+        .get(0);
+    assertNull(bare.get("originalUriBaseIds"));
+    assertEquals(Map.of("uri", "file://" + project.toAbsolutePath().normalize() + "/dist/t.whl"),
+        artifact(((List<?>) bare.get("results")).get(1)));
+  }
+
+  private static Object artifact(Object result) {
+    return ((Map<?, ?>) ((Map<?, ?>) ((List<?>) ((Map<?, ?>) result).get("locations")).get(0))
+        .get("physicalLocation")).get("artifactLocation");
   }
 
   @Test

@@ -90,7 +90,7 @@ class CudaVariantPackTest {
     VerifyRequest plain = VerifyRequest.wheel(wheel);
     VerifyRequest configured = new VerifyRequest(plain.wheelLib(), plain.wheel(), plain.wheelLibPath(),
         plain.layout(), plain.platformTag(), plain.settings().withCudaMajor(13), plain.failOn(),
-        plain.severityOverrides(), plain.suppressions(), plain.reportDirectory());
+        plain.severityOverrides(), plain.suppressions(), plain.reportDirectory(), plain.projectBase());
     GateReport asCu13 = new Verifier().verify(configured);
     assertTrue(asCu13.passed(), "the configured cudaMajor wins over the name: " + asCu13.findings());
 

@@ -4,6 +4,8 @@ import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeLibrary;
+import dev.tewheel.runtime.NativeLibrary.FoundBy;
+import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NativeWorld;
 import java.io.IOException;
 import java.nio.file.FileSystemLoopException;
@@ -102,20 +104,32 @@ public final class Discovery {
   private Discovery() {}
 
   /** Where a library was found, before provenance is added. */
-  record Found(Optional<Path> file, String foundBy, String detail, Optional<String> problem) {
-    static Found of(Path file, String foundBy, String detail) {
+  record Found(Optional<Path> file, FoundBy foundBy, String detail, Optional<String> problem) {
+    static Found of(Path file, FoundBy foundBy, String detail) {
       return new Found(Optional.of(file), foundBy, detail, Optional.empty());
     }
   }
 
-  /** The NCCL the search chose, for the NCCL gate: empty when the search leaves it to dlopen's own search. */
-  public record NcclChoice(Optional<Path> file, String detail) {}
+  /**
+   * The NCCL the search chose, for the NCCL gate: empty when the search leaves it to dlopen's own search.
+   *
+   * @param source {@link NcclStatus.Source#CONFIGURED} (te.ncclLibrary, the builder) or
+   *     {@link NcclStatus.Source#DISCOVERED} (an override, a system root, a pip wheel, or none found)
+   */
+  public record NcclChoice(Optional<Path> file, NcclStatus.Source source, String detail) {}
 
   /**
    * The site-packages to search: the one an installed TE wheel's wheel_lib sits in, else {@code te.sitePackages},
    * else {@code $VIRTUAL_ENV/lib/python3.*}{@code /site-packages}.
+   *
+   * @param installedWheel whether {@code folder} is the one an installed TE wheel's wheel_lib sits in (its
+   *     dist-info then names TE's CUDA variant)
    */
-  public record SitePackages(Optional<Path> folder, String source) {}
+  public record SitePackages(Optional<Path> folder, String source, boolean installedWheel) {
+    SitePackages(Optional<Path> folder, String source) {
+      this(folder, source, false);
+    }
+  }
 
   public static SitePackages sitePackages(Optional<Path> bundleFolder) {
     if (bundleFolder.isPresent()) {
@@ -124,7 +138,7 @@ public final class Discovery {
       if (folder.getFileName() != null && folder.getFileName().toString().equals("wheel_lib") && te != null
           && te.getFileName() != null && te.getFileName().toString().equals("transformer_engine")
           && te.getParent() != null) {
-        return new SitePackages(Optional.of(te.getParent()), "installed TE wheel");
+        return new SitePackages(Optional.of(te.getParent()), "installed TE wheel", true);
       }
     }
     String configured = Config.property(SITE_PACKAGES_PROPERTY);
@@ -154,14 +168,14 @@ public final class Discovery {
     Entry entry = entry("nccl");
     Path configured = config.effectiveNcclLibrary();
     if (configured != null) {
-      return new NcclChoice(Optional.of(configured), "configured");
+      return new NcclChoice(Optional.of(configured), NcclStatus.Source.CONFIGURED, "configured");
     }
     Found found = find(entry, sitePackages(bundleFolder).folder(), true);
-    if (found.file().isPresent() && (found.foundBy().equals("system") || found.foundBy().equals("pip wheel")
-        || found.foundBy().equals("override"))) {
-      return new NcclChoice(found.file(), found.foundBy() + ": " + found.detail());
+    if (found.file().isPresent() && (found.foundBy() == FoundBy.SYSTEM || found.foundBy() == FoundBy.PIP_WHEEL
+        || found.foundBy() == FoundBy.OVERRIDE)) {
+      return new NcclChoice(found.file(), NcclStatus.Source.DISCOVERED, found.foundBy() + ": " + found.detail());
     }
-    return new NcclChoice(Optional.empty(), "dlopen's search");
+    return new NcclChoice(Optional.empty(), NcclStatus.Source.DISCOVERED, "dlopen's search");
   }
 
   /** The whole world, with provenance; loads nothing. */
@@ -183,7 +197,7 @@ public final class Discovery {
         || systemOrDlopen(entry("curand")).file().isPresent();
     Optional<Integer> variant = Optional.empty();
     String variantSource = "unknown";
-    if (site.folder().isPresent() && site.source().equals("installed TE wheel")) {
+    if (site.installedWheel()) {
       try (Stream<Path> names = Files.list(site.folder().get())) {
         for (Path p : names.toList()) {
           Matcher m = DIST_INFO.matcher(p.getFileName().toString());
@@ -214,14 +228,14 @@ public final class Discovery {
       Found found = mappedCopy(entry, mapped).orElseGet(() -> overrideOrSkip(entry, config)
           .orElseGet(() -> toolkit || !PIP_WITHOUT_TOOLKIT.contains(entry.name()) ? find(entry, site.folder(), true)
               : pipOnly(entry, site.folder())));
-      if (found.file().isEmpty() && found.problem().isEmpty() && !found.foundBy().equals("skipped")) {
+      if (found.file().isEmpty() && found.problem().isEmpty() && found.foundBy() != FoundBy.SKIPPED) {
         String where = site.folder().map(f -> " into " + f).orElse(" (te-runtime knows no site-packages: set -D"
             + SITE_PACKAGES_PROPERTY + " or VIRTUAL_ENV)");
         String why = !toolkit && PIP_WITHOUT_TOOLKIT.contains(entry.name())
             ? "without a CUDA toolkit (neither NVRTC nor cuRAND on the system), " + entry.base()
                 + " must come from a pip wheel, and there is none"
             : entry.base() + ".so not found on the system, by dlopen or in a pip wheel";
-        found = new Found(Optional.empty(), "not found", found.detail(),
+        found = new Found(Optional.empty(), FoundBy.NOT_FOUND, found.detail(),
             Optional.of(why + ": pip install " + entry.wheel(variant) + where + ", or set -D" + PROPERTY_PREFIX
                 + entry.name() + ".path=<file>"));
       }
@@ -241,7 +255,7 @@ public final class Discovery {
     }
     for (NativeLibrary library : libraries) {
       Optional<Path> chosen = library.file();
-      if (chosen.isPresent() && !library.foundBy().equals("already loaded") && !library.mapped().isEmpty()
+      if (chosen.isPresent() && library.foundBy() != FoundBy.ALREADY_LOADED && !library.mapped().isEmpty()
           && library.mapped().stream().noneMatch(m -> FileStamp.sameFile(m, chosen.get()))) {
         warnings.add(library.soname().orElse(library.name()) + " is already mapped from " + library.mapped().get(0)
             + "; te-runtime's search chose " + chosen.get() + ", but symbols bind to the mapped copy");
@@ -298,7 +312,7 @@ public final class Discovery {
   private static Optional<Found> mappedCopy(Entry entry, Map<String, List<Path>> mapped) {
     for (Map.Entry<String, List<Path>> e : mapped.entrySet()) {
       if (entry.versioned().matcher(e.getKey()).matches()) {
-        return Optional.of(Found.of(firstLoaded(e.getKey(), e.getValue()), "already loaded",
+        return Optional.of(Found.of(firstLoaded(e.getKey(), e.getValue()), FoundBy.ALREADY_LOADED,
             "mapped in this process"));
       }
     }
@@ -335,7 +349,7 @@ public final class Discovery {
       skipSource = "environment " + envKey + "_SKIP";
     }
     if (skip != null && !skip.strip().equalsIgnoreCase("false") && !skip.strip().equals("0")) {
-      return Optional.of(new Found(Optional.empty(), "skipped", skipSource, Optional.empty()));
+      return Optional.of(new Found(Optional.empty(), FoundBy.SKIPPED, skipSource, Optional.empty()));
     }
     String path = Config.property(key + ".path");
     String source = "system property " + key + ".path";
@@ -353,10 +367,10 @@ public final class Discovery {
     }
     Path file = Path.of(path).toAbsolutePath().normalize();
     if (!Files.isRegularFile(file)) {
-      return Optional.of(new Found(Optional.empty(), "override", source + "=" + path, Optional.of(
+      return Optional.of(new Found(Optional.empty(), FoundBy.OVERRIDE, source + "=" + path, Optional.of(
           source + " names " + path + ", which is not a file; the search stops at a value someone set")));
     }
-    return Optional.of(Found.of(file, "override", source + "=" + path));
+    return Optional.of(Found.of(file, FoundBy.OVERRIDE, source + "=" + path));
   }
 
   /** System roots, then dlopen by name, then pip wheels. */
@@ -367,7 +381,7 @@ public final class Discovery {
     }
     Found pip = pipOnly(entry, site);
     return pip.file().isPresent() ? pip
-        : new Found(Optional.empty(), "not found", system.detail() + "; " + pip.detail(), Optional.empty());
+        : new Found(Optional.empty(), FoundBy.NOT_FOUND, system.detail() + "; " + pip.detail(), Optional.empty());
   }
 
   /** TE's system roots for a library, in its order: {source, folder or null}. */
@@ -398,7 +412,7 @@ public final class Discovery {
           .filter(p -> !p.toString().contains("stub"))
           .max(Comparator.comparing((Path p) -> p.getFileName().toString()));
       if (best.isPresent()) {
-        return Found.of(best.get(), "system", root[0] + "=" + root[1]);
+        return Found.of(best.get(), FoundBy.SYSTEM, root[0] + "=" + root[1]);
       }
     }
     ElfMachine machine = HostMachine.current();
@@ -408,11 +422,11 @@ public final class Discovery {
       for (String name2 : names) {
         Optional<Dependency> hit = LoaderSearch.byName(name2, machine);
         if (hit.isPresent()) {
-          return Found.of(hit.get().file().get(), "dlopen", "dlopen(\"" + name2 + "\"): " + hit.get().foundBy());
+          return Found.of(hit.get().file().get(), FoundBy.DLOPEN, "dlopen(\"" + name2 + "\"): " + hit.get().foundBy());
         }
       }
     }
-    return new Found(Optional.empty(), "not found", "not on the system (" + upper + "_HOME, " + upper
+    return new Found(Optional.empty(), FoundBy.NOT_FOUND, "not on the system (" + upper + "_HOME, " + upper
         + "_PATH, CUDA_HOME, CUDA_PATH, " + (defaultRoot.isEmpty() ? "no default root" : defaultRoot)
         + ") nor by dlopen(\"" + entry.base() + ".so\")", Optional.empty());
   }
@@ -420,7 +434,7 @@ public final class Discovery {
   /** TE's pip folders, in its order, plus the real folders its patterns miss; the highest version in the first. */
   private static Found pipOnly(Entry entry, Optional<Path> site) {
     if (site.isEmpty()) {
-      return new Found(Optional.empty(), "not found", "no site-packages to search", Optional.empty());
+      return new Found(Optional.empty(), FoundBy.NOT_FOUND, "no site-packages to search", Optional.empty());
     }
     Path nvidia = site.get().resolve("nvidia");
     List<Path> folders = new ArrayList<>(List.of(nvidia.resolve("cu13").resolve(entry.pipPackage()).resolve("lib"),
@@ -438,13 +452,13 @@ public final class Discovery {
         Optional<Path> best = files.filter(p -> pattern.matcher(p.getFileName().toString()).matches())
             .max(Comparator.comparing(p -> versionKey(suffix(p, pattern))));
         if (best.isPresent()) {
-          return Found.of(best.get(), "pip wheel", site.get().relativize(folder).toString());
+          return Found.of(best.get(), FoundBy.PIP_WHEEL, site.get().relativize(folder).toString());
         }
       } catch (IOException e) {
         // unreadable folder: the next one
       }
     }
-    return new Found(Optional.empty(), "not found", "no " + entry.base() + ".so.<N> in " + nvidia + "'s "
+    return new Found(Optional.empty(), FoundBy.NOT_FOUND, "no " + entry.base() + ".so.<N> in " + nvidia + "'s "
         + entry.pipPackage() + " folders", Optional.empty());
   }
 

@@ -5,6 +5,7 @@ import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
+import dev.tewheel.runtime.Dependency.FoundBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -45,10 +46,11 @@ public final class LoaderSearch {
    * What {@code dlopen(name)} from te-runtime would do: the file it maps and the dependencies that decide it.
    *
    * @param file the file found for {@code name}; empty when none is
-   * @param foundBy how it was found (see {@link Dependency#foundBy()}), or why not
+   * @param foundBy how it was found (see {@link Dependency#foundBy()})
+   * @param detail why not, when a file was there; else empty
    * @param dependencies as {@link #needed}; empty when no file was found
    */
-  public record Opening(Optional<Path> file, String foundBy, List<Dependency> dependencies) {
+  public record Opening(Optional<Path> file, FoundBy foundBy, String detail, List<Dependency> dependencies) {
     /** Whether glibc's dlopen would succeed. */
     public boolean succeeds() {
       return file.isPresent() && dependencies.stream().allMatch(Dependency::found);
@@ -114,7 +116,8 @@ public final class LoaderSearch {
             }
           }
         }
-        Dependency asked = Reports.make().dependency(name, neededBy, found.file(), found.foundBy(), List.of());
+        Dependency asked = Reports.make().dependency(name, neededBy, found.file(), found.foundBy(),
+            found.foundDetail(), List.of());
         asked = asked.file().isEmpty() ? asked : withVersions(asked, node.elf());
         if (node == root || !asked.found()) {
           result.add(asked);
@@ -134,19 +137,19 @@ public final class LoaderSearch {
       Optional<Path> path = expand(name, LinkerHost.executable().map(e -> e.file().getParent()).orElse(null))
           .map(Path::of);
       file = path.filter(p -> probe(p, machine) == Probe.USABLE)
-          .map(p -> Reports.make().dependency(name, "dlopen", Optional.of(p), "path", List.of()));
+          .map(p -> dependency(name, "dlopen", Optional.of(p), FoundBy.PATH));
     } else {
       file = byName(name, machine);
     }
     if (file.isEmpty()) {
-      return new Opening(Optional.empty(), "not found", List.of());
+      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "", List.of());
     }
     Path found = file.get().file().get();
     try {
-      return new Opening(file.get().file(), file.get().foundBy(),
+      return new Opening(file.get().file(), file.get().foundBy(), "",
           needed(found, ElfCache.readWithoutSymbols(found), Map.of()));
     } catch (IOException e) {
-      return new Opening(Optional.empty(), "unreadable: " + e.getMessage(), List.of());
+      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "unreadable: " + e.getMessage(), List.of());
     }
   }
 
@@ -159,7 +162,7 @@ public final class LoaderSearch {
   public static Optional<Dependency> byName(String name, ElfMachine machine) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
-      return Optional.of(Reports.make().dependency(name, "dlopen", loaded, "already loaded", List.of()));
+      return Optional.of(dependency(name, "dlopen", loaded, FoundBy.ALREADY_LOADED));
     }
     Node executable = LinkerHost.executable().map(e -> new Node(e.file(), e.elf(), null, true)).orElse(null);
     Dependency found = search(name, "dlopen", executable, machine);
@@ -167,8 +170,18 @@ public final class LoaderSearch {
   }
 
   /** Whether the loader would go on to map this entry's own dependencies (not for copies already mapped). */
-  private static boolean isSearched(String foundBy) {
-    return !foundBy.equals("already loaded") && !foundBy.equals("preloaded by te-runtime");
+  private static boolean isSearched(FoundBy foundBy) {
+    return foundBy != FoundBy.ALREADY_LOADED && foundBy != FoundBy.PRELOADED;
+  }
+
+  private static Dependency dependency(String name, String neededBy, Optional<Path> file, FoundBy foundBy) {
+    return Reports.make().dependency(name, neededBy, file, foundBy, "", List.of());
+  }
+
+  /** A name the search stopped at: a file was there, but no ELF object (open_verify ends dlopen with an error). */
+  private static Dependency invalid(String name, String neededBy, Path file, FoundBy step) {
+    return Reports.make().dependency(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND,
+        file + " (" + step + ") is not a valid ELF object", List.of());
   }
 
   /**
@@ -194,23 +207,24 @@ public final class LoaderSearch {
     // Without any version table (no DT_VERSYM), glibc before 2.41 asserts while binding a versioned symbol to the
     // file (dl-lookup.c's check_match) and the process aborts; so each version asked of it counts as missing.
     List<String> missing = wanted.stream().filter(v -> !defined.contains(v)).distinct().sorted().toList();
-    return Reports.make().dependency(found.name(), found.neededBy(), found.file(), found.foundBy(), missing);
+    return Reports.make().dependency(found.name(), found.neededBy(), found.file(), found.foundBy(),
+        found.foundDetail(), missing);
   }
 
   private static Dependency find(String name, String neededBy, Node node, ElfMachine machine,
       Map<String, Path> preloads) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
-      return Reports.make().dependency(name, neededBy, loaded, "already loaded", List.of());
+      return dependency(name, neededBy, loaded, FoundBy.ALREADY_LOADED);
     }
     if (preloads.containsKey(name)) {
-      return Reports.make().dependency(name, neededBy, Optional.of(preloads.get(name)), "preloaded by te-runtime", List.of());
+      return dependency(name, neededBy, Optional.of(preloads.get(name)), FoundBy.PRELOADED);
     }
     if (name.contains("/")) {
       Optional<Path> path = expand(name, node.origin()).map(Path::of);
       return path.isPresent() && probe(path.get(), machine) == Probe.USABLE
-          ? Reports.make().dependency(name, neededBy, path, "path", List.of())
-          : Reports.make().dependency(name, neededBy, Optional.empty(), "not found", List.of());
+          ? dependency(name, neededBy, path, FoundBy.PATH)
+          : dependency(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
     }
     return search(name, neededBy, node, machine);
   }
@@ -223,19 +237,19 @@ public final class LoaderSearch {
       boolean sawExecutable = false;
       for (Node l = node; l != null; l = l.loader()) {
         // An object with a DT_RUNPATH has no DT_RPATH for the loader, also as the loader of another.
-        order.add(new Lookup("RPATH", folders(WheelLibPaths.rpathInEffect(l.elf()), l.origin())));
+        order.add(new Lookup(FoundBy.RPATH, folders(WheelLibPaths.rpathInEffect(l.elf()), l.origin())));
         sawExecutable |= l.executable();
       }
       // The executable's RPATH counts for every load, unless it has a RUNPATH (which replaces it).
       if (!sawExecutable && executable.isPresent()) {
-        order.add(new Lookup("RPATH", folders(WheelLibPaths.rpathInEffect(executable.get().elf()),
+        order.add(new Lookup(FoundBy.RPATH, folders(WheelLibPaths.rpathInEffect(executable.get().elf()),
             executable.get().origin())));
       }
     }
-    order.add(new Lookup("LD_LIBRARY_PATH", ldLibraryPath(Libc.getenv("LD_LIBRARY_PATH"),
+    order.add(new Lookup(FoundBy.LD_LIBRARY_PATH, ldLibraryPath(Libc.getenv("LD_LIBRARY_PATH"),
         executable.map(Node::origin).orElse(null))));
     if (node != null) {
-      order.add(new Lookup("RUNPATH", folders(node.elf().runpath(), node.origin())));
+      order.add(new Lookup(FoundBy.RUNPATH, folders(node.elf().runpath(), node.origin())));
     }
     for (Lookup lookup : order) {
       Optional<Dependency> hit = inFolders(name, neededBy, lookup, machine);
@@ -249,24 +263,23 @@ public final class LoaderSearch {
       if (cached.isPresent()) {
         Probe probe = probe(cached.get(), machine);
         if (probe == Probe.USABLE) {
-          return Reports.make().dependency(name, neededBy, cached, LdSoCache.FILE.toString(), List.of());
+          return dependency(name, neededBy, cached, FoundBy.LD_SO_CACHE);
         }
         if (probe == Probe.INVALID) {
-          return Reports.make().dependency(name, neededBy, Optional.empty(), "not found: " + cached.get() + " ("
-              + LdSoCache.FILE + ") is not a valid ELF object", List.of());
+          return invalid(name, neededBy, cached.get(), FoundBy.LD_SO_CACHE);
         }
       }
-      Optional<Dependency> hit = inFolders(name, neededBy, new Lookup("default folder", defaultFolders(machine)),
+      Optional<Dependency> hit = inFolders(name, neededBy, new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)),
           machine);
       if (hit.isPresent()) {
         return hit.get();
       }
     }
-    return Reports.make().dependency(name, neededBy, Optional.empty(), "not found", List.of());
+    return dependency(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
   }
 
   /** One search list and the name a report gives it. */
-  private record Lookup(String foundBy, List<String> folders) {}
+  private record Lookup(FoundBy foundBy, List<String> folders) {}
 
   /** The linker's built-in folders: the multiarch ones (Debian, Ubuntu), lib64 (Fedora, RHEL), then lib. */
   private static List<String> defaultFolders(ElfMachine machine) {
@@ -379,14 +392,12 @@ public final class LoaderSearch {
         Path file = Path.of(prefix + subfolder + name);
         Probe probe = probe(file, machine);
         if (probe == Probe.USABLE) {
-          return Optional.of(Reports.make().dependency(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
-              lookup.foundBy(), List.of()));
+          return Optional.of(dependency(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
+              lookup.foundBy()));
         }
         if (probe == Probe.INVALID) {
           // open_verify: a file that is there but no ELF object of this class ends dlopen with an error.
-          return Optional.of(Reports.make().dependency(name, neededBy, Optional.empty(), "not found: "
-              + file.toAbsolutePath().normalize() + " (" + lookup.foundBy() + ") is not a valid ELF object",
-              List.of()));
+          return Optional.of(invalid(name, neededBy, file.toAbsolutePath().normalize(), lookup.foundBy()));
         }
       }
     }

@@ -34,8 +34,7 @@ public final class NcclGate {
 
   /** The NCCL te-runtime's search chose (an override, a system root, a pip wheel), else dlopen's own search. */
   public static NcclStatus probe(Discovery.NcclChoice choice, NcclVersion minimum) {
-    return probe(choice.file().orElse(null), choice.detail().equals("configured") ? NcclStatus.Source.CONFIGURED
-        : NcclStatus.Source.DISCOVERED, minimum);
+    return probe(choice.file().orElse(null), choice.source(), minimum);
   }
 
   private static NcclStatus probe(Path configured, NcclStatus.Source configuredSource, NcclVersion minimum) {

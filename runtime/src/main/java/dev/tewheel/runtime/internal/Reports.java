@@ -32,8 +32,8 @@ public final class Reports {
         Optional<NcclEpCandidate> chosen, Optional<Path> loadedElsewhere, List<Dependency> dependencies,
         NcclStatus nccl);
 
-    Dependency dependency(String name, String neededBy, Optional<Path> file, String foundBy,
-        List<String> missingVersions);
+    Dependency dependency(String name, String neededBy, Optional<Path> file, Dependency.FoundBy foundBy,
+        String foundDetail, List<String> missingVersions);
 
     NcclStatus ncclStatus(Optional<Path> library, NcclStatus.Source source, Optional<NcclVersion> version,
         NcclVersion minimum, boolean ok, String detail);

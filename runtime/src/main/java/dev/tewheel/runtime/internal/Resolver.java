@@ -219,6 +219,7 @@ public final class Resolver {
                 .orElse(Map.of())));
 
     String reason;
+    boolean available = false;
     if (located.problem().isPresent()) {
       reason = located.problem().get();
     } else if (listedOnly && entry.isEmpty()) {
@@ -250,8 +251,8 @@ public final class Resolver {
       reason = prediction.get().detail();
     } else {
       reason = "available";
+      available = true;
     }
-    boolean available = reason.equals("available");
     return new Resolution(Reports.make().availability(available, reason, located.steps(),
         bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere,
         dependencies, nccl),
