@@ -1,8 +1,8 @@
 package dev.tewheel.bench;
 
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +49,8 @@ public class VerifyFloorBenchmark {
   }
 
   @Benchmark
-  public VerifyReport verifyWheelCold() throws Exception {
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(wheel));
+  public GateReport verifyWheelCold() throws Exception {
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(wheel));
     if (report.count(Severity.ERROR) > 0) {
       throw new IllegalStateException("the benchmark wheel should pass: " + report.findings());
     }

@@ -1,7 +1,7 @@
 package dev.tewheel.bench;
 
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
@@ -90,9 +90,9 @@ public class VerifyWheelBenchmark {
   }
 
   @Benchmark
-  public VerifyReport verifyWheel() throws Exception {
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(wheel));
-    if (report.count(dev.tewheel.core.check.Severity.ERROR) > 0) {
+  public GateReport verifyWheel() throws Exception {
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(wheel));
+    if (report.count(dev.tewheel.core.gate.Severity.ERROR) > 0) {
       throw new IllegalStateException("the benchmark wheel should pass: " + report.findings());
     }
     return report;

@@ -6,7 +6,7 @@ import java.util.Map;
  * e_machine: the instruction set. Common machines have names in the style of {@code uname -m} ("x86_64",
  * "aarch64"); any other prints as its number, so every file still reads.
  */
-public record ElfMachine(int value) {
+public final class ElfMachine extends NumberedConstant {
   public static final ElfMachine X86_64 = new ElfMachine(62);
   public static final ElfMachine AARCH64 = new ElfMachine(183);
   public static final ElfMachine I386 = new ElfMachine(3);
@@ -42,24 +42,12 @@ public record ElfMachine(int value) {
       Map.entry(258, "loongarch"),
       Map.entry(0x9026, "alpha"));
 
-  /** "x86_64", "aarch64", … or the number in decimal for a machine without a name here. */
-  public String name() {
-    return Names.of(NAMES, value);
+  public ElfMachine(int value) {
+    super(value);
   }
 
   @Override
-  public String toString() {
-    return name();
-  }
-
-  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof ElfMachine that && that.value == value;
-  }
-
-  @Override
-  public int hashCode() {
-    return value;
+  Map<Integer, String> names() {
+    return NAMES;
   }
 }

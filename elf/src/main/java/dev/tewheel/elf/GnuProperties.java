@@ -62,18 +62,6 @@ public record GnuProperties(boolean present, int x86IsaNeeded, int x86IsaUsed, i
     return names;
   }
 
-  /** The x86 protections the file is marked for, e.g. [IBT, SHSTK]. */
-  public List<String> x86FeatureNames() {
-    List<String> names = new ArrayList<>();
-    if ((x86Features & X86_FEATURE_IBT) != 0) {
-      names.add("IBT");
-    }
-    if ((x86Features & X86_FEATURE_SHSTK) != 0) {
-      names.add("SHSTK");
-    }
-    return names;
-  }
-
   /**
    * Reads the note of {@code elf} from {@code source} (the bytes {@code elf} was read from): a few dozen bytes.
    *

@@ -3,7 +3,7 @@ package dev.tewheel.elf;
 import java.util.Map;
 
 /** EI_OSABI: the OS or ABI extensions the file uses; GNU/Linux files say SYSV (0) or GNU (3). */
-public record OsAbi(int value) {
+public final class OsAbi extends NumberedConstant {
   public static final OsAbi SYSV = new OsAbi(0);
   public static final OsAbi GNU = new OsAbi(3);
 
@@ -21,24 +21,12 @@ public record OsAbi(int value) {
       Map.entry(97, "ARM"),
       Map.entry(255, "STANDALONE"));
 
-  /** "SYSV", "GNU", … or the number in decimal. */
-  public String name() {
-    return Names.of(NAMES, value);
+  public OsAbi(int value) {
+    super(value);
   }
 
   @Override
-  public String toString() {
-    return name();
-  }
-
-  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof OsAbi that && that.value == value;
-  }
-
-  @Override
-  public int hashCode() {
-    return value;
+  Map<Integer, String> names() {
+    return NAMES;
   }
 }

@@ -17,9 +17,4 @@ public record ProgramHeader(
   public static final int PF_W = 2;
   public static final int PF_R = 4;
 
-  /** Whether {@code address} falls in the part of this segment that the file holds. */
-  public boolean containsInFile(long address) {
-    return Long.compareUnsigned(address, virtualAddress) >= 0
-        && Long.compareUnsigned(address - virtualAddress, fileSize) < 0;
-  }
 }

@@ -3,7 +3,7 @@ package dev.tewheel.elf;
 import java.util.Map;
 
 /** ELF{32,64}_ST_BIND of st_info. */
-public record SymbolBinding(int value) {
+public final class SymbolBinding extends NumberedConstant {
   public static final SymbolBinding LOCAL = new SymbolBinding(0);
   public static final SymbolBinding GLOBAL = new SymbolBinding(1);
   public static final SymbolBinding WEAK = new SymbolBinding(2);
@@ -14,26 +14,15 @@ public record SymbolBinding(int value) {
 
   /** Whether a defined symbol of this binding is visible to other objects (GLOBAL, WEAK, GNU_UNIQUE). */
   public boolean isExported() {
-    return value == 1 || value == 2 || value == 10;
+    return value() == 1 || value() == 2 || value() == 10;
   }
 
-  public String name() {
-    return Names.of(NAMES, value);
-  }
-
-  @Override
-  public String toString() {
-    return name();
-  }
-
-  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof SymbolBinding that && that.value == value;
+  public SymbolBinding(int value) {
+    super(value);
   }
 
   @Override
-  public int hashCode() {
-    return value;
+  Map<Integer, String> names() {
+    return NAMES;
   }
 }

@@ -3,7 +3,7 @@ package dev.tewheel.elf;
 import java.util.Map;
 
 /** ELF{32,64}_ST_TYPE of st_info. */
-public record SymbolType(int value) {
+public final class SymbolType extends NumberedConstant {
   public static final SymbolType NOTYPE = new SymbolType(0);
   public static final SymbolType OBJECT = new SymbolType(1);
   public static final SymbolType FUNC = new SymbolType(2);
@@ -17,23 +17,12 @@ public record SymbolType(int value) {
   private static final Map<Integer, String> NAMES = Map.of(
       0, "NOTYPE", 1, "OBJECT", 2, "FUNC", 3, "SECTION", 4, "FILE", 5, "COMMON", 6, "TLS", 10, "GNU_IFUNC");
 
-  public String name() {
-    return Names.of(NAMES, value);
+  public SymbolType(int value) {
+    super(value);
   }
 
   @Override
-  public String toString() {
-    return name();
-  }
-
-  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof SymbolType that && that.value == value;
-  }
-
-  @Override
-  public int hashCode() {
-    return value;
+  Map<Integer, String> names() {
+    return NAMES;
   }
 }

@@ -85,6 +85,10 @@ public final class Json {
       quote(s, out);
     } else if (value instanceof Boolean || value instanceof Long || value instanceof Integer) {
       out.append(value);
+    } else if (value instanceof java.math.BigDecimal decimal) {
+      out.append(decimal.toPlainString()); // as given: 19.78 stays 19.78, never 1.978E1
+    } else if (value instanceof Double d && Double.isFinite(d)) {
+      out.append(d);
     } else if (value instanceof Map<?, ?> map) {
       if (map.isEmpty()) {
         out.append("{}");

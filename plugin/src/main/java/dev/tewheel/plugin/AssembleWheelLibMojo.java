@@ -6,7 +6,7 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.nio.file.Path;
@@ -101,24 +101,18 @@ public class AssembleWheelLibMojo extends TeMojo {
     }
     AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
         ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
-        chosen, checkSettings(), severityOverrides(CheckCatalogue::requireKnown), timestamp(),
+        chosen, checkSettings(), severityOverrides(CheckCatalogue.CHECKS), timestamp(),
         stateFile == null ? null : stateFile.toPath());
     if (ncclEpHome == null) {
       info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
     }
     try {
       AssembleResult result = new Assembler(this::info).assemble(request);
-      // An info finding (a check that could not judge, e.g. SYMBOL-FLOOR without floors) is no warning.
-      result.findings().forEach(f -> {
-        if (f.severity() == Severity.INFO) {
-          info(f.message());
-        } else {
-          warn(f.message());
-        }
-      });
       result.report().forEach(this::info);
+      judge(result.verdict(), List.of(), "");
       recordWritten();
     } catch (AssembleException e) {
+      e.verdict().ifPresent(verdict -> log(verdict, List.of())); // the message lists the errors again, in full
       throw new MojoFailureException(printable(e.getMessage()), e);
     }
   }

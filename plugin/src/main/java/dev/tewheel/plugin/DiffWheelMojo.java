@@ -1,12 +1,12 @@
 package dev.tewheel.plugin;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.diff.DiffRequest;
+import dev.tewheel.core.diff.DiffRules;
 import dev.tewheel.core.diff.WheelDiff;
-import dev.tewheel.core.verify.ReportWriter;
-import dev.tewheel.core.verify.Suppression;
-import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.gate.Suppression;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -76,28 +76,19 @@ public class DiffWheelMojo extends TeMojo {
     Path current = input();
     Layout chosen = chosenLayout();
     Severity level = failOnSeverity();
-    // The diff's rules have IDs of their own; DiffRequest checks them before anything runs.
-    Map<String, Severity> overrides = severityOverrides(DiffRequest::requireRule);
-    List<Suppression> accepted = suppressionList(DiffRequest::requireRule);
+    // The diff's rules have IDs of their own, checked before anything runs.
+    Map<String, Severity> overrides = severityOverrides(DiffRules.RULES);
+    List<Suppression> accepted = suppressionList(DiffRules.RULES);
     DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
         current, wheelLibPath, chosen, maxGrowthPercent, level, overrides,
         accepted, reportPath()));
-    VerifyReport report;
+    GateReport report;
     try {
       report = new WheelDiff().diff(request);
     } catch (IOException e) {
       throw new MojoFailureException(printable("te:diff-wheel could not read its input: " + e.getMessage()), e);
     }
-    ReportWriter writer = new ReportWriter(report);
-    List<String> lines = writer.console();
-    lines.subList(0, lines.size() - 1).forEach(this::info);
-    new ReportWriter(report).warnings().forEach(this::warn);
-    info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
-        + reportPath().resolve(writer.junitFileName()));
-    if (!report.passed()) {
-      throw new MojoFailureException(printable(report.summary()));
-    }
-    info(report.summary());
+    judge(report, reportFiles(report), "");
   }
 
   /** The baseline file or folder, resolving baselineArtifact through the repository system when given. */

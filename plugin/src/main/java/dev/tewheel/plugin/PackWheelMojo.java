@@ -2,12 +2,11 @@ package dev.tewheel.plugin;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.verify.ReportWriter;
-import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
-import dev.tewheel.core.verify.PackedWheel;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,6 +90,16 @@ public class PackWheelMojo extends TeMojo {
     return "te:pack-wheel";
   }
 
+  @Override
+  List<String> summaryLines(GateReport report) {
+    return VerifyWheelLibMojo.suggestedTag(report);
+  }
+
+  @Override
+  String verdictLabel() {
+    return "verify: ";
+  }
+
   /** Pack's own folder, so its verification never overwrites the reports of te:verify-wheel-lib. */
   @Override
   String defaultReportFolder() {
@@ -155,18 +164,10 @@ public class PackWheelMojo extends TeMojo {
     }
     info(packed.result().summary());
     if (packed.verification().isPresent()) {
-      VerifyReport report = packed.verification().get();
-      List<String> lines = new ReportWriter(report).console();
-      lines.subList(0, lines.size() - 1).forEach(this::info);
-      new ReportWriter(report).warnings().forEach(this::warn);
-      VerifyWheelLibMojo.suggestedTag(report).forEach(this::info);
-      info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", " + reportPath().resolve(ReportWriter.JUNIT));
-      if (!report.passed()) {
-        throw new MojoFailureException(printable(report.summary() + "; the new wheel was kept as " + packed.location()
-            + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()
-                + " left as it was" : "")));
-      }
-      info("verify: " + report.summary());
+      GateReport report = packed.verification().get();
+      judge(report, reportFiles(report), "; the new wheel was kept as " + packed.location()
+          + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()
+              + " left as it was" : ""));
     }
     if (attach) {
       projectHelper.attachArtifact(project, "whl", packed.result().wheel().toFile());

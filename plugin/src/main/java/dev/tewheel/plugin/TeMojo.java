@@ -5,9 +5,14 @@ import dev.tewheel.core.assemble.BuildTimestamp;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.Severity;
-import dev.tewheel.core.verify.ReportWriter;
-import dev.tewheel.core.verify.Suppression;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GatePolicy;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.LogLine;
+import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.core.gate.RuleSet;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.gate.Suppression;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.File;
 import java.nio.file.Path;
@@ -25,6 +30,7 @@ import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.MojoDescriptor;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -289,25 +295,132 @@ abstract class TeMojo extends AbstractMojo {
   }
 
   Severity failOnSeverity() throws MojoExecutionException {
-    return parameter("failOn", failOn, () -> VerifyRequest.failOn(Severity.parse(failOn)));
+    return parameter("failOn", failOn, () -> GatePolicy.failOn(Severity.parse(failOn)));
   }
 
-  /** The suppressions; {@code known} checks each ID (before anything runs), listing the valid IDs if unknown. */
-  List<Suppression> suppressionList(Consumer<String> known) throws MojoExecutionException {
+  /** The suppressions, each ID known to {@code rules} (checked before anything runs, the valid IDs listed if not). */
+  List<Suppression> suppressionList(RuleSet<?> rules) throws MojoExecutionException {
     return parameter("suppressions", suppressions, () -> {
       List<Suppression> parsed = Suppression.parseAll(suppressions);
-      parsed.forEach(s -> known.accept(s.checkId()));
+      parsed.forEach(s -> rules.requireKnown(s.checkId()));
       return parsed;
     });
   }
 
-  /** The severity overrides; {@code known} checks each ID (before anything runs), listing the valid IDs if unknown. */
-  Map<String, Severity> severityOverrides(Consumer<String> known) throws MojoExecutionException {
+  /** The severity overrides, each ID known to {@code rules}, as {@link #suppressionList} checks them. */
+  Map<String, Severity> severityOverrides(RuleSet<?> rules) throws MojoExecutionException {
     return parameter("severities", severities, () -> {
       Map<String, Severity> parsed = Severity.overrides(severities);
-      parsed.keySet().forEach(known);
+      parsed.keySet().forEach(rules::requireKnown);
       return parsed;
     });
+  }
+
+  /** Reads the environment (GITHUB_ACTIONS); a test gives a run's environment here. */
+  Function<String, String> environment = System::getenv;
+
+  /** Where GitHub Actions workflow commands go: the process's standard output, which the runner reads. */
+  Consumer<String> workflowOutput = System.out::println;
+
+  /**
+   * Logs a gate's report and fails the goal when it did not pass: the one table-then-verdict block of assemble,
+   * verify, pack and diff. Each finding is logged at its own level, once per build: one an earlier goal of this
+   * project's build printed is referred to, not printed again. On GitHub Actions each finding is also a workflow
+   * command, so it shows as an annotation.
+   *
+   * @param files the report files written, if any
+   * @param failure what the failure message adds to the summary (pack: where the new wheel was kept)
+   */
+  void judge(GateReport report, List<Path> files, String failure) throws MojoFailureException {
+    log(report, files);
+    if (!report.passed()) {
+      throw new MojoFailureException(printable(report.summary() + failure));
+    }
+    info(verdictLabel() + report.summary());
+  }
+
+  /** Lines a goal adds below the table, before the report files (verify and pack: the suggested platform tag). */
+  List<String> summaryLines(GateReport report) {
+    return List.of();
+  }
+
+  /** What the passing summary line starts with: pack says "verify: ", its verdict being its verification's. */
+  String verdictLabel() {
+    return "";
+  }
+
+  /** The logging half of {@link #judge}: the table, the warnings, the report files, the workflow commands. */
+  void log(GateReport report, List<Path> files) {
+    ReportWriter writer = new ReportWriter(report, projectFolder());
+    Map<String, String> printed = printedFindings();
+    boolean onGitHub = "true".equals(environment.apply(ReportWriter.GITHUB_ACTIONS));
+    List<String> commands = new ArrayList<>();
+    for (LogLine line : writer.table()) {
+      Finding finding = line.finding();
+      String earlier = finding == null ? null : printed.putIfAbsent(key(finding), goal());
+      if (earlier != null && !earlier.equals(goal())) {
+        info("  " + finding.checkId() + " on " + writer.location(finding) + ": as " + earlier + " reported above");
+        continue; // its annotation too was printed then
+      }
+      log(line);
+      if (finding != null && onGitHub) {
+        commands.add(writer.workflowCommand(finding));
+      }
+    }
+    writer.warnings().forEach(this::warn);
+    summaryLines(report).forEach(this::info);
+    if (!files.isEmpty()) {
+      info("reports: " + String.join(", ", files.stream().map(Path::toString).toList()));
+    }
+    commands.forEach(workflowOutput);
+  }
+
+  private void log(LogLine line) {
+    switch (line.level()) {
+      case ERROR -> getLog().error(line.text());
+      case WARNING -> getLog().warn(line.text());
+      case INFO -> getLog().info(line.text());
+    }
+  }
+
+  /** A finding as the same in any goal: its rule, file name, line and text (goals name the folder differently). */
+  private static String key(Finding finding) {
+    String file = finding.file();
+    return finding.checkId() + "\0" + file.substring(Math.max(file.lastIndexOf('/'), file.lastIndexOf('!')) + 1)
+        + "\0" + finding.line() + "\0" + finding.text();
+  }
+
+  /** The findings printed so far in this project's build, each with the goal that printed it. */
+  @SuppressWarnings("unchecked")
+  private Map<String, String> printedFindings() {
+    if (project == null) {
+      return new HashMap<>();
+    }
+    Object value = project.getContextValue(PRINTED_FINDINGS);
+    if (value instanceof Map<?, ?> map) {
+      return (Map<String, String>) map;
+    }
+    Map<String, String> printed = new java.util.concurrent.ConcurrentHashMap<>();
+    project.setContextValue(PRINTED_FINDINGS, printed);
+    return printed;
+  }
+
+  private static final String PRINTED_FINDINGS = "dev.tewheel.printed-findings";
+
+  /** The report files a goal's core call wrote into {@link #reportPath()}. */
+  List<Path> reportFiles(GateReport report) {
+    Path folder = reportPath();
+    return List.of(folder.resolve(report.kind().jsonFileName()), folder.resolve(report.kind().junitFileName()),
+        folder.resolve(report.kind().sarifFileName()));
+  }
+
+  /** The folder report paths are shown relative to: the project's, else where Maven runs. */
+  Path projectFolder() {
+    if (project != null && project.getBasedir() != null && !unresolved(project.getBasedir())) {
+      return project.getBasedir().toPath();
+    }
+    String root = session == null ? null : session.getExecutionRootDirectory();
+    return Path.of(root != null ? root : System.getProperty("user.dir"));
   }
 
 
@@ -393,8 +506,8 @@ abstract class TeMojo extends AbstractMojo {
     Layout chosen = chosenLayout();
     CheckSettings settings = checkSettings();
     Severity level = failOnSeverity();
-    Map<String, Severity> overrides = severityOverrides(CheckCatalogue::requireKnown);
-    List<Suppression> accepted = suppressionList(CheckCatalogue::requireKnown);
+    Map<String, Severity> overrides = severityOverrides(CheckCatalogue.CHECKS);
+    List<Suppression> accepted = suppressionList(CheckCatalogue.CHECKS);
     Path reports = reportPath();
     return input -> new VerifyRequest(whl ? null : input, whl ? input : null, wheelLibPath, chosen, tag,
         settings, level, overrides, accepted, reports);

@@ -1,8 +1,8 @@
 package dev.tewheel.plugin;
 
-import dev.tewheel.core.verify.ReportWriter;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.verify.VerifyDetails;
 import dev.tewheel.core.verify.VerifyRequest;
 import java.io.IOException;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.apache.maven.plugins.annotations.Mojo;
 
 /**
  * The release gate: runs every check, each with a stable ID, on a wheel_lib folder or a built .whl (read in place),
- * prints a table and a summary, writes report.json and a JUnit XML report, and fails the build on any finding at or
+ * prints a table and a summary, writes report.json, JUnit XML and SARIF, and fails the build on any finding at or
  * above {@code failOn}. See docs/goals/verify-wheel-lib.md.
  */
 @Mojo(name = "verify-wheel-lib", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = false)
@@ -35,7 +35,7 @@ public class VerifyWheelLibMojo extends TeMojo {
       return;
     }
     VerifyRequest request = verification(wheel != null, platform()).apply(input());
-    VerifyReport report;
+    GateReport report;
     try {
       report = new Verifier().verify(request);
     } catch (IllegalArgumentException e) {
@@ -43,30 +43,22 @@ public class VerifyWheelLibMojo extends TeMojo {
     } catch (IOException e) {
       throw new MojoFailureException(printable(goal() + " could not read its input: " + e.getMessage()), e);
     }
-    List<String> lines = new ReportWriter(report).console();
-    lines.subList(0, lines.size() - 1).forEach(this::info);
-    new ReportWriter(report).warnings().forEach(this::warn);
-    suggestedTag(report).forEach(this::info);
-    info("reports: " + reportPath().resolve(ReportWriter.JSON) + ", "
-        + reportPath().resolve(ReportWriter.JUNIT));
-    if (!report.passed()) {
-      throw new MojoFailureException(printable(report.summary()));
-    }
-    info(report.summary());
+    judge(report, reportFiles(report), "");
+  }
+
+  @Override
+  List<String> summaryLines(GateReport report) {
+    return suggestedTag(report);
   }
 
   /** "suggested platform tag: manylinux_2_28_x86_64", then what keeps it from a more compatible one. */
-  static List<String> suggestedTag(VerifyReport report) {
-    Object tag = report.details().get(Verifier.SUGGESTED_TAG);
-    if (tag == null) {
+  static List<String> suggestedTag(GateReport report) {
+    if (!(report.details() instanceof VerifyDetails details) || details.suggestion() == null) {
       return List.of();
     }
     List<String> lines = new java.util.ArrayList<>();
-    lines.add(printable("suggested platform tag: " + tag));
-    Object limits = report.details().get("suggestedPlatformTagLimits");
-    if (limits instanceof List<?> list) {
-      list.forEach(limit -> lines.add(printable("  limited by " + limit)));
-    }
+    lines.add(printable("suggested platform tag: " + details.suggestion().tag()));
+    details.suggestion().limits().forEach(limit -> lines.add(printable("  limited by " + limit)));
     return lines;
   }
 }

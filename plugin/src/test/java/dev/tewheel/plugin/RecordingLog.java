@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.logging.SystemStreamLog;
 
-/** A Maven log that keeps each info and warning line (as "INFO text" / "WARN text") instead of printing it. */
+/** A Maven log that keeps each info, warning and error line (as "INFO text", "WARN text", "ERROR text") instead of printing it. */
 final class RecordingLog extends SystemStreamLog {
   final List<String> lines = new ArrayList<>();
 
@@ -18,6 +18,15 @@ final class RecordingLog extends SystemStreamLog {
   public void warn(CharSequence content) {
     lines.add("WARN " + content);
 
+  }
+
+  @Override
+  public void error(CharSequence content) {
+    lines.add("ERROR " + content);
+  }
+
+  List<String> errors() {
+    return lines.stream().filter(l -> l.startsWith("ERROR ")).map(l -> l.substring(6)).toList();
   }
 
   List<String> warnings() {

@@ -9,7 +9,9 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.maven.api.plugin.testing.InjectMojo;
 import org.apache.maven.api.plugin.testing.MojoTest;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -50,6 +52,35 @@ class VerifyWheelLibMojoTest {
     mojo.reportDirectory = temp.resolve("reports").toFile();
     MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
     assertTrue(e.getMessage().startsWith("FAILED: 0 errors, 1 warning, 3 suppressed;"), e.getMessage());
+  }
+
+  @Test
+  @InjectMojo(goal = "verify-wheel-lib", pom = POM)
+  void onGitHubActionsEachFindingIsAnAnnotationAndEachIsLoggedAtItsLevel(VerifyWheelLibMojo mojo) throws Exception {
+    Files.writeString(wheelLib.resolve("notes.txt"), "stray");
+    mojo.wheelLib = wheelLib.toFile();
+    mojo.reportDirectory = temp.resolve("reports").toFile();
+    RecordingLog log = new RecordingLog();
+    mojo.setLog(log);
+    List<String> commands = new ArrayList<>();
+    mojo.workflowOutput = commands::add;
+    mojo.environment = Map.of("GITHUB_ACTIONS", "true")::get;
+    assertThrows(MojoFailureException.class, mojo::execute);
+    assertEquals(2, commands.size(), "LAYOUT-UNEXPECTED and SYMBOL-FLOOR's info: " + commands);
+    assertTrue(commands.get(0).startsWith("::warning file=" + wheelLib.resolve("notes.txt")
+        + ",title=LAYOUT-UNEXPECTED::LAYOUT-UNEXPECTED: found "), commands.get(0));
+    assertTrue(commands.get(1).startsWith("::notice file=" + wheelLib.resolve("libtransformer_engine.so")
+        + ",title=SYMBOL-FLOOR::SYMBOL-FLOOR: found no floorLibraries"), commands.get(1));
+    assertTrue(log.warnings().stream().anyMatch(l -> l.startsWith("LAYOUT-UNEXPECTED ") && l.contains("notes.txt")),
+        log.lines.toString());
+    assertTrue(log.infos().stream().anyMatch(l -> l.startsWith("reports: ") && l.endsWith("verify.sarif")),
+        log.lines.toString());
+    assertTrue(Files.readString(temp.resolve("reports/verify.sarif")).contains("\"ruleId\": \"LAYOUT-UNEXPECTED\""));
+
+    commands.clear();
+    mojo.environment = Map.<String, String>of()::get; // not on GitHub Actions: no workflow commands
+    assertThrows(MojoFailureException.class, mojo::execute);
+    assertEquals(List.of(), commands);
   }
 
   @Test

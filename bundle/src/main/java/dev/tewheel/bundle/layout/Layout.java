@@ -18,6 +18,12 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
   /** The manifest's file name, at the top of every wheel_lib. */
   public static final String MANIFEST = "te-wheel-lib.json";
 
+  /**
+   * Where a wheel_lib sits on the class path by default: te:jar-wheel-lib writes it there, te-runtime extracts it
+   * from there.
+   */
+  public static final String RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+
   /** The built-in layout's name when none is configured. */
   public static final String DEFAULT_NAME = "default";
 

@@ -142,6 +142,23 @@ public final class WheelLibPaths {
   }
 
   /**
+   * The file {@code relative} names inside {@code folder}, or null when it would leave the folder (by the one rule,
+   * {@link #whyNotInside}; a manifest's paths already obey it when it is read).
+   */
+  public static Path inside(Path folder, String relative) {
+    return whyNotInside(relative, false) == null ? folder.resolve(relative) : null;
+  }
+
+  /** Whether two paths name one file: equal once absolute and normalised, or the same file by its key. */
+  public static boolean sameFile(Path a, Path b) {
+    try {
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
    * A '/'-separated relative path with empty and {@code .} parts dropped and {@code ..} applied, e.g.
    * {@code a/./b/../c} is {@code a/c}; null when a {@code ..} would leave the root.
    */

@@ -47,7 +47,4 @@ public record ManifestEntry(String path, FileKind kind, long size, String sha256
     return new ManifestEntry(path, FileKind.HEADER, size, sha256, null, null, null);
   }
 
-  public Optional<String> sonameIfAny() {
-    return Optional.ofNullable(soname);
-  }
 }

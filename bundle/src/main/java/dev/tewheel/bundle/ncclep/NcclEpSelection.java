@@ -92,8 +92,8 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
 
   /** Whether {@code a} beats {@code b}: the manifest's file first, then the higher version (a versionless one last). */
   private static boolean better(NcclEpCandidate a, NcclEpCandidate b, Path preferred) {
-    boolean aPreferred = preferred != null && sameFile(a.file(), preferred);
-    boolean bPreferred = preferred != null && sameFile(b.file(), preferred);
+    boolean aPreferred = preferred != null && WheelLibPaths.sameFile(a.file(), preferred);
+    boolean bPreferred = preferred != null && WheelLibPaths.sameFile(b.file(), preferred);
     if (aPreferred != bPreferred) {
       return aPreferred;
     }
@@ -199,11 +199,4 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     }
   }
 
-  private static boolean sameFile(Path a, Path b) {
-    try {
-      return Objects.equals(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
-    } catch (IOException e) {
-      return false;
-    }
-  }
 }

@@ -1,8 +1,10 @@
 package dev.tewheel.core.assemble;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.GatePolicy;
+import dev.tewheel.core.gate.Severity;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
@@ -44,7 +46,16 @@ public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, Li
     headerIncludes = headerIncludes == null || headerIncludes.isEmpty() ? DEFAULT_HEADER_INCLUDES
         : List.copyOf(headerIncludes);
     headerExcludes = headerExcludes == null ? List.of() : List.copyOf(headerExcludes);
-    severityOverrides = severityOverrides == null ? Map.of() : Map.copyOf(severityOverrides);
+    severityOverrides = policy(severityOverrides).severities(); // every ID known, before anything runs
+  }
+
+  /** Assemble's policy: stop on errors; the checks' IDs in the overrides known. */
+  public GatePolicy policy() {
+    return policy(severityOverrides);
+  }
+
+  private static GatePolicy policy(Map<String, Severity> overrides) {
+    return GatePolicy.stopOnErrors(CheckCatalogue.CHECKS, overrides);
   }
 
   /** Where the state file goes: as given, else beside wheel_lib. */

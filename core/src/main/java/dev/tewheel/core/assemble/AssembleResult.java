@@ -1,7 +1,8 @@
 package dev.tewheel.core.assemble;
 
 import dev.tewheel.bundle.manifest.Manifest;
-import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,12 +16,17 @@ import java.util.List;
  * @param upToDate files kept because their source had not changed
  * @param removed files of the previous tree no longer produced
  * @param bytesCopied bytes of the copied files
- * @param findings warnings and infos of the checks (errors stop the run)
+ * @param verdict the gate's report on the planned tree: warnings and infos only (errors stop the run)
  * @param time the run's wall-clock time
  */
 public record AssembleResult(Path outputDirectory, Manifest manifest, List<String> copied, List<String> upToDate,
-    List<String> removed, long bytesCopied, List<Finding> findings, Duration time) {
-  /** The lines the goal logs: what is where, then one summary line; findings are logged apart, as warnings. */
+    List<String> removed, long bytesCopied, GateReport verdict, Duration time) {
+  /** The checks' warnings and infos. */
+  public List<Finding> findings() {
+    return verdict.findings();
+  }
+
+  /** The lines the goal logs: what is where, then one summary line; findings are logged apart, each at its level. */
   public List<String> report() {
     List<String> lines = new java.util.ArrayList<>();
     lines.add("wheel_lib: " + outputDirectory);

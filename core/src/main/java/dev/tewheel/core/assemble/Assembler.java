@@ -9,10 +9,13 @@ import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.check.CheckCatalogue;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Gate;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.ReportKind;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GpuCode;
@@ -60,15 +63,16 @@ public final class Assembler {
     OwnedFolder.check(request.outputDirectory(), inputs(request, plan));
     Subject subject = new Subject("wheel_lib planned for " + request.outputDirectory(), request.layout(),
         plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
-    List<Finding> findings = CheckCatalogue.run(subject, request.severityOverrides());
-    List<Finding> errors = findings.stream().filter(f -> f.severity() == Severity.ERROR).toList();
-    if (!errors.isEmpty()) {
+    GateReport verdict = Gate.judge(ReportKind.ASSEMBLE, CheckCatalogue.CHECKS, subject, subject.description(),
+        request.policy());
+    if (!verdict.passed()) {
+      List<Finding> errors = verdict.findings().stream().filter(f -> f.severity() == Severity.ERROR).toList();
       throw new AssembleException(errors.size() + " check(s) failed; nothing was written to "
           + request.outputDirectory() + ":\n" + errors.stream().map(f -> "  " + f.message())
-              .collect(Collectors.joining("\n")), errors);
+              .collect(Collectors.joining("\n")), verdict);
     }
     try {
-      return write(request, writer, plan, subject, findings, start);
+      return write(request, writer, plan, subject, verdict, start);
     } catch (IOException e) {
       throw new AssembleException("writing " + request.outputDirectory() + " failed (" + e + "); the previous tree,"
           + " if any, is unchanged", e);
@@ -181,7 +185,7 @@ public final class Assembler {
   }
 
   private AssembleResult write(AssembleRequest request, TreeWriter writer, List<PlannedFile> plan, Subject subject,
-      List<Finding> findings, long start) throws IOException {
+      GateReport verdict, long start) throws IOException {
     Path out = request.outputDirectory().toAbsolutePath().normalize();
     Path stateFile = request.stateFileOrDefault();
     Files.createDirectories(stateFile.toAbsolutePath().getParent());
@@ -209,7 +213,7 @@ public final class Assembler {
     if (unchanged.size() == plan.size() && removed.isEmpty() && Files.isRegularFile(manifestFile)) {
       Manifest manifest = manifest(request, plan, subject, next);
       if (Files.readString(manifestFile, StandardCharsets.UTF_8).equals(manifest.toJson())) {
-        return new AssembleResult(out, manifest, List.of(), unchanged, List.of(), 0, findings, elapsed(start));
+        return new AssembleResult(out, manifest, List.of(), unchanged, List.of(), 0, verdict, elapsed(start));
       }
     }
 
@@ -246,7 +250,7 @@ public final class Assembler {
       TreeWriter.normalizeFolders(staging, treeTime);
       writer.swapIn(staging);
       new AssembleState(settings, next).write(stateFile);
-      return new AssembleResult(out, manifest, copied, unchanged, removed, bytes, findings, elapsed(start));
+      return new AssembleResult(out, manifest, copied, unchanged, removed, bytes, verdict, elapsed(start));
     } finally {
       TreeWriter.deleteTree(staging);
     }

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,10 +39,10 @@ final class BakedBuildPathsCheck extends BaseCheck {
         }
         Matcher m = ABSOLUTE_STRING.matcher(lines[i]);
         while (m.find()) {
-          findings.add(finding(header.getValue().origin() + ":" + (i + 1), "the build machine's path " + m.group(1)
+          findings.add(finding(header.getValue().origin(), "the build machine's path " + m.group(1)
               + " in: " + lines[i].trim(), "no absolute build paths, or NCCL_EP_HOME set at run time",
               "make sure NCCL_EP_HOME points at the shipped " + subject.layout().ncclEpHome()
-                  + " (te-runtime and TE's provider set it when unset), or set NCCL_EP_JIT_SOURCE_DIR"));
+                  + " (te-runtime and TE's provider set it when unset), or set NCCL_EP_JIT_SOURCE_DIR").atLine(i + 1));
         }
       }
     }

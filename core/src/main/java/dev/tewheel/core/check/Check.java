@@ -1,5 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Rule;
+import dev.tewheel.core.gate.Severity;
 import java.util.List;
 
 /**
@@ -20,8 +23,4 @@ public interface Check extends Rule {
 
   /** Every problem found, at {@link #defaultSeverity()}; none when the rule holds or does not apply. */
   List<Finding> run(Subject subject);
-
-  default Finding finding(String file, String found, String expected, String fix) {
-    return new Finding(id(), defaultSeverity(), file, found, expected, fix);
-  }
 }

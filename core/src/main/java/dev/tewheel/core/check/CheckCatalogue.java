@@ -1,14 +1,16 @@
 package dev.tewheel.core.check;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Rule;
+import dev.tewheel.core.gate.RuleSet;
+import dev.tewheel.core.gate.Severity;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Collectors;
 
-/** Every check, once: assemble, verify and pack all run these objects. IDs are listed in docs/checks.md. */
-public final class CheckCatalogue {
+/**
+ * Every check, once: assemble, verify and pack all judge by these objects, through {@link dev.tewheel.core.gate.Gate}.
+ * IDs are listed in docs/checks.md.
+ */
+public final class CheckCatalogue implements RuleSet<Subject> {
   private static final List<Check> ALL = List.of(
       new LayoutRequiredFilesCheck(),
       new LayoutUnexpectedCheck(),
@@ -44,45 +46,49 @@ public final class CheckCatalogue {
       new IsaLevelCheck(),
       new Aarch64BranchProtectionCheck());
 
-  private CheckCatalogue() {}
+  /** The catalogue as the gate runs it. */
+  public static final CheckCatalogue CHECKS = new CheckCatalogue(ALL);
+  /** Under layout=any: {@link AnyLayout}'s checks only; every ID stays known (a suppression of another is harmless). */
+  private static final CheckCatalogue ANY_LAYOUT = new CheckCatalogue(ALL.stream().filter(AnyLayout::runs).toList());
+
+  private final List<Check> checks;
+
+  private CheckCatalogue(List<Check> checks) {
+    this.checks = checks;
+  }
 
   public static List<Check> all() {
     return ALL;
   }
 
-  /** The checks that run on a subject of this layout: under layout=any, {@link AnyLayout}'s. */
-  public static List<Check> forLayout(dev.tewheel.bundle.layout.Layout layout) {
-    return layout.any() ? ALL.stream().filter(AnyLayout::runs).toList() : ALL;
+  /** The catalogue that runs on a subject of this layout: under layout=any, {@link AnyLayout}'s checks. */
+  public static CheckCatalogue forLayout(dev.tewheel.bundle.layout.Layout layout) {
+    return layout.any() ? ANY_LAYOUT : CHECKS;
   }
 
-  public static Optional<Check> byId(String id) {
-    return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
+  /** The check with this ID; an unknown one is {@link RuleSet#requireKnown}'s error. */
+  public static Check check(String id) {
+    return (Check) CHECKS.requireKnown(id);
   }
 
-  /**
-   * Checks a configured check ID (a severity override's, a suppression's) before any check runs.
-   *
-   * @throws IllegalArgumentException naming the unknown ID and listing the valid ones
-   */
-  public static void requireKnown(String id) {
-    if (byId(id).isEmpty()) {
-      throw new IllegalArgumentException("no check has the ID '" + id + "'; the check IDs are "
-          + ALL.stream().map(Check::id).collect(Collectors.joining(", ")));
-    }
+  @Override
+  public String noun() {
+    return "check";
   }
 
-  /**
-   * Runs every check; findings in catalogue order, each at the severity its check gave it (a check may report some
-   * findings below its default, as GPU-ARCHS does for PTX it must JIT) unless an override sets them all.
-   */
-  public static List<Finding> run(Subject subject, Map<String, Severity> overrides) {
-    overrides.keySet().forEach(CheckCatalogue::requireKnown);
-    List<Finding> findings = new ArrayList<>();
-    for (Check check : forLayout(subject.layout())) {
-      Severity severity = overrides.get(check.id());
-      check.run(subject).forEach(f -> findings.add(severity == null ? f : f.withSeverity(severity)));
-    }
-    findings.sort(Comparator.comparing(Finding::severity).reversed()); // stable: catalogue order within a level
-    return findings;
+  @Override
+  public List<Check> rules() {
+    return checks;
+  }
+
+  @Override
+  public java.util.Optional<Rule> byId(String id) {
+    return ALL.stream().<Rule>map(c -> c).filter(c -> c.id().equals(id)).findFirst();
+  }
+
+  /** One check's findings, in the order it made them, each at the severity it gave (GPU-ARCHS: PTX below SASS). */
+  @Override
+  public List<Finding> run(Rule rule, Subject subject) {
+    return ((Check) rule).run(subject);
   }
 }

@@ -101,11 +101,6 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
         cudaMajor, floorLibraries, maxWheelSize);
   }
 
-  public CheckSettings withAllowedNeeded(List<String> patterns) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, patterns, cudaArchitectures,
-        cudaMajor, floorLibraries, maxWheelSize);
-  }
-
   /** The same settings with the GPU architectures the release declares, e.g. ["80", "90", "100", "120"]. */
   public CheckSettings withCudaArchitectures(List<String> declared) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,

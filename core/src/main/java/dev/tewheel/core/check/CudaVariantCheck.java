@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.core.check.CudaSonames.CudaNeeded;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -17,7 +19,7 @@ import java.util.Set;
  * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). Where glibc looks inside wheel_lib is
  * {@link ShippedSearch}'s rule: its own folder only when a search-path entry names {@code $ORIGIN}.
  */
-final class DependenciesResolveCheck extends BaseCheck {
+final class DependenciesResolveCheck extends LibraryCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
 
   DependenciesResolveCheck() {
@@ -26,26 +28,17 @@ final class DependenciesResolveCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
+  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     List<Allowed> allowed = allowed(subject);
-    List<Finding> findings = new ArrayList<>();
-    for (SubjectFile library : Libraries.of(subject)) {
-      Optional<ElfFile> read = subject.readableElf(library, this, findings);
-      if (read.isEmpty()) {
-        continue;
-      }
-      ElfFile elf = read.get();
-      String kind = kind(subject, library);
-      List<String> folders = ShippedSearch.folders(library.path(), elf);
-      for (String needed : elf.needed()) {
-        boolean shipped = ShippedSearch.find(subject, library, elf, needed).isPresent();
-        boolean permitted = allowed.stream().anyMatch(a -> a.permits(needed, kind));
-        if (!shipped && !permitted) {
-          findings.add(unresolved(subject, library, elf, needed, folders, kind));
-        }
+    String kind = kind(subject, library);
+    List<String> folders = ShippedSearch.folders(library.path(), elf);
+    for (String needed : elf.needed()) {
+      boolean shipped = ShippedSearch.find(subject, library, elf, needed).isPresent();
+      boolean permitted = allowed.stream().anyMatch(a -> a.permits(needed, kind));
+      if (!shipped && !permitted) {
+        findings.add(unresolved(subject, library, elf, needed, folders, kind));
       }
     }
-    return findings;
   }
 
   /** Whether {@code needed} of a library of this kind is one the user's system or another wheel provides. */

@@ -1,9 +1,11 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
 final class ElfOneMachineCheck extends BaseCheck {

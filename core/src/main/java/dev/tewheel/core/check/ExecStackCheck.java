@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ProgramHeader;
 import java.util.ArrayList;
@@ -10,7 +12,7 @@ import java.util.Optional;
  * No library asks for an executable stack: PT_GNU_STACK present and without PF_X. glibc 2.41 and later refuse to
  * dlopen a library that asks for one; older ones make every thread's stack executable for it.
  */
-final class ExecStackCheck extends BaseCheck {
+final class ExecStackCheck extends LibraryCheck {
   static final String CONSEQUENCE = "glibc 2.41 and later refuse to dlopen it (\"cannot enable executable stack as"
       + " shared object requires\"); older glibc makes every thread stack of the process executable";
 
@@ -20,25 +22,20 @@ final class ExecStackCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
-    for (SubjectFile library : Libraries.of(subject)) {
-      Optional<ElfFile> elf = subject.readableElf(library, this, findings);
-      if (elf.isEmpty() || !elf.get().executableStack()) {
-        continue;
-      }
-      Optional<ProgramHeader> stack = elf.get().stackSegment();
-      String found = stack.isEmpty() ? "no PT_GNU_STACK program header, which the loader reads as an executable stack"
-          : "PT_GNU_STACK with flags " + flags(stack.get().flags()) + " (an executable stack)";
-      String fix = stack.isEmpty()
-          ? "relink so the linker writes PT_GNU_STACK (a linker script with PHDRS must list PT_GNU_STACK; after BOLT"
-              + " or another program-header rewrite, check it kept the header)"
-          : "link with -Wl,-z,noexecstack and give every assembler source a .note.GNU-stack section"
-              + " (.section .note.GNU-stack,\"\",@progbits); ld warns which object implies the executable stack";
-      findings.add(finding(library.origin(), found + "; " + CONSEQUENCE,
-          "PT_GNU_STACK with flags RW (a non-executable stack)", fix));
+  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+    if (!elf.executableStack()) {
+      return;
     }
-    return findings;
+    Optional<ProgramHeader> stack = elf.stackSegment();
+    String found = stack.isEmpty() ? "no PT_GNU_STACK program header, which the loader reads as an executable stack"
+        : "PT_GNU_STACK with flags " + flags(stack.get().flags()) + " (an executable stack)";
+    String fix = stack.isEmpty()
+        ? "relink so the linker writes PT_GNU_STACK (a linker script with PHDRS must list PT_GNU_STACK; after BOLT"
+            + " or another program-header rewrite, check it kept the header)"
+        : "link with -Wl,-z,noexecstack and give every assembler source a .note.GNU-stack section"
+            + " (.section .note.GNU-stack,\"\",@progbits); ld warns which object implies the executable stack";
+    findings.add(finding(library.origin(), found + "; " + CONSEQUENCE,
+        "PT_GNU_STACK with flags RW (a non-executable stack)", fix));
   }
 
   private static String flags(int f) {

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.headers.IncludeGraph;
 import dev.tewheel.core.headers.UnresolvedInclude;
 import java.io.IOException;
@@ -38,12 +40,12 @@ final class HeadersSelfContainedCheck extends BaseCheck {
     String root = subject.layout().includeRoot() + "/";
     for (UnresolvedInclude missing : IncludeGraph.of(texts, subject.settings().includeSearchPath()).unresolved()) {
       SubjectFile file = headers.get(missing.file());
-      findings.add(finding(file.origin() + ":" + missing.line(),
+      findings.add(finding(file.origin(),
           "#include \"" + missing.name() + "\" that resolves nowhere (tried " + prefixed(root, missing.tried())
               + "; reached through " + String.join(" -> ", missing.chain()) + ")",
           "a header shipped under " + root + " or declared external",
           "ship " + missing.name() + " with NCCL EP's include/ tree (check headerIncludes/headerExcludes), or add it to"
-              + " externalHeaders if NCCL or CUDA provides it"));
+              + " externalHeaders if NCCL or CUDA provides it").atLine(missing.line()));
     }
     return findings;
   }

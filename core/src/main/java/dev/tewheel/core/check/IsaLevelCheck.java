@@ -1,5 +1,8 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GnuProperties;
 import java.io.IOException;
@@ -11,7 +14,7 @@ import java.util.List;
  * x86-64 CPU (the psABI's baseline); a library whose GNU property note says it needs x86-64-v2, v3 or v4 fails
  * to load on older CPUs (glibc 2.33+ refuses it with "CPU ISA level is lower than required").
  */
-final class IsaLevelCheck extends BaseCheck {
+final class IsaLevelCheck extends LibraryCheck {
   /** What every x86_64 platform tag promises: the baseline. */
   static final int PROMISED_LEVEL = 1;
 
@@ -21,36 +24,35 @@ final class IsaLevelCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
+  boolean appliesTo(Subject subject) {
     PlatformTag tag = subject.settings().platform();
-    if (tag == null || !tag.machine().equals(ElfMachine.X86_64)) {
-      return List.of();
+    return tag != null && tag.machine().equals(ElfMachine.X86_64);
+  }
+
+  @Override
+  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+    if (!elf.header().machine().equals(ElfMachine.X86_64)) {
+      return;
     }
-    List<Finding> findings = new ArrayList<>();
-    for (SubjectFile library : Libraries.of(subject)) {
-      if (subject.readableElf(library, this, findings).filter(e -> e.header().machine().equals(ElfMachine.X86_64)).isEmpty()) {
-        continue;
-      }
-      GnuProperties properties;
-      try {
-        properties = subject.gnuProperties(library);
-      } catch (IOException e) {
-        findings.add(finding(library.origin(), "a GNU property note the reader refuses (" + e.getMessage() + ")",
-            "a readable .note.gnu.property", "rebuild the library; a post-link tool left its property note corrupt"));
-        continue;
-      }
-      int level = properties.x86IsaLevelNeeded();
-      if (level > PROMISED_LEVEL) {
-        findings.add(finding(library.origin(), GnuProperties.x86IsaLevelName(level)
-                + " needed (GNU_PROPERTY_X86_ISA_1_NEEDED in .note.gnu.property); glibc 2.33 and later refuse to load"
-                + " it on an older CPU (\"CPU ISA level is lower than required\")",
-            GnuProperties.x86IsaLevelName(PROMISED_LEVEL) + " or none recorded, as " + tag.tag()
-                + " promises any x86-64 CPU",
-            "build without -march=" + GnuProperties.x86IsaLevelName(level) + " / -Wl,-z,"
-                + GnuProperties.x86IsaLevelName(level) + " (keep newer instructions behind run-time dispatch,"
-                + " e.g. target_clones), or suppress this if the release deliberately requires such CPUs"));
-      }
+    PlatformTag tag = subject.settings().platform();
+    GnuProperties properties;
+    try {
+      properties = subject.gnuProperties(library);
+    } catch (IOException e) {
+      findings.add(finding(library.origin(), "a GNU property note the reader refuses (" + e.getMessage() + ")",
+          "a readable .note.gnu.property", "rebuild the library; a post-link tool left its property note corrupt"));
+      return;
     }
-    return findings;
+    int level = properties.x86IsaLevelNeeded();
+    if (level > PROMISED_LEVEL) {
+      findings.add(finding(library.origin(), GnuProperties.x86IsaLevelName(level)
+              + " needed (GNU_PROPERTY_X86_ISA_1_NEEDED in .note.gnu.property); glibc 2.33 and later refuse to load"
+              + " it on an older CPU (\"CPU ISA level is lower than required\")",
+          GnuProperties.x86IsaLevelName(PROMISED_LEVEL) + " or none recorded, as " + tag.tag()
+              + " promises any x86-64 CPU",
+          "build without -march=" + GnuProperties.x86IsaLevelName(level) + " / -Wl,-z,"
+              + GnuProperties.x86IsaLevelName(level) + " (keep newer instructions behind run-time dispatch,"
+              + " e.g. target_clones), or suppress this if the release deliberately requires such CPUs"));
+    }
   }
 }

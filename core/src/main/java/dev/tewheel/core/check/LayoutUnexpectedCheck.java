@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import java.util.ArrayList;
 import java.util.List;
 

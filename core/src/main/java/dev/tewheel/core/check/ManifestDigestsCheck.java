@@ -4,6 +4,9 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.bundle.manifest.ManifestFiles;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -35,26 +38,29 @@ final class ManifestDigestsCheck extends BaseCheck {
           "a te-wheel-lib/1 manifest", "assemble wheel_lib again with te:assemble-wheel-lib"));
     }
     List<Finding> findings = new ArrayList<>();
-    for (ManifestEntry entry : manifest.files()) {
-      Optional<SubjectFile> shipped = subject.file(entry.path());
-      String fix = "assemble wheel_lib again: a file changed after te:assemble-wheel-lib wrote it";
-      if (shipped.isEmpty()) {
-        findings.add(finding(subject.description() + "/" + entry.path(), "no such file",
-            "the file the manifest records (" + entry.size() + " bytes)", fix));
-        continue;
+    String fix = "assemble wheel_lib again: a file changed after te:assemble-wheel-lib wrote it";
+    ManifestFiles.Lookup shipped = entry -> subject.file(entry.path()).map(f -> new ManifestFiles.Shipped() {
+      @Override
+      public long size() throws IOException {
+        return f.size();
       }
-      try {
-        long size = shipped.get().size();
-        if (size != entry.size()) {
-          findings.add(finding(shipped.get().origin(), size + " bytes", entry.size() + " bytes as recorded", fix));
-        } else if (!subject.sha256(shipped.get()).equals(entry.sha256())) {
-          findings.add(finding(shipped.get().origin(), "sha256 " + subject.sha256(shipped.get()), "sha256 "
-              + entry.sha256() + " as recorded", fix));
-        }
-      } catch (IOException e) {
-        findings.add(finding(shipped.get().origin(), "an unreadable file (" + e.getMessage() + ")",
-            "the recorded bytes", fix));
+
+      @Override
+      public String sha256() throws IOException {
+        return subject.sha256(f);
       }
+    });
+    for (ManifestFiles.Mismatch m : ManifestFiles.compare(manifest.files(), shipped, true)) {
+      ManifestEntry entry = m.entry();
+      String origin = subject.file(entry.path()).map(SubjectFile::origin)
+          .orElse(subject.description() + "/" + entry.path());
+      findings.add(switch (m.problem()) {
+        case MISSING -> finding(origin, "no such file", "the file the manifest records (" + entry.size() + " bytes)",
+            fix);
+        case UNREADABLE -> finding(origin, "an unreadable file (" + m.actual() + ")", "the recorded bytes", fix);
+        case SIZE -> finding(origin, m.actual() + " bytes", entry.size() + " bytes as recorded", fix);
+        case SHA256 -> finding(origin, "sha256 " + m.actual(), "sha256 " + entry.sha256() + " as recorded", fix);
+      });
     }
     return findings;
   }

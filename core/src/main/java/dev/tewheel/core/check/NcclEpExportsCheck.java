@@ -1,9 +1,11 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
-import java.util.Optional;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.elf.ElfFile;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -11,29 +13,21 @@ import java.util.Set;
  * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
  * is one te-runtime and TE's loader both accept.
  */
-final class NcclEpExportsCheck extends BaseCheck {
+final class NcclEpExportsCheck extends NcclEpLibraryCheck {
   NcclEpExportsCheck() {
     super("EP-EXPORTS",
         "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    return subject.ncclEpLibrary().map(ep -> {
-      List<Finding> unreadable = new java.util.ArrayList<>();
-      Optional<ElfFile> elf = subject.readableElf(ep, this, unreadable);
-      if (elf.isEmpty()) {
-        return unreadable;
-      }
-      Set<String> defined = elf.get().definedSymbolNames();
-      List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
-      if (missing.isEmpty()) {
-        return List.<Finding>of();
-      }
-      return List.of(finding(ep.origin(), "no defined dynamic symbol " + String.join(", ", missing),
+  void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
+    Set<String> defined = elf.definedSymbolNames();
+    List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
+    if (!missing.isEmpty()) {
+      findings.add(finding(ep.origin(), "no defined dynamic symbol " + String.join(", ", missing),
           String.join(", ", NcclEpFunctions.REQUIRED) + " exported (TE's provider resolves them with dlsym)",
           "ship the NCCL EP library itself (not a static archive or a stripped stub) built with default visibility"
               + " for its API, from an nccl-extensions release that has them"));
-    }).orElse(List.of());
+    }
   }
 }

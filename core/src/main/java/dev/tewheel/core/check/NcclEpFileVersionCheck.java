@@ -2,6 +2,8 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

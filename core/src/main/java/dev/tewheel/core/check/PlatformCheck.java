@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolBinding;
@@ -8,16 +10,13 @@ import dev.tewheel.elf.VersionNeed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Every library fits the platform tag: its machine and class are the tag's architecture, and the highest GLIBC_,
  * GLIBCXX_ and CXXABI_ version it needs is within the tag's ceilings. Every offender is listed with its file and
  * the version; a library whose version needs cannot be read fails, never passes for lack of data.
  */
-final class PlatformCheck extends BaseCheck {
-  private static final Pattern VERSION = Pattern.compile("(GLIBC|GLIBCXX|CXXABI)_(\\d+(?:\\.\\d+)*)");
+final class PlatformCheck extends LibraryCheck {
   private static final List<String> GLIBC_FILES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
       "librt.so.1");
 
@@ -27,57 +26,50 @@ final class PlatformCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
+  boolean appliesTo(Subject subject) {
+    return subject.settings().platform() != null;
+  }
+
+  @Override
+  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     PlatformTag tag = subject.settings().platform();
-    if (tag == null) {
-      return List.of();
+    if (!elf.header().machine().equals(tag.machine()) || elf.header().elfClass() != tag.elfClass()) {
+      findings.add(finding(library.origin(), elf.header().machine() + " " + elf.header().elfClass(),
+          tag.machine() + " " + tag.elfClass() + " for platform " + tag.tag(),
+          "build for " + tag.arch() + ", or tag the wheel for " + elf.header().machine()));
+      return;
     }
-    List<Finding> findings = new ArrayList<>();
-    for (SubjectFile library : Libraries.of(subject)) {
-      Optional<ElfFile> read = subject.readableElf(library, this, findings);
-      if (read.isEmpty()) {
-        continue;
+    if (tag.glibc().isEmpty()) {
+      return;
+    }
+    List<String> unversioned = unversionedImports(elf);
+    for (String glibcFile : GLIBC_FILES) {
+      // Linked but unused (--no-as-needed -lm without a libm call) leaves no version need and nothing to bound;
+      // only an unversioned import could be taken from the file without a GLIBC_ version to compare.
+      if (elf.needed().contains(glibcFile) && elf.versionNeeds().stream().noneMatch(n -> n.file().equals(glibcFile))
+          && !unversioned.isEmpty()) {
+        findings.add(finding(library.origin(), "DT_NEEDED " + glibcFile + " without version needs (no DT_VERNEED"
+            + " entry for it) and " + unversioned.size() + " unversioned import" + (unversioned.size() == 1 ? "" : "s")
+            + " (" + String.join(", ", unversioned.subList(0, Math.min(5, unversioned.size())))
+            + (unversioned.size() > 5 ? ", …" : "") + ") that may come from it",
+            "the GLIBC_ versions it needs, to compare with " + tag.tag(),
+            "rebuild the library with the standard toolchain; a stripped or rewritten version table cannot be checked"));
       }
-      ElfFile elf = read.get();
-      if (!elf.header().machine().equals(tag.machine()) || elf.header().elfClass() != tag.elfClass()) {
-        findings.add(finding(library.origin(), elf.header().machine() + " " + elf.header().elfClass(),
-            tag.machine() + " " + tag.elfClass() + " for platform " + tag.tag(),
-            "build for " + tag.arch() + ", or tag the wheel for " + elf.header().machine()));
-        continue;
-      }
-      if (tag.glibc().isEmpty()) {
-        continue;
-      }
-      List<String> unversioned = unversionedImports(elf);
-      for (String glibcFile : GLIBC_FILES) {
-        // Linked but unused (--no-as-needed -lm without a libm call) leaves no version need and nothing to bound;
-        // only an unversioned import could be taken from the file without a GLIBC_ version to compare.
-        if (elf.needed().contains(glibcFile) && elf.versionNeeds().stream().noneMatch(n -> n.file().equals(glibcFile))
-            && !unversioned.isEmpty()) {
-          findings.add(finding(library.origin(), "DT_NEEDED " + glibcFile + " without version needs (no DT_VERNEED"
-              + " entry for it) and " + unversioned.size() + " unversioned import" + (unversioned.size() == 1 ? "" : "s")
-              + " (" + String.join(", ", unversioned.subList(0, Math.min(5, unversioned.size())))
-              + (unversioned.size() > 5 ? ", …" : "") + ") that may come from it",
-              "the GLIBC_ versions it needs, to compare with " + tag.tag(),
-              "rebuild the library with the standard toolchain; a stripped or rewritten version table cannot be checked"));
+    }
+    for (VersionNeed need : elf.versionNeeds()) {
+      for (String version : need.versions()) {
+        Optional<ToolchainVersion> needed = ToolchainVersion.parse(version);
+        if (needed.isEmpty()) {
+          continue; // GLIBC_PRIVATE and the like are not ceilings
         }
-      }
-      for (VersionNeed need : elf.versionNeeds()) {
-        for (String version : need.versions()) {
-          Matcher m = VERSION.matcher(version);
-          if (!m.matches()) {
-            continue; // GLIBC_PRIVATE and the like are not ceilings
-          }
-          Optional<String> ceiling = tag.ceiling(m.group(1));
-          if (ceiling.isPresent() && PlatformTag.compareVersions(m.group(2), ceiling.get()) > 0) {
-            findings.add(finding(library.origin(), version + " from " + need.file(), m.group(1) + "_"
-                + ceiling.get() + " or older for " + tag.tag(), "build on the oldest system the tag allows (the"
-                + " manylinux build image), or tag the wheel for a newer glibc"));
-          }
+        Optional<String> ceiling = tag.ceiling(needed.get().family());
+        if (ceiling.isPresent() && ToolchainVersion.newer(needed.get().version(), ceiling.get())) {
+          findings.add(finding(library.origin(), version + " from " + need.file(), needed.get().family() + "_"
+              + ceiling.get() + " or older for " + tag.tag(), "build on the oldest system the tag allows (the"
+              + " manylinux build image), or tag the wheel for a newer glibc"));
         }
       }
     }
-    return findings;
   }
 
   /**

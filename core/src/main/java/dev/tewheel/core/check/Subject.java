@@ -1,10 +1,11 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
-import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.manifest.Placement;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;
@@ -15,13 +16,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What checks examine: a wheel_lib's files by their path inside it (planned by assemble, a folder, or a .whl's
@@ -36,10 +35,24 @@ public final class Subject {
   private final Layout layout;
   private final SortedMap<String, SubjectFile> files;
   private final CheckSettings settings;
-  private final Map<String, Object> elfs = new ConcurrentHashMap<>();
-  private final Map<String, Object> digests = new ConcurrentHashMap<>();
-  private final Map<String, Object> gpuCodes = new ConcurrentHashMap<>();
-  private final Map<String, Object> properties = new ConcurrentHashMap<>();
+  private final ReadOnce<ElfFile> elfs = new ReadOnce<>(file -> {
+    try (ByteSource source = file.open()) {
+      return ElfFile.read(source);
+    }
+  });
+  private final ReadOnce<String> digests = new ReadOnce<>(SubjectFile::sha256);
+  private final ReadOnce<GpuCode> gpuCodes = new ReadOnce<>(file -> {
+    ElfFile elf = elf(file);
+    try (ByteSource source = file.open()) {
+      return CudaFatBinary.read(source, elf);
+    }
+  });
+  private final ReadOnce<GnuProperties> properties = new ReadOnce<>(file -> {
+    ElfFile elf = elf(file);
+    try (ByteSource source = file.open()) {
+      return GnuProperties.read(source, elf);
+    }
+  });
   private final Manifest manifest;
   private final WheelArchive wheel;
 
@@ -89,17 +102,7 @@ public final class Subject {
 
   /** SHA-256 of the file's bytes in lower-case hex, computed once per subject. */
   public String sha256(SubjectFile file) throws IOException {
-    Object result = digests.computeIfAbsent(file.path(), path -> {
-      try {
-        return file.sha256();
-      } catch (IOException e) {
-        return e;
-      }
-    });
-    if (result instanceof IOException e) {
-      throw e;
-    }
-    return (String) result;
+    return digests.get(file);
   }
 
   /** For messages: e.g. "wheel_lib planned in /x/target/wheel/transformer_engine/wheel_lib". */
@@ -138,14 +141,7 @@ public final class Subject {
     if (layout.any()) {
       return Optional.empty();
     }
-    OptionalInt major = requiredNcclEpMajor();
-    if (major.isPresent() || !layout.ncclEpLibrary().contains("{major}")) {
-      return file(layout.ncclEpLibraryPath(major.orElse(0)));
-    }
-    String prefix = layout.ncclEpLibrary().substring(0, layout.ncclEpLibrary().indexOf("{major}"));
-    List<SubjectFile> matches = files.values().stream().filter(f -> f.path().startsWith(prefix)
-        && NcclEpLibraryName.parse(f.path().substring(f.path().lastIndexOf('/') + 1)).isPresent()).toList();
-    return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+    return Placement.ncclEpLibrary(layout, files.keySet(), requiredNcclEpMajor()).flatMap(this::file);
   }
 
   /** The shipped {@code nccl_ep.h}, under the layout's include root. */
@@ -195,17 +191,7 @@ public final class Subject {
    * @throws IOException the typed ELF error when it is not a readable ELF file
    */
   public ElfFile elf(SubjectFile file) throws IOException {
-    Object result = elfs.computeIfAbsent(file.path(), path -> {
-      try (ByteSource source = file.open()) {
-        return ElfFile.read(source);
-      } catch (IOException e) {
-        return e;
-      }
-    });
-    if (result instanceof IOException e) {
-      throw e;
-    }
-    return (ElfFile) result;
+    return elfs.get(file);
   }
 
   /**
@@ -214,34 +200,12 @@ public final class Subject {
    * @throws IOException the typed ELF error when the file or its fat binaries cannot be read
    */
   public GpuCode gpuCode(SubjectFile file) throws IOException {
-    ElfFile elf = elf(file);
-    return cached(gpuCodes, file, source -> CudaFatBinary.read(source, elf));
+    return gpuCodes.get(file);
   }
 
   /** The library's GNU property note (x86 ISA level, aarch64 BTI/PAC), read once per subject. */
   public GnuProperties gnuProperties(SubjectFile file) throws IOException {
-    ElfFile elf = elf(file);
-    return cached(properties, file, source -> GnuProperties.read(source, elf));
-  }
-
-  private interface SourceReader<T> {
-    T read(ByteSource source) throws IOException;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> T cached(Map<String, Object> cache, SubjectFile file, SourceReader<T> reader)
-      throws IOException {
-    Object result = cache.computeIfAbsent(file.path(), path -> {
-      try (ByteSource source = file.open()) {
-        return reader.read(source);
-      } catch (IOException e) {
-        return e;
-      }
-    });
-    if (result instanceof IOException e) {
-      throw e;
-    }
-    return (T) result;
+    return properties.get(file);
   }
 
   /** The shared libraries among the files: the layout's two, then every other *.so or *.so.N file. */

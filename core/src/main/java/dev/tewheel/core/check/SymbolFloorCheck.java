@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
 import java.io.IOException;

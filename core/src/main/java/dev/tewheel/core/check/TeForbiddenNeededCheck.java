@@ -1,39 +1,32 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
  * driver comes from the user's machine.
  */
-final class TeForbiddenNeededCheck extends BaseCheck {
+final class TeForbiddenNeededCheck extends TeLibraryCheck {
   TeForbiddenNeededCheck() {
     super("TE-FORBIDDEN-NEEDED",
         "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
-    subject.transformerEngineLibrary().ifPresent(te -> {
-      Optional<ElfFile> elf = subject.readableElf(te, this, findings);
-      if (elf.isEmpty()) {
-        return;
-      }
-      for (String name : elf.get().needed()) {
-        for (String pattern : subject.settings().forbiddenNeeded()) {
-          if (Libraries.globMatches(pattern, name)) {
-            findings.add(finding(te.origin(), "DT_NEEDED " + name, "no DT_NEEDED matching " + pattern,
-                fixFor(name)));
-            break;
-          }
+  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+    for (String name : elf.needed()) {
+      for (String pattern : subject.settings().forbiddenNeeded()) {
+        if (Libraries.globMatches(pattern, name)) {
+          findings.add(finding(te.origin(), "DT_NEEDED " + name, "no DT_NEEDED matching " + pattern, fixFor(name)));
+          break;
         }
       }
-    });
-    return findings;
+    }
   }
 
   private static String fixFor(String name) {

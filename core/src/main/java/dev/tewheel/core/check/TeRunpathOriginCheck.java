@@ -1,6 +1,8 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +13,7 @@ import java.util.Optional;
  * empty or relative one is resolved by the dynamic linker against the current working directory, so whatever
  * library sits there would be loaded.
  */
-final class TeRunpathOriginCheck extends BaseCheck {
+final class TeRunpathOriginCheck extends TeLibraryCheck {
   private static final String FIX_RELEASE = "strip or replace the %s: patchelf --set-rpath '$ORIGIN'"
       + " libtransformer_engine.so, or build with CMAKE_BUILD_WITH_INSTALL_RPATH=ON and an $ORIGIN-relative"
       + " CMAKE_INSTALL_RPATH (or CMAKE_SKIP_RPATH=ON)";
@@ -22,18 +24,9 @@ final class TeRunpathOriginCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
-    subject.transformerEngineLibrary().ifPresent(te -> {
-      Optional<ElfFile> read = subject.readableElf(te, this, findings);
-      if (read.isEmpty()) {
-        return;
-      }
-      ElfFile elf = read.get();
-      check("RUNPATH", elf.runpath(), te.origin(), findings);
-      check("RPATH", elf.rpath(), te.origin(), findings);
-    });
-    return findings;
+  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+    check("RUNPATH", elf.runpath(), te.origin(), findings);
+    check("RPATH", elf.rpath(), te.origin(), findings);
   }
 
   private void check(String tag, List<String> entries, String file, List<Finding> findings) {

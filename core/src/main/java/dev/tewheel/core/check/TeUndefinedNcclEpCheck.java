@@ -1,34 +1,28 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
  * make NCCL EP (and its NCCL) a hard requirement for every user.
  */
-final class TeUndefinedNcclEpCheck extends BaseCheck {
+final class TeUndefinedNcclEpCheck extends TeLibraryCheck {
   TeUndefinedNcclEpCheck() {
     super("TE-UNDEFINED-NCCL-EP",
         "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    return subject.transformerEngineLibrary().map(te -> {
-      List<Finding> unreadable = new java.util.ArrayList<>();
-      Optional<ElfFile> elf = subject.readableElf(te, this, unreadable);
-      if (elf.isEmpty()) {
-        return unreadable;
-      }
-      List<String> undefined = elf.get().undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
-      if (undefined.isEmpty()) {
-        return List.<Finding>of();
-      }
-      return List.of(finding(te.origin(), "undefined symbols " + String.join(", ", undefined),
+  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+    List<String> undefined = elf.undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
+    if (!undefined.isEmpty()) {
+      findings.add(finding(te.origin(), "undefined symbols " + String.join(", ", undefined),
           "no undefined ncclEp* symbol", "call NCCL EP only through the provider's dlsym'd function pointers"
               + " (call_symbol), never directly"));
-    }).orElse(List.of());
+    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
 import java.util.ArrayList;
@@ -10,7 +12,7 @@ import java.util.List;
  * directory before anything is inflated. The wheel reader applies the same bounds and refuses to inflate what they
  * flag, so the other checks never unpack a bomb; this check reports why.
  */
-public final class WheelBombCheck extends BaseCheck {
+public final class WheelBombCheck extends WheelCheck {
   private final ZipBombBounds bounds;
 
   public WheelBombCheck() {
@@ -24,11 +26,7 @@ public final class WheelBombCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (ZipBombBounds.Problem problem : bounds.problems(wheel.entries())) {
       findings.add(finding(problem.entry().map(e -> wheel.path() + "!" + e).orElse(wheel.path()), problem.found(),

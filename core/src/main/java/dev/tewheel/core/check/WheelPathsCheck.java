@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.WheelArchive;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +17,7 @@ import java.util.regex.Pattern;
  * other control character, since Python's zipfile (so pip) cuts a name at its NUL and installs the entry under
  * another file's name, and a newline in a name forges lines in logs and in RECORD's readers.
  */
-final class WheelPathsCheck extends BaseCheck {
+final class WheelPathsCheck extends WheelCheck {
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
 
   WheelPathsCheck() {
@@ -25,11 +27,7 @@ final class WheelPathsCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     String expected = "a relative '/'-separated path that stays inside the wheel";
     String fix = "rebuild the wheel from a clean staging folder with a PEP 427 tool (wheel pack); an installer"

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
@@ -18,7 +20,7 @@ import java.util.Set;
  * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
  * first.
  */
-final class WheelRecordCheck extends BaseCheck {
+final class WheelRecordCheck extends WheelCheck {
   /** One row of RECORD, with the line it starts on. */
   private record Row(int line, String path, String hash, String size) {}
 
@@ -28,11 +30,7 @@ final class WheelRecordCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
     Optional<String> folder = wheel.distInfoFolder();
     if (folder.isEmpty()) {
@@ -66,8 +64,8 @@ final class WheelRecordCheck extends BaseCheck {
       List<String> row = parsedRow.fields();
       int line = parsedRow.line();
       if (row.size() != 3) {
-        findings.add(finding(recordFile + ":" + line, "a row of " + row.size() + " fields (" + String.join(",", row)
-            + ")", "3 fields: path,hash,size", regenerate));
+        findings.add(finding(recordFile, "a row of " + row.size() + " fields (" + String.join(",", row)
+            + ")", "3 fields: path,hash,size", regenerate).atLine(line));
         continue;
       }
       Row previous = rows.putIfAbsent(row.get(0), new Row(line, row.get(0), row.get(1), row.get(2)));

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.WheelArchive;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +20,7 @@ import java.util.stream.Collectors;
  * would otherwise have to suppress the warning, and with it the budget's error). The finding gives the compressed
  * and uncompressed sizes and the largest entries, what a release engineer trims first.
  */
-final class WheelSizeCheck extends BaseCheck {
+final class WheelSizeCheck extends WheelCheck {
   /** PyPI's default limit on one uploaded file. */
   static final long PYPI_DEFAULT_LIMIT = 100L << 20;
   private static final int LARGEST = 3;
@@ -30,11 +32,7 @@ final class WheelSizeCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     long compressed;
     try {
       compressed = Files.size(Path.of(wheel.path()));

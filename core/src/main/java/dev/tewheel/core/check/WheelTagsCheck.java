@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.core.wheel.WheelName;
@@ -16,18 +18,14 @@ import java.util.TreeSet;
  * {@code Tag:} lines are exactly the tags the file name expands to. TE's release repacks its wheel per CUDA major,
  * renaming the file, the folder and the tags by hand: this is where such a repack goes wrong.
  */
-public final class WheelTagsCheck extends BaseCheck {
+public final class WheelTagsCheck extends WheelCheck {
   WheelTagsCheck() {
     super("WHEEL-TAGS",
         "the file name, the dist-info folder and WHEEL's Wheel-Version, Root-Is-Purelib and Tag lines agree", Severity.ERROR);
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     WheelName name = null;
     try {

@@ -1,5 +1,7 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipLayout;
@@ -15,7 +17,7 @@ import java.util.Set;
  * gate checked. The rules are {@link ZipLayout}'s (the strict reading uv adopted, see docs/checks.md), plus the
  * CRC-32 of every entry's bytes, which Python's zipfile, so pip, verifies while the other checks only hash.
  */
-public final class WheelZipCheck extends BaseCheck {
+public final class WheelZipCheck extends WheelCheck {
   public static final String ID = "WHEEL-ZIP";
   static final String FIX = "rebuild the wheel from its staged files with a PEP 427 tool (te:pack-wheel, wheel pack);"
       + " never patch, append to or concatenate a .whl: installers that read such an archive differently install"
@@ -45,11 +47,7 @@ public final class WheelZipCheck extends BaseCheck {
   }
 
   @Override
-  public List<Finding> run(Subject subject) {
-    if (subject.wheel().isEmpty()) {
-      return List.of();
-    }
-    WheelArchive wheel = subject.wheel().get();
+  List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (ZipLayout.Problem problem : wheel.zipProblems()) {
       findings.add(finding(problem.entry().map(wheel::origin).orElse(wheel.path()), problem.found(),

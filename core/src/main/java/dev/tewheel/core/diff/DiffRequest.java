@@ -1,8 +1,9 @@
 package dev.tewheel.core.diff;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.check.Severity;
-import dev.tewheel.core.verify.Suppression;
+import dev.tewheel.core.gate.GatePolicy;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.gate.Suppression;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,21 +34,15 @@ public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layo
     }
     severityOverrides = Map.copyOf(severityOverrides);
     suppressions = List.copyOf(suppressions);
-    for (String id : severityOverrides.keySet()) {
-      requireRule(id);
-    }
-    for (Suppression s : suppressions) {
-      requireRule(s.checkId());
-    }
+    policy(failOn, severityOverrides, suppressions); // every ID known to the diff rules, before anything is read
   }
 
-  /**
-   * @throws IllegalArgumentException naming the unknown ID and listing the diff's rule IDs
-   */
-  public static void requireRule(String id) {
-    if (DiffRule.byId(id).isEmpty()) {
-      throw new IllegalArgumentException("no diff rule has the ID '" + id + "'; the IDs are "
-          + String.join(", ", DiffRule.all().stream().map(DiffRule::id).toList()));
-    }
+  /** How the gate judges the diff's findings. */
+  public GatePolicy policy() {
+    return policy(failOn, severityOverrides, suppressions);
+  }
+
+  private static GatePolicy policy(Severity failOn, Map<String, Severity> severities, List<Suppression> accepted) {
+    return GatePolicy.of(DiffRules.RULES, failOn, severities, accepted);
   }
 }

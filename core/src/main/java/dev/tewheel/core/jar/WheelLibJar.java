@@ -8,9 +8,9 @@ import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.CudaVariantCheck;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
@@ -38,7 +38,7 @@ import java.util.jar.JarOutputStream;
  * into place.
  */
 public final class WheelLibJar {
-  public static final String DEFAULT_RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** The jar manifest attribute holding the CUDA variant the jar was made for, e.g. {@code 12}. */
   public static final String CUDA_MAJOR_ATTRIBUTE = "TE-Wheel-Lib-CUDA-Major";
   /** 1980-01-01T00:00:00, the earliest time a zip entry can hold: the time when none is configured. */
@@ -183,7 +183,7 @@ public final class WheelLibJar {
   private static void requireCudaVariant(Request request) throws IOException {
     Subject subject = FolderSubject.read(request.wheelLib(), Layout.DEFAULT,
         CheckSettings.defaults().withCudaMajor(request.cudaMajor()));
-    List<Finding> errors = CheckCatalogue.byId(CudaVariantCheck.ID).orElseThrow().run(subject).stream()
+    List<Finding> errors = CheckCatalogue.check(CudaVariantCheck.ID).run(subject).stream()
         .filter(f -> f.severity() == Severity.ERROR).toList();
     if (!errors.isEmpty()) {
       throw new IOException("the wheel_lib " + request.wheelLib() + " does not fit the jar's CUDA variant"

@@ -1,5 +1,6 @@
 package dev.tewheel.core.verify;
 
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.core.wheel.PackResult;
 import dev.tewheel.core.wheel.PendingWheel;
@@ -20,7 +21,7 @@ import java.util.function.Function;
  * @param result what pack wrote, {@link PackResult#wheel()} being the target's path
  * @param verification the verify report, when verification ran
  */
-public record PackedWheel(PackResult result, Optional<VerifyReport> verification) {
+public record PackedWheel(PackResult result, Optional<GateReport> verification) {
   public static final String REJECTED_SUFFIX = ".rejected";
 
   /**
@@ -43,7 +44,7 @@ public record PackedWheel(PackResult result, Optional<VerifyReport> verification
       if (verify == null) {
         return new PackedWheel(pending.commit(), Optional.empty());
       }
-      VerifyReport report = new Verifier().verifyAs(verify.apply(pending.file()), pending.target());
+      GateReport report = new Verifier().verifyAs(verify.apply(pending.file()), pending.target());
       PackedWheel packed = new PackedWheel(atTarget(pending), Optional.of(report));
       if (report.passed()) {
         pending.commit();
@@ -66,6 +67,6 @@ public record PackedWheel(PackResult result, Optional<VerifyReport> verification
   }
 
   public boolean passed() {
-    return verification.map(VerifyReport::passed).orElse(true);
+    return verification.map(GateReport::passed).orElse(true);
   }
 }

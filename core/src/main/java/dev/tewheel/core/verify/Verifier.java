@@ -2,25 +2,28 @@ package dev.tewheel.core.verify;
 
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.WheelZipCheck;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Gate;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.ReportKind;
+import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.core.gate.Rule;
+import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, suppressions applied. */
+/** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, judged by {@link Gate}. */
 public final class Verifier {
   /** report.json's key for the most compatible platform tag the libraries allow. */
   public static final String SUGGESTED_TAG = "suggestedPlatformTag";
@@ -31,7 +34,7 @@ public final class Verifier {
    * @throws IOException when the input cannot be read at all (a missing folder or file); a file that is no zip
    *     archive is a WHEEL-ZIP finding
    */
-  public VerifyReport verify(VerifyRequest request) throws IOException {
+  public GateReport verify(VerifyRequest request) throws IOException {
     if (request.wheel() != null) {
       return verifyWheel(request);
     }
@@ -47,7 +50,7 @@ public final class Verifier {
    * the same file name, before renaming it into place; its verdict and report are then those verify gives the
    * wheel at the target.
    */
-  public VerifyReport verifyAs(VerifyRequest request, Path shownAs) throws IOException {
+  public GateReport verifyAs(VerifyRequest request, Path shownAs) throws IOException {
     if (request.wheel() == null) {
       throw new IllegalArgumentException("verifyAs takes a .whl, not a wheel_lib folder");
     }
@@ -55,11 +58,11 @@ public final class Verifier {
   }
 
   /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
-  private VerifyReport verifyWheel(VerifyRequest request) throws IOException {
+  private GateReport verifyWheel(VerifyRequest request) throws IOException {
     return verifyWheel(request, request.wheel());
   }
 
-  private VerifyReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
+  private GateReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
     String fromName;
     Integer variant = request.settings().cudaMajor();
     try {
@@ -81,24 +84,41 @@ public final class Verifier {
     } catch (UnreadableZipException e) {
       // pip refuses such a file too: a verdict with a check ID, not a missing one.
       List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);
-      Severity override = request.severityOverrides().get(WheelZipCheck.ID);
-      return report(request, "wheel_lib " + shownAs.getFileName() + "!" + request.wheelLibPath(), platform,
-          (override == null ? findings : findings.stream().map(f -> f.withSeverity(override)).toList()).stream()
-              .map(shown).toList(),
-          Map.of("libraries", List.of()));
+      return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(request.layout()),
+          findings.stream().map(shown).toList(), "wheel_lib " + shownAs.getFileName() + "!"
+              + request.wheelLibPath(), request.policy()), platform, new VerifyDetails(List.of(), null));
     }
     try (WheelSubject wheel = opened) {
-      return report(request, wheel.subject().description(), platform,
-          CheckCatalogue.run(wheel.subject(), request.severityOverrides()).stream().map(shown).toList(),
-          details(wheel.subject()));
+      Subject subject = wheel.subject();
+      return report(request, Gate.judge(ReportKind.VERIFY, shownAt(CheckCatalogue.forLayout(subject.layout()), shown),
+          subject, subject.description(), request.policy()), platform, details(subject));
     }
+  }
+
+  /** The catalogue with each finding renamed before the gate judges it, so suppressions match the shown name. */
+  private static RuleSet<Subject> shownAt(RuleSet<Subject> checks, UnaryOperator<Finding> shown) {
+    return new RuleSet<>() {
+      @Override
+      public String noun() {
+        return checks.noun();
+      }
+
+      @Override
+      public List<? extends Rule> rules() {
+        return checks.rules();
+      }
+
+      @Override
+      public List<Finding> run(Rule rule, Subject subject) {
+        return checks.run(rule, subject).stream().map(shown).toList();
+      }
+    };
   }
 
   /** A finding about the file at {@code actual} (or inside it) named as if it sat at {@code shownAs}. */
   private static UnaryOperator<Finding> shownAt(String actual, String shownAs) {
-    return finding -> !finding.file().startsWith(actual) ? finding : new Finding(finding.checkId(),
-        finding.severity(), shownAs + finding.file().substring(actual.length()), finding.found(), finding.expected(),
-        finding.fix());
+    return finding -> !finding.file().startsWith(actual) ? finding
+        : finding.inFile(shownAs + finding.file().substring(actual.length()));
   }
 
   static PlatformTag platform(VerifyRequest request, String fromWheelName) {
@@ -109,20 +129,19 @@ public final class Verifier {
   }
 
   /** Per library, for report.json: its path in wheel_lib and the CUDA device code it carries (null: unreadable). */
-  static List<Object> libraries(Subject subject) {
-    List<Object> libraries = new ArrayList<>();
+  static List<VerifyDetails.LibraryCode> libraries(Subject subject) {
+    List<VerifyDetails.LibraryCode> libraries = new ArrayList<>();
     for (SubjectFile library : subject.libraries()) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("path", library.path());
+      List<String> sass = null;
+      List<String> ptx = null;
       try {
         GpuCode code = subject.gpuCode(library);
-        entry.put("sass", List.copyOf(code.sass()));
-        entry.put("ptx", List.copyOf(code.ptx()));
+        sass = List.copyOf(code.sass());
+        ptx = List.copyOf(code.ptx());
       } catch (IOException e) {
-        entry.put("sass", null);
-        entry.put("ptx", null);
+        // unreadable: both null, as the schema allows; GPU-ARCHS and ELF-SHARED-OBJECT say why
       }
-      libraries.add(entry);
+      libraries.add(new VerifyDetails.LibraryCode(library.path(), sass, ptx));
     }
     return libraries;
   }
@@ -131,28 +150,19 @@ public final class Verifier {
    * report.json's keys before the findings: the libraries' GPU code and, when there are libraries of the platform's
    * architecture, the most compatible tag they allow ({@link SuggestedPlatform}) and what limits it.
    */
-  static Map<String, Object> details(Subject subject) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("libraries", libraries(subject));
-    SuggestedPlatform.of(subject).ifPresent(suggestion -> {
-      details.put(SUGGESTED_TAG, suggestion.tag());
-      details.put("suggestedPlatformTagLimits", suggestion.limits());
-    });
-    return details;
+  static VerifyDetails details(Subject subject) {
+    return new VerifyDetails(libraries(subject), SuggestedPlatform.of(subject).orElse(null));
   }
 
-  VerifyReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
-    return report(request, subject.description(), platform, CheckCatalogue.run(subject, request.severityOverrides()),
-        details(subject));
+  GateReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
+    return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(subject.layout()), subject,
+        subject.description(), request.policy()), platform, details(subject));
   }
 
-  /** The report of these findings, suppressions applied, written when a report folder is given. */
-  private static VerifyReport report(VerifyRequest request, String description, PlatformTag platform,
-      List<Finding> findings, Map<String, Object> details) throws IOException {
-    Suppression.Applied applied = Suppression.apply(request.suppressions(), findings);
-    VerifyReport report = new VerifyReport(description, platform.tag(), request.failOn(),
-        CheckCatalogue.forLayout(request.layout()), applied.active(), applied.suppressed(), "verify-wheel-lib",
-        details, applied.unmatched());
+  /** The judged report with verify's details, written when a report folder is given. */
+  private static GateReport report(VerifyRequest request, GateReport judged, PlatformTag platform,
+      VerifyDetails details) throws IOException {
+    GateReport report = judged.withPlatformTag(platform.tag()).withDetails(details);
     if (request.reportDirectory() != null) {
       new ReportWriter(report).write(request.reportDirectory());
     }

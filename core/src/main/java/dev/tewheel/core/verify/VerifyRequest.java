@@ -3,7 +3,9 @@ package dev.tewheel.core.verify;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.GatePolicy;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.gate.Suppression;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,23 +38,16 @@ public record VerifyRequest(Path wheelLib, Path wheel, String wheelLibPath, Layo
         : wheelLibPath.replaceAll("^/+|/+$", "");
     layout = layout == null ? Layout.DEFAULT : layout;
     settings = settings == null ? CheckSettings.defaults() : settings;
-    failOn = failOn(failOn == null ? Severity.ERROR : failOn);
-    severityOverrides = severityOverrides == null ? Map.of() : Map.copyOf(severityOverrides);
-    suppressions = suppressions == null ? List.of() : List.copyOf(suppressions);
-    // Before any check runs: a typo in an ID must not cost a full verification first.
-    severityOverrides.keySet().forEach(CheckCatalogue::requireKnown);
-    suppressions.forEach(s -> CheckCatalogue.requireKnown(s.checkId()));
+    // Before any check runs: the policy checks every ID, so a typo does not cost a full verification first.
+    GatePolicy policy = GatePolicy.of(CheckCatalogue.CHECKS, failOn, severityOverrides, suppressions);
+    failOn = policy.failOn();
+    severityOverrides = policy.severities();
+    suppressions = policy.suppressions();
   }
 
-  /**
-   * @return {@code level}, when it can fail a run
-   * @throws IllegalArgumentException for info, which cannot
-   */
-  public static Severity failOn(Severity level) {
-    if (level == Severity.INFO) {
-      throw new IllegalArgumentException("failOn must be error or warning");
-    }
-    return level;
+  /** How the gate judges the findings. */
+  public GatePolicy policy() {
+    return new GatePolicy(failOn, severityOverrides, suppressions);
   }
 
   public static VerifyRequest folder(Path wheelLib) {

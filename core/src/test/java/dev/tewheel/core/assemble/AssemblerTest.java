@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.standins.StandIns;
+import dev.tewheel.core.gate.Finding;
 import dev.tewheel.standins.StandIns.Defect;
+import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,8 +75,8 @@ class AssemblerTest {
     // config.h's three generated paths, as NCCL EP's Makefile writes them.
     assertEquals(List.of(":2", ":3", ":4"), result.findings().stream()
         .filter(f -> !f.checkId().equals("SYMBOL-FLOOR"))
-        .map(f -> f.file().substring(f.file().lastIndexOf(':'))).toList(), result.findings().toString());
-    assertTrue(result.findings().get(0).file().endsWith("nccl_ep/include/nccl_ep/config.h:2"), result.findings().toString());
+        .map(f -> ":" + f.line()).toList(), result.findings().toString());
+    assertTrue(result.findings().get(0).location().endsWith("nccl_ep/include/nccl_ep/config.h:2"), result.findings().toString());
   }
 
   @Test

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +45,11 @@ class CheckCatalogueTest {
     Subject subject = new Subject("test", Layout.DEFAULT, List.of(
         SubjectFile.onDisk("libtransformer_engine.so", StandIns.defect(StandIns.Defect.TE_LAZY_BINDING))),
         CheckSettings.defaults());
-    List<Finding> findings = CheckCatalogue.run(subject, Map.of("TE-BIND-NOW", Severity.WARNING));
+    List<Finding> findings = Judged.findings(subject, Map.of("TE-BIND-NOW", Severity.WARNING));
     assertEquals(List.of("TE-BIND-NOW/WARNING", "SYMBOL-FLOOR/INFO"),
         findings.stream().map(f -> f.checkId() + "/" + f.severity()).collect(Collectors.toList()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CheckCatalogue.run(subject, Map.of("TE-BIND-LATER", Severity.INFO)));
+        () -> Judged.findings(subject, Map.of("TE-BIND-LATER", Severity.INFO)));
     assertTrue(e.getMessage().contains("no check has the ID 'TE-BIND-LATER'"), e.getMessage());
   }
 
@@ -59,7 +62,7 @@ class CheckCatalogueTest {
         SubjectFile.onDisk("libtransformer_engine.so", notElf),
         SubjectFile.onDisk("nccl_ep/lib/libnccl_ep.so.0", StandIns.ncclEpLibrary()),
         SubjectFile.onDisk("nccl_ep/include/nccl_ep.h", header)), CheckSettings.defaults());
-    List<Finding> findings = CheckCatalogue.run(subject, Map.of());
+    List<Finding> findings = Judged.findings(subject, Map.of());
     Finding notShared = findings.stream().filter(f -> f.checkId().equals("ELF-SHARED-OBJECT")).findFirst().orElseThrow();
     assertEquals(notElf.toString(), notShared.file());
     assertTrue(notShared.found().startsWith("a file the ELF reader refuses"), notShared.found());

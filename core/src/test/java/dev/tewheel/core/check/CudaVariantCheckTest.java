@@ -3,6 +3,8 @@ package dev.tewheel.core.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +21,7 @@ class CudaVariantCheckTest {
   private static List<Finding> run(Integer cudaMajor, SubjectFile... files) {
     Subject subject = new Subject("test wheel_lib", Layout.DEFAULT, List.of(files),
         CheckSettings.defaults().withCudaMajor(cudaMajor));
-    return CheckCatalogue.byId("CUDA-VARIANT").orElseThrow().run(subject);
+    return CheckCatalogue.check("CUDA-VARIANT").run(subject);
   }
 
   private static SubjectFile te(Path te) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;
@@ -115,7 +116,7 @@ class DependenciesResolveCheckTest {
       assertEquals(List.of(runpath), elf.runpath());
       assertTrue(!elf.rpath().isEmpty(), "no DT_RPATH beside the DT_RUNPATH");
     }
-    List<Finding> findings = CheckCatalogue.byId("DEPS-RESOLVE").orElseThrow()
+    List<Finding> findings = CheckCatalogue.check("DEPS-RESOLVE")
         .run(FolderSubject.read(wheelLib, Layout.DEFAULT, CheckSettings.defaults()));
     String glibc = dlopen(library, temp);
     assertEquals(glibc.startsWith("ok"), findings.isEmpty(), name + ": glibc said " + glibc + "; DEPS-RESOLVE: "

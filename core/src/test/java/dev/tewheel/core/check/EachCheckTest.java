@@ -7,13 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.elf.ProgramHeader;
 import dev.tewheel.elf.SegmentType;
-import dev.tewheel.standins.StandIns;
+import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.standins.StandIns.Defect;
+import dev.tewheel.standins.StandIns;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -133,7 +136,7 @@ class EachCheckTest {
   @TestFactory
   Stream<DynamicTest> passesOnTheAssembledTreeAndFailsOnItsBreakage() {
     return failingCases().entrySet().stream().map(c -> DynamicTest.dynamicTest(c.getKey(), () -> {
-      Check check = CheckCatalogue.byId(c.getKey()).orElseThrow();
+      Check check = CheckCatalogue.check(c.getKey());
       Path good = assembled(temp.resolve(c.getKey() + "/good"));
       if (PASSING_FIXES.containsKey(c.getKey())) {
         PASSING_FIXES.get(c.getKey()).apply(good);
@@ -166,10 +169,10 @@ class EachCheckTest {
     Files.delete(bad.resolve(Layout.MANIFEST));
     Subject subject = FolderSubject.read(bad, Layout.DEFAULT,
         CheckSettings.defaults().withPlatform(PlatformTag.parse(TAG)));
-    List<Finding> findings = CheckCatalogue.run(subject, Map.of("ELF-SHARED-OBJECT", Severity.INFO));
+    List<Finding> findings = Judged.findings(subject, Map.of("ELF-SHARED-OBJECT", Severity.INFO));
     for (String id : List.of("TE-BIND-NOW", "TE-FORBIDDEN-NEEDED", "TE-UNDEFINED-NCCL-EP", "TE-RUNPATH-ORIGIN",
         "PLATFORM", "DEPS-RESOLVE", "EXEC-STACK", "ISA-LEVEL")) {
-      Severity severity = CheckCatalogue.byId(id).orElseThrow().defaultSeverity();
+      Severity severity = CheckCatalogue.check(id).defaultSeverity();
       assertTrue(findings.stream().anyMatch(f -> f.checkId().equals(id) && f.severity() == severity
           && f.file().endsWith("libtransformer_engine.so") && f.found().startsWith("a file that cannot be read as ELF")),
           id + " passed a library it could not read: " + findings);
@@ -183,7 +186,7 @@ class EachCheckTest {
     Path header = bad.resolve("nccl_ep/include/nccl_ep.h");
     Files.writeString(header, Files.readString(header).replaceAll("#define NCCL_EP_MINOR[^\n]*\n", ""));
     Files.delete(bad.resolve(Layout.MANIFEST));
-    List<Finding> findings = CheckCatalogue.byId("EP-FILE-VERSION").orElseThrow()
+    List<Finding> findings = CheckCatalogue.check("EP-FILE-VERSION")
         .run(FolderSubject.read(bad, Layout.DEFAULT, CheckSettings.defaults()));
     assertEquals(1, findings.size(), findings.toString());
     assertTrue(findings.get(0).found().startsWith("an nccl_ep.h whose version cannot be read"), findings.toString());

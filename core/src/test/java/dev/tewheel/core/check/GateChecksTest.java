@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Path;
@@ -95,6 +98,6 @@ class GateChecksTest {
   private static List<Finding> run(Path library, CheckSettings settings, String id) {
     Subject subject = new Subject("test", Layout.DEFAULT,
         List.of(SubjectFile.onDisk("libtransformer_engine.so", library)), settings);
-    return CheckCatalogue.run(subject, Map.of()).stream().filter(f -> f.checkId().equals(id)).toList();
+    return Judged.findings(subject, Map.of()).stream().filter(f -> f.checkId().equals(id)).toList();
   }
 }

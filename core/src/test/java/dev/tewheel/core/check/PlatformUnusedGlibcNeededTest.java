@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;
@@ -27,7 +28,7 @@ class PlatformUnusedGlibcNeededTest {
   @TempDir Path temp;
 
   private List<Finding> platform(Path wheelLib) throws Exception {
-    return CheckCatalogue.byId("PLATFORM").orElseThrow().run(FolderSubject.read(wheelLib, Layout.DEFAULT,
+    return CheckCatalogue.check("PLATFORM").run(FolderSubject.read(wheelLib, Layout.DEFAULT,
         CheckSettings.defaults().withPlatform(TAG)));
   }
 

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.standins.StandIns;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.standins.StandIns.Defect;
+import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +37,7 @@ class SymbolFloorCheckTest {
   private static List<Finding> run(List<Path> floors, SubjectFile... files) {
     Subject subject = new Subject("test wheel_lib", Layout.DEFAULT, List.of(files),
         CheckSettings.defaults().withFloorLibraries(floors));
-    return CheckCatalogue.byId("SYMBOL-FLOOR").orElseThrow().run(subject);
+    return CheckCatalogue.check("SYMBOL-FLOOR").run(subject);
   }
 
   private static List<Finding> atLeast(Severity level, List<Finding> findings) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;
@@ -74,7 +75,7 @@ class TeRunpathOriginCheckTest {
     assertEquals(List.of(rpath.split(":", -1)), dtags.equals("--enable-new-dtags") ? elf.runpath() : elf.rpath());
     Files.copy(library, wheelLib.resolve("libtransformer_engine.so"), StandardCopyOption.REPLACE_EXISTING);
     Files.delete(wheelLib.resolve(Layout.MANIFEST));
-    List<Finding> findings = CheckCatalogue.byId("TE-RUNPATH-ORIGIN").orElseThrow()
+    List<Finding> findings = CheckCatalogue.check("TE-RUNPATH-ORIGIN")
         .run(FolderSubject.read(wheelLib, Layout.DEFAULT, CheckSettings.defaults()));
     for (Finding f : findings) {
       assertEquals("TE-RUNPATH-ORIGIN", f.checkId());

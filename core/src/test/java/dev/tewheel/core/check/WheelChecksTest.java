@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.FolderSubject;
-import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.core.verify.WheelSubject;
 import dev.tewheel.core.wheel.RawZip;
 import dev.tewheel.core.wheel.RecordFile;
+import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
 import dev.tewheel.core.wheel.ZipBytes;
@@ -48,7 +51,7 @@ class WheelChecksTest {
 
   static List<Finding> run(Path whl) throws IOException {
     try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.DEFAULT, CheckSettings.defaults())) {
-      return CheckCatalogue.run(wheel.subject(), Map.of());
+      return Judged.findings(wheel.subject(), Map.of());
     }
   }
 

@@ -5,16 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.json.Json;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
-import dev.tewheel.core.verify.ReportWriter;
-import dev.tewheel.core.verify.Suppression;
-import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.ReportKind;
+import dev.tewheel.core.gate.ReportSchemas;
+import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.gate.Suppression;
 import dev.tewheel.gatefixtures.GateFixtures;
+import dev.tewheel.json.Json;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +96,7 @@ class WheelDiffTest {
     copy(GateFixtures.release(1), v1.resolve("libtransformer_engine.so"));
     copy(GateFixtures.release(2), v2.resolve("libtransformer_engine.so"));
     Path reports = temp.resolve("reports");
-    VerifyReport report = new WheelDiff().diff(request(v1, v2, reports, List.of()));
+    GateReport report = new WheelDiff().diff(request(v1, v2, reports, List.of()));
     assertFalse(report.passed(), report.summary());
     Map<String, String> messages = report.findings().stream().filter(f -> f.file().endsWith("libtransformer_engine.so"))
         .collect(Collectors.toMap(f -> f.checkId() + "/" + f.severity(), Finding::found, (a, b) -> a + " | " + b));
@@ -104,14 +106,18 @@ class WheelDiffTest {
     assertEquals("CUDA code dropped: sm_120", messages.get("DIFF-GPU-ARCHS/WARNING"));
     assertTrue(messages.get("DIFF-FILES/INFO").startsWith("changed content:"), messages.toString());
     // Same report forms as verify.
-    Map<?, ?> json = (Map<?, ?>) Json.parse(Files.readString(reports.resolve(ReportWriter.JSON)));
+    Map<?, ?> json = (Map<?, ?>) Json.parse(Files.readString(reports.resolve(ReportKind.DIFF.jsonFileName())));
     assertEquals("te-wheel-diff-report/1", json.get("schema"));
+    ReportSchemas.assertValid(ReportKind.DIFF, reports);
+    Map<?, ?> total = (Map<?, ?>) json.get("totalSize");
+    assertTrue(total.get("growthPercent") instanceof Double, "a number: " + total);
+    assertEquals(10.0, total.get("maxGrowthPercent"));
     assertTrue(((List<?>) json.get("files")).size() > 5);
     String junit = Files.readString(reports.resolve("TEST-te-diff-wheel.xml"));
     assertTrue(junit.contains("<testsuite name=\"te:diff-wheel\""), junit);
     assertTrue(junit.contains("<failure type=\"ERROR\""), junit);
     // A suppression with its reason makes it pass; warnings stay below failOn error.
-    VerifyReport accepted = new WheelDiff().diff(request(v1, v2, null,
+    GateReport accepted = new WheelDiff().diff(request(v1, v2, null,
         List.of(Suppression.parse("DIFF-EXPORTS: nvte_set_tensor_param was deprecated in 2.9"))));
     assertTrue(accepted.passed(), accepted.summary());
     assertEquals(1, accepted.suppressed().stream().filter(s -> s.finding().severity() == Severity.ERROR).count());
@@ -131,16 +137,16 @@ class WheelDiffTest {
     // auditwheel's cffi test wheel (test resources auditwheel-bundled-wheels/): its module sits at the wheel's root.
     Path cffi = Path.of(getClass().getResource("/auditwheel-bundled-wheels/cffi-1.5.0-cp27-none-linux_x86_64.whl")
         .toURI());
-    VerifyReport report = new WheelDiff().diff(new DiffRequest(cffi, cffi, null, Layout.ANY, 10, Severity.ERROR,
+    GateReport report = new WheelDiff().diff(new DiffRequest(cffi, cffi, null, Layout.ANY, 10, Severity.ERROR,
         Map.of(), List.of(), null));
     assertTrue(report.passed(), report.findings().toString());
-    assertEquals("wheel cffi-1.5.0-cp27-none-linux_x86_64.whl (layout any)", report.details().get("current"));
-    List<?> files = (List<?>) report.details().get("files");
-    assertTrue(files.stream().anyMatch(f -> ((Map<?, ?>) f).get("path").equals("_cffi_backend.so")
-        && ((Map<?, ?>) f).get("change").equals("unchanged")), files.toString());
+    DiffDetails details = (DiffDetails) report.details();
+    assertEquals("wheel cffi-1.5.0-cp27-none-linux_x86_64.whl (layout any)", details.current());
+    assertTrue(details.files().stream().anyMatch(f -> f.path().equals("_cffi_backend.so")
+        && f.change().name().equalsIgnoreCase("unchanged")), details.files().toString());
   }
 
-  private VerifyReport diff(Path baseline, Path current) throws Exception {
+  private GateReport diff(Path baseline, Path current) throws Exception {
     return new WheelDiff().diff(request(baseline, current, null, List.of()));
   }
 

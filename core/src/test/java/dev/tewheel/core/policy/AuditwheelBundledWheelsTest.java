@@ -8,7 +8,7 @@ import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.verify.WheelSubject;
 import java.net.URISyntaxException;
@@ -73,8 +73,8 @@ class AuditwheelBundledWheelsTest {
   @Test
   void verifyReportsTheTagInItsJsonDetails() throws Exception {
     Path testzlib = wheel("testzlib-0.0.1-cp310-cp310-linux_x86_64.whl");
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(testzlib).withLayout(Layout.ANY));
-    assertEquals("linux_x86_64", report.details().get(Verifier.SUGGESTED_TAG));
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(testzlib).withLayout(Layout.ANY));
+    assertEquals("linux_x86_64", report.details().json().get(Verifier.SUGGESTED_TAG));
     assertEquals("wheel testzlib-0.0.1-cp310-cp310-linux_x86_64.whl (layout any)", report.subject());
   }
 }

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CudaStandIns;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ class CudaVariantPackTest {
     assertFalse(named.passed());
     Path wheel = Files.copy(named.location(), Files.createDirectories(temp.resolve("verify"))
         .resolve("transformer_engine_cu12-2.9.0-py3-none-manylinux_2_34_x86_64.whl"));
-    VerifyReport asCu12 = new Verifier().verify(VerifyRequest.wheel(wheel));
+    GateReport asCu12 = new Verifier().verify(VerifyRequest.wheel(wheel));
     assertEquals(List.of("CUDA-VARIANT: DT_NEEDED libcudart.so.13 / libcudart.so.12 for a cu12 wheel"),
         asCu12.findings().stream().filter(f -> f.severity() == Severity.ERROR).map(f -> f.checkId() + ": " + f.found() + " / " + f.expected()).toList());
 
@@ -90,7 +91,7 @@ class CudaVariantPackTest {
     VerifyRequest configured = new VerifyRequest(plain.wheelLib(), plain.wheel(), plain.wheelLibPath(),
         plain.layout(), plain.platformTag(), plain.settings().withCudaMajor(13), plain.failOn(),
         plain.severityOverrides(), plain.suppressions(), plain.reportDirectory());
-    VerifyReport asCu13 = new Verifier().verify(configured);
+    GateReport asCu13 = new Verifier().verify(configured);
     assertTrue(asCu13.passed(), "the configured cudaMajor wins over the name: " + asCu13.findings());
 
     PackedWheel unnamed = PackedWheel.packAndVerify(PackRequest.of(staging, "transformer_engine", "2.9.0",

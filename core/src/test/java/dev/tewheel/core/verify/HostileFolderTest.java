@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.DiskFile;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class HostileFolderTest {
     Files.createSymbolicLink(loopA, Path.of("loop-b"));
     Files.createSymbolicLink(wheelLib.resolve("nccl_ep/include/loop-b"), Path.of("loop-a"));
 
-    VerifyReport report = new Verifier().verify(VerifyRequest.folder(wheelLib)
+    GateReport report = new Verifier().verify(VerifyRequest.folder(wheelLib)
         .withPlatformTag("manylinux_2_34_x86_64"));
 
     assertFalse(report.passed());

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.standins.StandIns;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class HostileManifestTest {
   }
 
   private Finding manifestFinding() throws Exception {
-    VerifyReport report = new Verifier().verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64"));
+    GateReport report = new Verifier().verify(VerifyRequest.folder(wheelLib).withPlatformTag("manylinux_2_34_x86_64"));
     assertFalse(report.passed(), report.findings().toString());
     List<Finding> findings = report.findings().stream().filter(f -> f.checkId().equals("MANIFEST-DIGESTS")).toList();
     assertEquals(1, findings.size(), report.findings().toString());

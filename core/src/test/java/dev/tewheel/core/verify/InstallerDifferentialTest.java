@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tewheel.bundle.io.Sha256;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.RawZip;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.TestWheel;
@@ -201,7 +202,7 @@ class InstallerDifferentialTest {
     Path whl = shape.maker.make(folder);
     Map<String, String> record = recordOf(whl);
 
-    VerifyReport report;
+    GateReport report;
     try {
       report = new Verifier().verify(VerifyRequest.wheel(whl));
     } catch (IOException e) {

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.core.gate.Suppression;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SuppressionLineTest {
   @TempDir Path temp;
 
-  private VerifyReport verify(String... suppressions) throws Exception {
+  private GateReport verify(String... suppressions) throws Exception {
     Path wheelLib = temp.resolve("wheel_lib");
     new Assembler(line -> {}).assemble(AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
         wheelLib));
@@ -42,9 +45,9 @@ class SuppressionLineTest {
   @Test
   void aSuppressionWithALineAcceptsOnlyTheFindingOnThatLine() throws Exception {
     // config.h's lines 2, 3 and 4 each name a build-machine path; line 2 is accepted, 3 and 4 stay findings.
-    VerifyReport report = verify("BAKED-BUILD-PATHS@config.h:2: the runtime sets NCCL_EP_HOME");
+    GateReport report = verify("BAKED-BUILD-PATHS@config.h:2: the runtime sets NCCL_EP_HOME");
     assertEquals(1, report.suppressed().size(), report.suppressed().toString());
-    assertTrue(report.suppressed().get(0).finding().file().endsWith("config.h:2"));
+    assertTrue(report.suppressed().get(0).finding().location().endsWith("config.h:2"));
     assertEquals(2, report.findings().stream().filter(f -> f.checkId().equals("BAKED-BUILD-PATHS")).count(),
         report.findings().toString());
     assertTrue(report.unmatchedSuppressions().isEmpty());
@@ -54,7 +57,7 @@ class SuppressionLineTest {
 
   @Test
   void aSuppressionThatMatchedNothingIsWarnedAbout() throws Exception {
-    VerifyReport report = verify("BAKED-BUILD-PATHS@config.h: the runtime sets NCCL_EP_HOME",
+    GateReport report = verify("BAKED-BUILD-PATHS@config.h: the runtime sets NCCL_EP_HOME",
         "TE-BIND-NOW@libtransformer_engine.so: BOLT is off this release");
     assertEquals(3, report.suppressed().size());
     assertEquals(List.of("TE-BIND-NOW@libtransformer_engine.so"),

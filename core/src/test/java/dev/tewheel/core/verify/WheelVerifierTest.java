@@ -8,7 +8,8 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.Finding;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class WheelVerifierTest {
   @Test
   void thePlatformTagOfTheFileNameIsHeldToAndReportedPerLibrary() throws Exception {
     Path whl = wheelOfAssembledTree();
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl));
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl));
     assertEquals("manylinux_2_28_x86_64", report.platformTag());
     assertEquals("wheel_lib " + whl.getFileName() + "!" + TestWheel.PREFIX, report.subject());
     List<Finding> errors = report.findings().stream().filter(f -> f.severity().name().equals("ERROR")).toList();
@@ -45,7 +46,7 @@ class WheelVerifierTest {
     assertFalse(report.passed());
     // The tag the libraries allow: GLIBC_2.34 of the TE stand-in; its libnccl.so.2 (an NVIDIA wheel library) and
     // NCCL EP's libcuda.so.1 do not make it linux_x86_64, as auditwheel would.
-    assertEquals("manylinux_2_34_x86_64", report.details().get(Verifier.SUGGESTED_TAG));
+    assertEquals("manylinux_2_34_x86_64", report.details().json().get(Verifier.SUGGESTED_TAG));
     try (var files = Files.list(whl.getParent())) {
       assertEquals(List.of(whl), files.toList(), "nothing was extracted beside the wheel");
     }
@@ -54,7 +55,7 @@ class WheelVerifierTest {
   @Test
   void aNewerTagPassesAndReportsGoWhereAsked() throws Exception {
     Path whl = wheelOfAssembledTree();
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
         .withReportDirectory(temp.resolve("reports")));
     assertTrue(report.passed(), report.findings().toString());
     assertTrue(Files.readString(temp.resolve("reports/report.json")).contains("\"passed\": true"));
@@ -83,15 +84,15 @@ class WheelVerifierTest {
   private List<String> sameVerdicts(Path wheelLib, String name) throws Exception {
     Path whl = new TestWheel().addTree(TestWheel.PREFIX, wheelLib).store(TestWheel.PREFIX + "/" + Layout.MANIFEST)
         .write(Files.createDirectories(temp.resolve(name)));
-    VerifyReport folder = new Verifier().verify(VerifyRequest.folder(wheelLib)
+    GateReport folder = new Verifier().verify(VerifyRequest.folder(wheelLib)
         .withPlatformTag("manylinux_2_34_x86_64"));
-    VerifyReport wheel = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64"));
+    GateReport wheel = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64"));
     assertEquals(ids(folder), ids(wheel), "folder: " + folder.findings() + "\nwheel: " + wheel.findings());
     assertEquals(folder.passed(), wheel.passed(), wheel.findings().toString());
     return ids(folder).stream().filter(id -> id.endsWith("/ERROR")).toList();
   }
 
-  private static List<String> ids(VerifyReport report) {
+  private static List<String> ids(GateReport report) {
     return report.findings().stream().filter(f -> !f.checkId().startsWith("WHEEL-"))
         .map(f -> f.checkId() + "/" + f.severity()).distinct().sorted().toList();
   }
@@ -99,20 +100,20 @@ class WheelVerifierTest {
   @Test
   void layoutAnyChecksEverySharedObjectOfTheWholeWheelWithoutTheLayoutChecks() throws Exception {
     Path whl = wheelOfAssembledTree();
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl).withPlatformTag("manylinux_2_34_x86_64")
         .withLayout(Layout.ANY));
     assertEquals("wheel " + whl.getFileName() + " (layout any)", report.subject());
-    assertEquals(17, report.checks().size());
-    assertTrue(report.checks().stream().noneMatch(c -> c.id().startsWith("LAYOUT-") || c.id().startsWith("TE-")
-        || c.id().startsWith("EP-") || c.id().equals("MANIFEST-DIGESTS")), report.checks().toString());
+    assertEquals(17, report.rules().size());
+    assertTrue(report.rules().stream().noneMatch(c -> c.id().startsWith("LAYOUT-") || c.id().startsWith("TE-")
+        || c.id().startsWith("EP-") || c.id().equals("MANIFEST-DIGESTS")), report.rules().toString());
     @SuppressWarnings("unchecked")
     List<java.util.Map<String, Object>> libraries =
-        (List<java.util.Map<String, Object>>) report.details().get("libraries");
+        (List<java.util.Map<String, Object>>) report.details().json().get("libraries");
     assertEquals(List.of(TestWheel.PREFIX + "/libnccl_ep.so", TestWheel.PREFIX + "/libtransformer_engine.so"),
         libraries.stream().map(l -> l.get("path")).sorted().toList(), "paths in the wheel, not in wheel_lib");
     // libnccl_ep.so's libcuda.so.1 is allowed for any library here: the kinds are TE's rules.
     assertEquals(List.of(), report.findings().stream().filter(f -> f.severity().name().equals("ERROR")).toList());
     assertTrue(report.passed());
-    assertEquals("manylinux_2_34_x86_64", report.details().get(Verifier.SUGGESTED_TAG));
+    assertEquals("manylinux_2_34_x86_64", report.details().json().get(Verifier.SUGGESTED_TAG));
   }
 }

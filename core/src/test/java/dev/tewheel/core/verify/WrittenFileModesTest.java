@@ -7,6 +7,8 @@ import dev.tewheel.bundle.io.AtomicFiles;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.gate.ReportKind;
+import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.jar.WheelLibJar;
 import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.standins.StandIns;
@@ -20,10 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Every file te-wheel writes gets the mode any tool's output gets, 0666 less the umask: a child JVM started under
@@ -79,7 +81,7 @@ class WrittenFileModesTest {
 
     Map<String, String> modes = new LinkedHashMap<>();
     for (String file : List.of("plain.txt", "state.json", "dist/" + WHEEL, "reports/report.json",
-        "reports/" + ReportWriter.JUNIT, "rejected/" + WHEEL + PackedWheel.REJECTED_SUFFIX,
+        "reports/" + ReportKind.VERIFY.junitFileName(), "rejected/" + WHEEL + PackedWheel.REJECTED_SUFFIX,
         "natives-linux-x86_64-cu12.jar")) {
       modes.put(file, PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve(file))));
     }

@@ -1,6 +1,5 @@
 package dev.tewheel.core.wheel;
 
-import dev.tewheel.core.verify.WheelSubject;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.Finding;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.verify.WheelSubject;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.StandIns;
@@ -99,7 +100,7 @@ class LargeLibraryTest {
         assertEquals(1, chunks.opens(), "front, end, front again: one pass of inflating");
       }
       // The whole catalogue, bomb bounds included, passes the grown library.
-      List<Finding> findings = CheckCatalogue.run(wheel.subject(), Map.of());
+      List<Finding> findings = Judged.findings(wheel.subject(), Map.of());
       assertEquals(List.of(), findings.stream().filter(f -> f.checkId().startsWith("WHEEL-")).toList());
     }
   }

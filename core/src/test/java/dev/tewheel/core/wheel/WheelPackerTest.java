@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
-import dev.tewheel.core.verify.VerifyReport;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
@@ -58,7 +58,7 @@ class WheelPackerTest {
     Path whl = result.wheel();
     assertEquals("transformer_engine-2.9.0-py3-none-manylinux_2_34_x86_64.whl", whl.getFileName().toString());
 
-    VerifyReport report = new Verifier().verify(VerifyRequest.wheel(whl));
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl));
     assertEquals(List.of(), report.findings().stream().filter(f -> !f.checkId().equals("BAKED-BUILD-PATHS")
         && !f.checkId().equals("SYMBOL-FLOOR")).toList());
 

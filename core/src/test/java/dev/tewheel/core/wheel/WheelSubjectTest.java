@@ -1,6 +1,5 @@
 package dev.tewheel.core.wheel;
 
-import dev.tewheel.core.verify.WheelSubject;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,10 +11,12 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.Finding;
-import dev.tewheel.core.check.Severity;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.gate.Judged;
+import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.verify.WheelSubject;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.StandIns;
@@ -109,7 +110,7 @@ class WheelSubjectTest {
         .write(temp);
     try (WheelSubject wheel = open(whl)) {
       Subject subject = wheel.subject();
-      List<Finding> findings = CheckCatalogue.run(subject, Map.of());
+      List<Finding> findings = Judged.findings(subject, Map.of());
       assertTrue(findings.stream().noneMatch(f -> f.checkId().equals("WHEEL-RECORD")), findings.toString());
       for (SubjectFile library : subject.libraries()) {
         subject.gpuCode(library);
@@ -181,7 +182,7 @@ class WheelSubjectTest {
       assertTrue(e.getMessage().contains("inflates past the 1000 bytes its zip entry declares"), e.getMessage());
       assertTrue(e.getMessage().startsWith(whl + "!" + name), e.getMessage());
       assertThrows(IOException.class, () -> recordDigest(wheel.archive(), name));
-      List<Finding> findings = CheckCatalogue.run(wheel.subject(), Map.of());
+      List<Finding> findings = Judged.findings(wheel.subject(), Map.of());
       assertTrue(findings.stream().anyMatch(f -> f.checkId().equals("WHEEL-RECORD")
           && f.file().equals(whl + "!" + name) && f.found().equals("1000 bytes")), findings.toString());
     }
@@ -239,7 +240,7 @@ class WheelSubjectTest {
       assertEquals(SubjectFile.EntryType.OTHER, subject.file("fifo").orElseThrow().type());
       assertEquals(SubjectFile.EntryType.FILE, subject.file("dos.txt").orElseThrow().type());
       assertEquals(OptionalInt.empty(), subject.file("dos.txt").orElseThrow().mode());
-      List<String> types = CheckCatalogue.run(subject, Map.of()).stream()
+      List<String> types = Judged.findings(subject, Map.of()).stream()
           .filter(f -> f.checkId().equals("LAYOUT-FILE-TYPES")).map(Finding::found).toList();
       assertEquals(List.of("a special file (device, pipe or socket)", "a symbolic link"), types);
     }
@@ -258,13 +259,13 @@ class WheelSubjectTest {
       Subject subject = wheel.subject();
       assertTrue(subject.manifest().isPresent());
       assertEquals(Layout.DEFAULT, subject.layout(), "the manifest's layout, not the fallback");
-      List<Finding> findings = CheckCatalogue.run(subject, Map.of());
+      List<Finding> findings = Judged.findings(subject, Map.of());
       assertEquals(List.of(), errors(findings));
     }
 
     ZipBytes.flipStoredByte(whl, header, 0);
     try (WheelSubject wheel = open(whl)) {
-      List<Finding> errors = errors(CheckCatalogue.run(wheel.subject(), Map.of()));
+      List<Finding> errors = errors(Judged.findings(wheel.subject(), Map.of()));
       // The flipped byte also breaks the entry's CRC-32, which pip checks.
       assertEquals(List.of("MANIFEST-DIGESTS", "WHEEL-RECORD", "WHEEL-ZIP"),
           errors.stream().map(Finding::checkId).toList(), errors.toString());
@@ -286,7 +287,7 @@ class WheelSubjectTest {
     try (WheelSubject wheel = WheelSubject.open(whl, TestWheel.PREFIX, Layout.EP_HOME, CheckSettings.defaults())) {
       assertTrue(wheel.subject().manifest().isEmpty());
       assertEquals(Layout.EP_HOME, wheel.subject().layout());
-      assertTrue(CheckCatalogue.run(wheel.subject(), Map.of()).stream()
+      assertTrue(Judged.findings(wheel.subject(), Map.of()).stream()
           .anyMatch(f -> f.checkId().equals("MANIFEST-DIGESTS")));
     }
   }

@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.FileKind;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
@@ -53,7 +54,7 @@ import java.util.stream.Stream;
  */
 public final class ClasspathBundle {
   /** The resource folder looked up when none is configured. */
-  public static final String DEFAULT_RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** The property that picks another cache folder. */
   public static final String CACHE_PROPERTY = "te.cacheDir";
 
@@ -195,7 +196,7 @@ public final class ClasspathBundle {
       removeLeftovers(target);
       boolean wrote = false;
       for (ManifestEntry entry : manifest.files()) {
-        Path file = Digests.inside(target, entry.path());
+        Path file = WheelLibPaths.inside(target, entry.path());
         if (file == null) {
           throw new BundleProblem("the class path bundle's manifest lists '" + entry.path()
               + "', which is outside the bundle");
@@ -218,7 +219,7 @@ public final class ClasspathBundle {
       return false;
     }
     for (ManifestEntry entry : manifest.files()) {
-      Path file = Digests.inside(target, entry.path());
+      Path file = WheelLibPaths.inside(target, entry.path());
       if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
         return false;
       }

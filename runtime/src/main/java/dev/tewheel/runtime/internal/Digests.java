@@ -3,6 +3,7 @@ package dev.tewheel.runtime.internal;
 import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.ManifestEntry;
+import dev.tewheel.bundle.manifest.ManifestFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,53 +26,65 @@ public final class Digests {
   private Digests() {}
 
   /**
-   * Every problem of {@code folder} against {@code entries}, one sentence each; empty when all match.
+   * Every problem of {@code folder} against {@code entries}, one sentence each; empty when all match. The comparison
+   * is bundle's ({@link ManifestFiles}); this reads the files: only regular files inside the folder, each hashed
+   * once while its size, inode and ctime stay the same.
    *
    * @param hashes whether to compare SHA-256 as well as sizes
    */
-  public static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) throws IOException {
+  public static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) {
     List<String> problems = new ArrayList<>();
-    for (ManifestEntry entry : entries) {
-      Path file = inside(folder, entry.path());
-      if (file == null) {
-        problems.add("the manifest lists '" + entry.path() + "', which is outside the bundle");
-        continue;
-      }
-      if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        problems.add(file + " is missing");
-        continue;
-      }
-      String kind = WheelLibPaths.kindOf(file);
-      if (kind != null) {
-        problems.add(file + " is " + kind + ", not the regular file the manifest lists");
-        continue;
-      }
-      Map<String, Object> attributes = Files.readAttributes(file, "unix:size,ino,ctime", LinkOption.NOFOLLOW_LINKS);
-      Stamp stamp = new Stamp((Long) attributes.get("size"), attributes.get("ino"), attributes.get("ctime"));
-      if (stamp.size() != entry.size()) {
-        problems.add(file + " is " + stamp.size() + " bytes, the manifest says " + entry.size());
-        continue;
-      }
-      if (!hashes || stamp.equals(VERIFIED.get(file))) {
-        continue;
-      }
-      String actual = Sha256.hex(Sha256.of(file));
-      if (actual.equals(entry.sha256())) {
-        VERIFIED.put(file, stamp);
-      } else {
-        VERIFIED.remove(file);
-        problems.add(file + " has sha256 " + actual + ", the manifest says " + entry.sha256());
-      }
+    for (ManifestFiles.Mismatch m : ManifestFiles.compare(entries, entry -> find(folder, entry), hashes)) {
+      Path file = folder.resolve(m.entry().path());
+      problems.add(switch (m.problem()) {
+        case MISSING -> file + " is missing";
+        case UNREADABLE -> m.actual();
+        case SIZE -> file + " is " + m.actual() + " bytes, the manifest says " + m.entry().size();
+        case SHA256 -> file + " has sha256 " + m.actual() + ", the manifest says " + m.entry().sha256();
+      });
     }
     return problems;
   }
 
-  /**
-   * The file {@code relative} names inside {@code folder}, or null when it would leave the folder (by the one rule,
-   * {@link WheelLibPaths#whyNotInside}; a manifest's paths already obey it when it is read).
-   */
-  public static Path inside(Path folder, String relative) {
-    return WheelLibPaths.whyNotInside(relative, false) == null ? folder.resolve(relative) : null;
-  }
+  /** The entry's file, if a regular file inside the folder; an IOException's message is the problem's sentence. */
+  private static Optional<ManifestFiles.Shipped> find(Path folder, ManifestEntry entry) throws IOException {
+    Path file = WheelLibPaths.inside(folder, entry.path());
+    if (file == null) {
+      throw new IOException("the manifest lists '" + entry.path() + "', which is outside the bundle");
+    }
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    String kind = WheelLibPaths.kindOf(file);
+    if (kind != null) {
+      throw new IOException(file + " is " + kind + ", not the regular file the manifest lists");
+    }
+    Map<String, Object> attributes;
+    try {
+      attributes = Files.readAttributes(file, "unix:size,ino,ctime", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      throw new IOException(file + " cannot be read: " + e.getMessage(), e);
+    }
+    Stamp stamp = new Stamp((Long) attributes.get("size"), attributes.get("ino"), attributes.get("ctime"));
+    return Optional.of(new ManifestFiles.Shipped() {
+      @Override
+      public long size() {
+        return stamp.size();
+      }
 
+      @Override
+      public String sha256() throws IOException {
+        if (stamp.equals(VERIFIED.get(file))) {
+          return entry.sha256(); // hashed before, unchanged since
+        }
+        String actual = Sha256.hex(Sha256.of(file));
+        if (actual.equals(entry.sha256())) {
+          VERIFIED.put(file, stamp);
+        } else {
+          VERIFIED.remove(file);
+        }
+        return actual;
+      }
+    });
+  }
 }

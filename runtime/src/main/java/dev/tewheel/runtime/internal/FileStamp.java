@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +28,9 @@ public final class FileStamp {
     return new FileStamp(Files.readAttributes(file, BasicFileAttributes.class));
   }
 
-  /** Whether two paths name one file: equal once absolute and normalised, or the same file by its key. */
+  /** Whether two paths name one file: bundle's rule ({@link WheelLibPaths#sameFile}), which selection also uses. */
   public static boolean sameFile(Path a, Path b) {
-    try {
-      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize()) || Files.isSameFile(a, b);
-    } catch (IOException e) {
-      return false;
-    }
+    return WheelLibPaths.sameFile(a, b);
   }
 
   long size() {

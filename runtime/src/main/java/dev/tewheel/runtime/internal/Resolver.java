@@ -1,9 +1,11 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.bundle.manifest.Placement;
 import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
@@ -51,22 +53,12 @@ public final class Resolver {
       if (kind == Kind.NCCL_EP_HOME) {
         return Optional.empty();
       }
-      String path = manifest.flatMap(Manifest::transformerEngineLibrary).map(ManifestEntry::path)
-          .orElse(Layout.DEFAULT.transformerEngineLibrary());
-      return Optional.ofNullable(Digests.inside(folder, path));
+      return Optional.ofNullable(WheelLibPaths.inside(folder, Placement.transformerEngineLibrary(manifest)));
     }
 
     /** The folder NCCL_EP_HOME must name for NCCL EP's JIT to find the shipped headers, if the bundle ships them. */
     public Optional<Path> ncclEpHome() {
-      if (kind == Kind.NCCL_EP_HOME) {
-        return Optional.of(folder);
-      }
-      if (manifest.isPresent()) {
-        String home = manifest.get().ncclEpHome();
-        return home == null ? Optional.empty() : Optional.of(home.isEmpty() ? folder : folder.resolve(home));
-      }
-      Path home = folder.resolve(Layout.DEFAULT.ncclEpHome());
-      return Files.isDirectory(home.resolve("include/nccl_ep")) ? Optional.of(home) : Optional.empty();
+      return kind == Kind.NCCL_EP_HOME ? Optional.of(folder) : Placement.ncclEpHome(folder, manifest);
     }
   }
 
@@ -203,7 +195,7 @@ public final class Resolver {
     if (bundle.isPresent()) {
       Path folder = bundle.get().folder();
       if (entry.isPresent()) {
-        preferred = Digests.inside(folder, entry.get().path());
+        preferred = WheelLibPaths.inside(folder, entry.get().path());
         if (preferred != null) {
           files.add(preferred);
         }
@@ -212,8 +204,8 @@ public final class Resolver {
       } else if (bundle.get().kind() == Kind.NCCL_EP_HOME) {
         files.addAll(candidates(folder.resolve("lib")));
       } else {
-        Set<Path> unique = new LinkedHashSet<>(candidates(folder));
-        unique.addAll(candidates(folder.resolve(parentOf(Layout.EP_HOME.ncclEpLibrary()))));
+        Set<Path> unique = new LinkedHashSet<>();
+        Placement.ncclEpLibraryFolders().forEach(f -> unique.addAll(candidates(folder.resolve(f))));
         files.addAll(unique);
       }
       if (entry.isEmpty()) {
@@ -337,11 +329,6 @@ public final class Resolver {
     } catch (IOException e) {
       return List.of();
     }
-  }
-
-  private static String parentOf(String path) {
-    int slash = path.lastIndexOf('/');
-    return slash < 0 ? "" : path.substring(0, slash);
   }
 
   private static void notTried(List<SearchStep> steps, int from) {

@@ -1,6 +1,5 @@
-package dev.tewheel.core.verify;
+package dev.tewheel.core.gate;
 
-import dev.tewheel.core.check.Finding;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,13 +13,12 @@ import java.util.regex.Pattern;
  *
  * @param checkId the check's ID
  * @param file when not null, only findings whose file contains this text
- * @param line when not null, only findings on this line of the file (a finding names it as {@code file:line})
+ * @param line when not null, only findings on this line of the file (a finding's own line)
  * @param reason why it is accepted (required)
  */
 public record Suppression(String checkId, String file, Integer line, String reason) {
   /** ID, then optionally @file and :line, then the colon before the reason; the file is as short as can be. */
   private static final Pattern FORM = Pattern.compile("([^@:]+?)\\s*(?:@(.+?)(?::(\\d+))?)?\\s*:(.*)", Pattern.DOTALL);
-  private static final Pattern LOCATED = Pattern.compile("(.*):(\\d+)", Pattern.DOTALL);
 
   public Suppression {
     Objects.requireNonNull(checkId, "checkId");
@@ -78,15 +76,8 @@ public record Suppression(String checkId, String file, Integer line, String reas
    * is on the given line if any.
    */
   public boolean matches(Finding finding) {
-    if (!finding.checkId().equals(checkId)) {
-      return false;
-    }
-    if (line == null) {
-      return file == null || finding.file().contains(file);
-    }
-    Matcher located = LOCATED.matcher(finding.file());
-    return located.matches() && located.group(2).equals(line.toString())
-        && (file == null || located.group(1).contains(file));
+    return finding.checkId().equals(checkId) && (line == null || line.equals(finding.line()))
+        && (file == null || finding.file().contains(file));
   }
 
   /**
@@ -97,13 +88,13 @@ public record Suppression(String checkId, String file, Integer line, String reas
    * @param suppressed the accepted ones with their reasons
    * @param unmatched the suppressions that accepted nothing: stale, or misspelled
    */
-  public record Applied(List<Finding> active, List<VerifyReport.SuppressedFinding> suppressed,
+  public record Applied(List<Finding> active, List<GateReport.SuppressedFinding> suppressed,
       List<Suppression> unmatched) {}
 
   /** Applies {@code suppressions} to {@code findings}. */
   public static Applied apply(List<Suppression> suppressions, List<Finding> findings) {
     List<Finding> active = new ArrayList<>();
-    List<VerifyReport.SuppressedFinding> suppressed = new ArrayList<>();
+    List<GateReport.SuppressedFinding> suppressed = new ArrayList<>();
     Set<Suppression> used = new LinkedHashSet<>();
     for (Finding finding : findings) {
       Suppression match = suppressions.stream().filter(s -> s.matches(finding)).findFirst().orElse(null);
@@ -111,7 +102,7 @@ public record Suppression(String checkId, String file, Integer line, String reas
         active.add(finding);
       } else {
         used.add(match);
-        suppressed.add(new VerifyReport.SuppressedFinding(finding, match.reason()));
+        suppressed.add(new GateReport.SuppressedFinding(finding, match.reason()));
       }
     }
     return new Applied(active, suppressed, suppressions.stream().filter(s -> !used.contains(s)).toList());

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.gate;
 
 /** How much a finding matters; a finding at or above the configured level fails the goal. */
 public enum Severity {

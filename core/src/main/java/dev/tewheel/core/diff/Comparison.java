@@ -1,0 +1,127 @@
+package dev.tewheel.core.diff;
+
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.elf.ElfFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * What the diff rules examine: the previous release's wheel_lib and this one's, and the growth budget. The file
+ * changes and the pairs of libraries are worked out once and shared by the rules and report.json.
+ */
+public final class Comparison {
+  private final Subject baseline;
+  private final Subject current;
+  private final double maxGrowthPercent;
+  private List<FileChange> files;
+  private List<LibraryPair> libraries;
+
+  public Comparison(Subject baseline, Subject current, double maxGrowthPercent) {
+    this.baseline = baseline;
+    this.current = current;
+    this.maxGrowthPercent = maxGrowthPercent;
+  }
+
+  public Subject baseline() {
+    return baseline;
+  }
+
+  public Subject current() {
+    return current;
+  }
+
+  public double maxGrowthPercent() {
+    return maxGrowthPercent;
+  }
+
+  /** What became of one path of either side. */
+  public enum Change {
+    ADDED, REMOVED, CHANGED, UNCHANGED
+  }
+
+  /**
+   * One path and what became of it.
+   *
+   * @param before the baseline's file, or null when added
+   * @param after this release's file, or null when removed
+   * @param baselineSize the baseline file's size, 0 when added
+   * @param size this release's file's size, 0 when removed
+   */
+  public record FileChange(String path, Change change, SubjectFile before, SubjectFile after, long baselineSize,
+      long size) {}
+
+  /** A library both releases ship under one path, both readable as ELF. */
+  public record LibraryPair(SubjectFile file, ElfFile before, ElfFile after, SubjectFile baselineFile) {
+    /** How findings name it: this release's file. */
+    String origin() {
+      return file.origin();
+    }
+  }
+
+  /** Every path of either side, sorted. */
+  public synchronized List<FileChange> files() {
+    if (files == null) {
+      SortedSet<String> paths = new TreeSet<>();
+      baseline.files().forEach(f -> paths.add(f.path()));
+      current.files().forEach(f -> paths.add(f.path()));
+      List<FileChange> result = new ArrayList<>();
+      for (String path : paths) {
+        SubjectFile old = baseline.file(path).orElse(null);
+        SubjectFile now = current.file(path).orElse(null);
+        try {
+          long oldSize = old == null ? 0 : old.size();
+          long newSize = now == null ? 0 : now.size();
+          Change change = old == null ? Change.ADDED : now == null ? Change.REMOVED
+              : oldSize != newSize || !baseline.sha256(old).equals(current.sha256(now)) ? Change.CHANGED
+              : Change.UNCHANGED;
+          result.add(new FileChange(path, change, old, now, oldSize, newSize));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e); // WheelDiff.diff rethrows it: an input it cannot read
+        }
+      }
+      files = List.copyOf(result);
+    }
+    return files;
+  }
+
+  /**
+   * The libraries both sides ship, both readable; one added is DIFF-FILES' to report, one unreadable verify's
+   * ELF-SHARED-OBJECT's.
+   */
+  public synchronized List<LibraryPair> libraries() {
+    if (libraries == null) {
+      List<LibraryPair> result = new ArrayList<>();
+      for (SubjectFile now : current.libraries()) {
+        Optional<SubjectFile> old = baseline.file(now.path());
+        Optional<ElfFile> a = old.flatMap(baseline::elfIfReadable);
+        Optional<ElfFile> b = current.elfIfReadable(now);
+        if (a.isPresent() && b.isPresent()) {
+          result.add(new LibraryPair(now, a.get(), b.get(), old.get()));
+        }
+      }
+      libraries = List.copyOf(result);
+    }
+    return libraries;
+  }
+
+  public long baselineSize() {
+    return files().stream().mapToLong(FileChange::baselineSize).sum();
+  }
+
+  public long currentSize() {
+    return files().stream().mapToLong(FileChange::size).sum();
+  }
+
+  /** The total size's growth in percent of the baseline's; infinite from an empty baseline to files. */
+  public double growthPercent() {
+    long before = baselineSize();
+    long after = currentSize();
+    return before == 0 ? (after == 0 ? 0 : Double.POSITIVE_INFINITY) : 100.0 * (after - before) / before;
+  }
+}

@@ -1,0 +1,97 @@
+package dev.tewheel.core.gate;
+
+import dev.tewheel.json.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SARIF 2.1.0 (OASIS), the form code-scanning tools read: one run whose tool.driver lists every rule (ID, title,
+ * help from docs/checks.md, default level), and one result per finding with its level, message and physical
+ * location (the file relative to the project where it lies below it, and the line when there is one). A finding
+ * inside a wheel ({@code x.whl!entry}) points at the wheel and names the entry in its message. Suppressed findings
+ * are results with an external suppression and its justification.
+ */
+final class SarifReport {
+  static final String VERSION = "2.1.0";
+  static final String SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+  private SarifReport() {}
+
+  static String of(GateReport report, Places places) {
+    List<Object> rules = new ArrayList<>();
+    Map<String, Integer> index = new LinkedHashMap<>();
+    for (Rule rule : report.rules()) {
+      index.put(rule.id(), rules.size());
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("id", rule.id());
+      r.put("shortDescription", text(rule.title()));
+      r.put("help", text(RuleHelp.of(rule)));
+      r.put("defaultConfiguration", Map.of("level", level(rule.defaultSeverity())));
+      rules.add(r);
+    }
+    List<Object> results = new ArrayList<>();
+    report.findings().forEach(f -> results.add(result(f, index, places, null)));
+    report.suppressed().forEach(s -> results.add(result(s.finding(), index, places, s.reason())));
+    Map<String, Object> driver = new LinkedHashMap<>();
+    driver.put("name", "te-wheel");
+    driver.put("fullName", "te-wheel " + report.kind().goal());
+    driver.put("rules", rules);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("tool", Map.of("driver", driver));
+    run.put("results", results);
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("$schema", SCHEMA);
+    root.put("version", VERSION);
+    root.put("runs", List.of(run));
+    return Json.write(root);
+  }
+
+  private static Map<String, Object> result(Finding f, Map<String, Integer> index, Places places, String reason) {
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("ruleId", f.checkId());
+    result.put("ruleIndex", index.get(f.checkId()));
+    result.put("level", level(f.severity()));
+    result.put("message", text(f.message()));
+    String file = places.file(f);
+    int bang = file.indexOf(".whl!");
+    Map<String, Object> physical = new LinkedHashMap<>();
+    physical.put("artifactLocation", Map.of("uri", uri(bang < 0 ? file : file.substring(0, bang + 4))));
+    if (f.line() != null) {
+      physical.put("region", Map.of("startLine", f.line()));
+    }
+    result.put("locations", List.of(Map.of("physicalLocation", physical)));
+    if (reason != null) {
+      result.put("suppressions", List.of(Map.of("kind", "external", "justification", reason)));
+    }
+    return result;
+  }
+
+  /** SARIF's level for a severity: error, warning, note. */
+  static String level(Severity severity) {
+    return switch (severity) {
+      case ERROR -> "error";
+      case WARNING -> "warning";
+      case INFO -> "note";
+    };
+  }
+
+  private static Map<String, Object> text(String text) {
+    return Map.of("text", text);
+  }
+
+  /** A relative or absolute path as a URI reference: every byte outside RFC 3986's unreserved set and '/' escaped. */
+  static String uri(String path) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xff);
+      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~/".indexOf(c) >= 0) {
+        out.append(c);
+      } else {
+        out.append('%').append(String.format("%02X", b & 0xff));
+      }
+    }
+    return path.startsWith("/") ? "file://" + out : out.toString();
+  }
+}

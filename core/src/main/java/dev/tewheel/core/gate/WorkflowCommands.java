@@ -1,0 +1,42 @@
+package dev.tewheel.core.gate;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * GitHub Actions workflow commands, one per finding ({@code ::error file=…,line=…,title=<ID>::<message>}, or
+ * {@code ::warning}, {@code ::notice}), which the runner shows as annotations on the run and the pull request. Escaped
+ * as the runner requires: {@code %}, CR and LF in the message; also {@code :} and {@code ,} in properties.
+ */
+final class WorkflowCommands {
+  /** The environment variable GitHub Actions sets to {@code true} on its runners. */
+  static final String ENVIRONMENT = "GITHUB_ACTIONS";
+
+  private WorkflowCommands() {}
+
+  static List<String> of(GateReport report, Places places) {
+    List<String> lines = new ArrayList<>();
+    report.findings().forEach(f -> lines.add(of(f, places)));
+    return lines;
+  }
+
+  static String of(Finding f, Places places) {
+    String command = switch (f.severity()) {
+      case ERROR -> "error";
+      case WARNING -> "warning";
+      case INFO -> "notice";
+    };
+    // Other control characters are escaped as on any console line, so none reaches the runner's log raw.
+    return ReportWriter.printable("::" + command + " file=" + property(places.file(f))
+        + (f.line() == null ? "" : ",line=" + f.line()) + ",title=" + property(f.checkId()) + "::"
+        + data(f.checkId() + ": " + f.text()));
+  }
+
+  static String data(String text) {
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+  }
+
+  static String property(String text) {
+    return data(text).replace(":", "%3A").replace(",", "%2C");
+  }
+}

@@ -1,0 +1,44 @@
+package dev.tewheel.elf;
+
+import java.util.Map;
+
+/**
+ * A numbered ELF constant (e_machine, EI_OSABI, e_type, a symbol's binding and type): equal by its number, printed
+ * by the name its table gives, any number without a name as the number, so every file still reads.
+ */
+public abstract class NumberedConstant {
+  private final int value;
+
+  NumberedConstant(int value) {
+    this.value = value;
+  }
+
+  /** The number as the file has it. */
+  public final int value() {
+    return value;
+  }
+
+  /** The known values' names. */
+  abstract Map<Integer, String> names();
+
+  /** The name, e.g. "x86_64" or "FUNC", or the number in decimal for a value without a name. */
+  public final String name() {
+    return Names.of(names(), value);
+  }
+
+  @Override
+  public final String toString() {
+    return name();
+  }
+
+  // Written out, as records would generate them lazily through ObjectMethods: milliseconds of a cold start.
+  @Override
+  public final boolean equals(Object other) {
+    return other != null && other.getClass() == getClass() && ((NumberedConstant) other).value == value;
+  }
+
+  @Override
+  public final int hashCode() {
+    return value;
+  }
+}
