@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
@@ -128,7 +129,7 @@ public final class ClasspathBundles {
       } else if (manifest.getProtocol().equals("file")) {
         Path dir = Path.of(manifest.toURI()).getParent();
         ClasspathBundle.BundleFiles files = name -> {
-          Path file = Digests.inside(dir, name);
+          Path file = WheelLibPaths.inside(dir, name);
           return file == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? null
               : Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
         };
