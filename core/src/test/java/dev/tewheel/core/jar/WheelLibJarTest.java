@@ -68,6 +68,8 @@ class WheelLibJarTest {
       assertTrue(names.contains("META-INF/te-wheel/wheel_lib/nccl_ep/include/nccl_ep/device/"), names.toString());
       assertEquals(written.files(), names.stream().filter(n -> !n.endsWith("/")).count() - 1);
       assertEquals("META-INF/te-wheel/wheel_lib", jar.getManifest().getMainAttributes().getValue("TE-Wheel-Lib"));
+      assertEquals(null, jar.getManifest().getMainAttributes().getValue(WheelLibJar.CUDA_MAJOR_ATTRIBUTE),
+          "no CUDA variant was given, so none is recorded");
       assertEquals(Files.size(wheelLib.resolve("libnccl_ep.so")),
           jar.getEntry("META-INF/te-wheel/wheel_lib/libnccl_ep.so").getSize());
     }
@@ -117,6 +119,9 @@ class WheelLibJarTest {
     Path target13 = temp.resolve("te-natives-" + cu13 + ".jar");
     assertEquals(target13, WheelLibJar.write(new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER,
         target13, TIME, WheelLibJar.cudaMajorOf(cu13))).jar());
+    try (JarFile jar = new JarFile(target13.toFile())) {
+      assertEquals("13", jar.getManifest().getMainAttributes().getValue("TE-Wheel-Lib-CUDA-Major"));
+    }
     assertEquals(null, WheelLibJar.cudaMajorOf("linux-x86_64"));
   }
 

@@ -92,23 +92,38 @@ public final class ClasspathBundle {
   public static Optional<Extracted> extract(ClassLoader loader, String resourceFolder, Path cacheRoot)
       throws BundleProblem {
     String folder = trimSlashes(resourceFolder);
+    return extract(name -> loader.getResourceAsStream(folder + "/" + name), "class path resource " + folder,
+        cacheRoot);
+  }
+
+  /** Reads one file of a bundle by its path in the bundle; null when the bundle lacks it. */
+  public interface BundleFiles {
+    InputStream open(String name) throws IOException;
+  }
+
+  /**
+   * Extracts the bundle whose files {@code files} opens (one jar's, never mixed with another's), or returns empty
+   * when it has no manifest; {@code label} names it in messages ({@code class path resource <folder>}).
+   */
+  public static Optional<Extracted> extract(BundleFiles files, String label, Path cacheRoot) throws BundleProblem {
+    String folder = label;
     String manifestName = folder + "/" + Layout.MANIFEST;
     byte[] manifestBytes;
-    try (InputStream in = loader.getResourceAsStream(manifestName)) {
+    try (InputStream in = files.open(Layout.MANIFEST)) {
       if (in == null) {
         return Optional.empty();
       }
       manifestBytes = in.readNBytes(Manifest.MAX_BYTES + 1);
     } catch (IOException e) {
-      throw new BundleProblem("could not read class path resource " + manifestName + ": " + e.getMessage(), e);
+      throw new BundleProblem("could not read " + manifestName + ": " + e.getMessage(), e);
     }
     if (manifestBytes.length > Manifest.MAX_BYTES) {
-      throw new BundleProblem("class path resource " + manifestName + " is larger than " + Manifest.MAX_BYTES
+      throw new BundleProblem(manifestName + " is larger than " + Manifest.MAX_BYTES
           + " bytes; it is not a te-wheel manifest");
     }
     Manifest manifest;
     try {
-      manifest = Manifest.parse(new String(manifestBytes, StandardCharsets.UTF_8), "class path resource " + manifestName);
+      manifest = Manifest.parse(new String(manifestBytes, StandardCharsets.UTF_8), manifestName);
     } catch (ManifestException e) {
       throw new BundleProblem(e.getMessage(), e);
     }
@@ -121,7 +136,7 @@ public final class ClasspathBundle {
       boolean wrote = false;
       // A complete bundle needs no lock (none is taken on a read-only file system), only the folder rule.
       if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS) || !complete(trusted(target), manifest)) {
-        wrote = extractLocked(loader, folder, manifest, manifestBytes, root, target);
+        wrote = extractLocked(files, folder, manifest, manifestBytes, root, target);
       }
       List<String> problems = Digests.check(trusted(target), all, true);
       if (!problems.isEmpty()) {
@@ -131,7 +146,7 @@ public final class ClasspathBundle {
       }
       return Optional.of(new Extracted(target, manifest, wrote));
     } catch (IOException e) {
-      throw new BundleProblem("could not extract the class path bundle " + folder + " into " + root + ": " + e
+      throw new BundleProblem("could not extract " + folder + " into " + root + ": " + e
           + ". Pick another cache folder with -D" + CACHE_PROPERTY + "=<folder>", e);
     }
   }
@@ -164,7 +179,7 @@ public final class ClasspathBundle {
     }
   }
 
-  private static boolean extractLocked(ClassLoader loader, String folder, Manifest manifest, byte[] manifestBytes,
+  private static boolean extractLocked(BundleFiles files, String folder, Manifest manifest, byte[] manifestBytes,
       Path root, Path target) throws IOException, BundleProblem {
     ReentrantLock inProcess = LOCKS.computeIfAbsent(target, t -> new ReentrantLock());
     inProcess.lock();
@@ -187,7 +202,7 @@ public final class ClasspathBundle {
               + "', which is outside the bundle");
         }
         wrote |= publish(file, entry.size(), entry.sha256(), entry.kind() != FileKind.HEADER,
-            () -> loader.getResourceAsStream(folder + "/" + entry.path()), folder + "/" + entry.path());
+            () -> files.open(entry.path()), folder + "/" + entry.path());
       }
       // The manifest last: its presence says every file before it was published.
       wrote |= publish(target.resolve(Layout.MANIFEST), manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes)), false,
@@ -242,7 +257,7 @@ public final class ClasspathBundle {
       long written = 0;
       try (InputStream in = source.open(); FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         if (in == null) {
-          throw new BundleProblem("the class path lacks " + resource + ", which the bundle's manifest lists");
+          throw new BundleProblem(resource + " is missing, though the bundle's manifest lists it");
         }
         byte[] buffer = new byte[1 << 16];
         for (int n; (n = in.read(buffer)) > 0; ) {
@@ -260,7 +275,7 @@ public final class ClasspathBundle {
       }
       String actual = Sha256.hex(digest.digest());
       if (written != size || !actual.equals(sha256)) {
-        throw new BundleProblem("class path resource " + resource + " does not match the bundle's manifest ("
+        throw new BundleProblem(resource + " does not match the bundle's manifest ("
             + (written != size ? (written > size ? "more than " : "") + written + " bytes, expected " + size
                 : "sha256 " + actual + ", expected " + sha256)
             + "): the jar that carries it is damaged; rebuild it");

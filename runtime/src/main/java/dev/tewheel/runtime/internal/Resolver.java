@@ -128,14 +128,30 @@ public final class Resolver {
     String classPathSource = "class path resource " + resources;
     Path cache = config.effectiveCacheFolder();
     try {
-      Optional<ClasspathBundle.Extracted> extracted =
-          ClasspathBundle.extract(config.effectiveClassLoader(), resources, cache);
-      if (extracted.isEmpty()) {
+      List<ClasspathBundles.Found> found = ClasspathBundles.find(config.effectiveClassLoader(), resources);
+      if (found.isEmpty()) {
         steps.add(Reports.make().searchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
         return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
             + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
             + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
             + resources));
+      }
+      Integer configured = ClasspathBundles.configuredVariant();
+      ClasspathBundles.Found chosen = found.get(0);
+      String label = classPathSource;
+      if (found.size() > 1 || configured != null) {
+        ClasspathBundles.Choice choice = ClasspathBundles.choose(found, configured, () -> ClasspathBundles.probe(
+            found.stream().flatMap(b -> b.variant().stream()).distinct().sorted().toList(), HostMachine.current()));
+        chosen = choice.chosen();
+        label = classPathSource + " in " + chosen.where();
+        steps.add(Reports.make().searchStep("CUDA variant of " + found.size() + " class-path bundle"
+            + (found.size() == 1 ? "" : "s"), chosen.where(), Outcome.USED, choice.reason() + "; bundles: "
+            + found.stream().map(ClasspathBundles.Found::describe).collect(Collectors.joining("; "))
+            + choice.warnings().stream().map(w -> "; warning: " + w).collect(Collectors.joining())));
+      }
+      Optional<ClasspathBundle.Extracted> extracted = ClasspathBundle.extract(chosen.files(), label, cache);
+      if (extracted.isEmpty()) {
+        throw new BundleProblem(label + "/" + Layout.MANIFEST + " vanished while te-runtime read it");
       }
       ClasspathBundle.Extracted bundle = extracted.get();
       steps.add(Reports.make().searchStep(classPathSource, bundle.folder().toString(),
