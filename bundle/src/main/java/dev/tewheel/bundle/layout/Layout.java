@@ -23,6 +23,11 @@ public record Layout(String name, String transformerEngineLibrary, String ncclEp
    * from there.
    */
   public static final String RESOURCE_FOLDER = "META-INF/te-wheel/wheel_lib";
+  /**
+   * The jar manifest attribute naming the CUDA variant a class-path bundle was made for (e.g. {@code 12}):
+   * te:jar-wheel-lib writes it, te-runtime reads it to choose among several bundles.
+   */
+  public static final String CUDA_MAJOR_ATTRIBUTE = "TE-Wheel-Lib-CUDA-Major";
 
   /** The built-in layout's name when none is configured. */
   public static final String DEFAULT_NAME = "default";

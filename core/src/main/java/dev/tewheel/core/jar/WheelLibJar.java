@@ -40,7 +40,7 @@ import java.util.jar.JarOutputStream;
 public final class WheelLibJar {
   public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** The jar manifest attribute holding the CUDA variant the jar was made for, e.g. {@code 12}. */
-  public static final String CUDA_MAJOR_ATTRIBUTE = "TE-Wheel-Lib-CUDA-Major";
+  public static final String CUDA_MAJOR_ATTRIBUTE = Layout.CUDA_MAJOR_ATTRIBUTE;
   /** 1980-01-01T00:00:00, the earliest time a zip entry can hold: the time when none is configured. */
   private static final LocalDateTime EARLIEST = LocalDateTime.of(1980, 1, 1, 0, 0, 0);
 
@@ -150,7 +150,7 @@ public final class WheelLibJar {
     jarManifest.getMainAttributes().putValue("Created-By", "te-wheel");
     jarManifest.getMainAttributes().putValue("TE-Wheel-Lib", request.resourceFolder());
     if (request.cudaMajor() != null) {
-      // te-runtime reads it to choose among several class-path bundles (its ClasspathBundles.CUDA_MAJOR_ATTRIBUTE).
+      // te-runtime reads it to choose among several class-path bundles (bundle's Layout.CUDA_MAJOR_ATTRIBUTE).
       jarManifest.getMainAttributes().putValue(CUDA_MAJOR_ATTRIBUTE, request.cudaMajor().toString());
     }
     AtomicFiles.write(request.target(), out -> {

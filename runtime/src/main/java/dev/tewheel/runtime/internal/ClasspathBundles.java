@@ -49,7 +49,7 @@ import java.util.zip.ZipEntry;
  */
 public final class ClasspathBundles {
   /** The jar manifest attribute te:jar-wheel-lib writes: the CUDA major the jar was made for (core's WheelLibJar). */
-  public static final String CUDA_MAJOR_ATTRIBUTE = "TE-Wheel-Lib-CUDA-Major";
+  public static final String CUDA_MAJOR_ATTRIBUTE = dev.tewheel.bundle.layout.Layout.CUDA_MAJOR_ATTRIBUTE;
   /** The property that picks the variant, over every signal: {@code 13} or {@code cu13}. */
   public static final String CUDA_VARIANT_PROPERTY = "te.cudaVariant";
   /** The CUDA libraries whose SONAME major is the CUDA major in 12 and 13 (core's CudaSonames is the full table). */
