@@ -31,6 +31,7 @@ public final class CudaVariantCheck extends SubjectCheck {
 
   @Override
   void check(Subject subject, List<Finding> findings) {
+    nameDisagrees(subject).ifPresent(findings::add);
     List<Use> uses = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {
       Optional<ElfFile> elf = subject.readableElf(library, this, findings);
@@ -101,5 +102,30 @@ public final class CudaVariantCheck extends SubjectCheck {
 
   private static String knownMajors() {
     return CudaSonames.cudaMajors().stream().map(m -> "cu" + m).collect(Collectors.joining(", "));
+  }
+
+  /**
+   * A configured cudaMajor other than the {@code _cuNN} of the wheel's name: pip installs the wheel as the name's
+   * variant (its dependencies and its users' choice follow the name), so the two must agree.
+   */
+  private Optional<Finding> nameDisagrees(Subject subject) {
+    Integer configured = subject.settings().cudaMajor();
+    if (configured == null || subject.wheel().isEmpty()) {
+      return Optional.empty();
+    }
+    String file = subject.wheel().get().fileName();
+    OptionalInt named;
+    try {
+      named = dev.tewheel.core.wheel.WheelName.parse(file).cudaMajor();
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // WHEEL-TAGS reports the name
+    }
+    if (named.isEmpty() || named.getAsInt() == configured) {
+      return Optional.empty();
+    }
+    return Optional.of(finding(file, "cudaMajor " + configured + " for a wheel named _cu" + named.getAsInt(),
+        "the CUDA variant the wheel's name carries (cu" + named.getAsInt() + "), which pip installs it as",
+        "drop te.cudaMajor to verify it as cu" + named.getAsInt() + ", or pack it as cu" + configured
+            + " (te:pack-wheel -Dte.cudaMajor=" + configured + ", which names it _cu" + configured + ")"));
   }
 }
