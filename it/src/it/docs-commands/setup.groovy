@@ -2,39 +2,13 @@
 // TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, and auditwheel's cffi wheel. bin/mvn: Maven with the
 // invoker's isolated repository and the pluginGroup docs/goals/verify-wheel-lib.md asks for.
 import java.nio.file.*
-import java.security.MessageDigest
-import java.util.zip.*
 
 def work = Files.createDirectories(basedir.toPath().resolve('work'))
-def digest = { byte[] b ->
-  'sha256=' + Base64.urlEncoder.withoutPadding().encodeToString(MessageDigest.getInstance('SHA-256').digest(b))
-}
-def writeWheel = { Path wheel, String distInfo, String name, String version, String tag, Map<String, byte[]> content ->
-  def files = new LinkedHashMap(content)
-  files[distInfo + 'METADATA'] = "Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n".bytes
-  files[distInfo + 'WHEEL'] = "Wheel-Version: 1.0\nGenerator: it\nRoot-Is-Purelib: false\nTag: ${tag}\n".bytes
-  def rows = files.collect { k, v -> "${k},${digest(v)},${v.length}" }
-  rows << (distInfo + 'RECORD,,')
-  files[distInfo + 'RECORD'] = (rows.join('\n') + '\n').bytes
-  new ZipOutputStream(Files.newOutputStream(wheel)).withCloseable { zip ->
-    files.each { k, v ->
-      zip.putNextEntry(new ZipEntry(k))
-      zip.write(v)
-      zip.closeEntry()
-    }
-  }
-}
+def wheels = evaluate(Paths.get(projectRoot, 'it/src/it-lib/wheels.groovy').toFile())
+def writeWheel = wheels.write
 
 def te = Files.readAllBytes(Paths.get(standIns, 'te/libtransformer_engine.so'))
-def prefix = 'transformer_engine/wheel_lib/'
-def release = [:] as LinkedHashMap
-release['transformer_engine/__init__.py'] = ''.bytes
-release[prefix + 'libtransformer_engine.so'] = te
-release[prefix + 'libnccl_ep.so'] = Files.readAllBytes(Paths.get(standIns, 'nccl_ep/lib/libnccl_ep.so.0.1.0'))
-def include = Paths.get(standIns, 'nccl_ep/include')
-Files.walk(include).filter { Files.isRegularFile(it) && !it.fileName.toString().startsWith('.') }.sorted().each {
-  release[prefix + 'nccl_ep/include/' + include.relativize(it).toString()] = Files.readAllBytes(it)
-}
+def release = wheels.teRelease(standIns)
 ['manylinux_2_34_x86_64', 'manylinux_2_28_x86_64'].each { platform ->
   writeWheel(work.resolve("transformer_engine_cu12-2.9.0-py3-none-${platform}.whl"),
       'transformer_engine_cu12-2.9.0.dist-info/', 'transformer_engine_cu12', '2.9.0', "py3-none-${platform}", release)
