@@ -2,12 +2,12 @@
  * te-runtime: finds a wheel_lib bundle and loads libtransformer_engine.so and NCCL EP with java.lang.foreign;
  * availability answers by exactly the loader's rule. See docs/runtime.md.
  *
- * <p>{@code requires transitive dev.tewheel.bundle}: the availability report hands out the bundle's
- * {@code NcclEpCandidate} and {@code NcclEpVersion}.
+ * <p>The exported package names only its own and the JDK's types, so an application needs no other module:
+ * bundle's selection rule is used inside, and its verdicts are handed out as te-runtime's {@code NcclEpCandidate}.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // bundle, elf and json are plain jars (Java 17)
+@SuppressWarnings("requires-automatic") // bundle, elf and json are plain jars (Java 17)
 module dev.tewheel.runtime {
-  requires transitive dev.tewheel.bundle;
+  requires dev.tewheel.bundle;
   requires dev.tewheel.elf;
   requires dev.tewheel.json;
 

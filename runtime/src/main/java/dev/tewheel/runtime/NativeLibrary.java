@@ -3,54 +3,61 @@ package dev.tewheel.runtime;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Where one library of TE's native world comes from (cudart, cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND, NCCL), found
- * with TE's search order (docs/runtime.md, "TE's native world").
- *
- * @param name the library's short name as TE's Python names it ({@code cudart}, {@code cublasLt}, {@code cublas},
- *     {@code cudnn}, {@code nvrtc}, {@code curand}, {@code nccl})
- * @param file the file te-runtime loads (or the copy already mapped); empty when none was found or it is skipped
- * @param companions files loaded with it, after it: cuDNN's sub-libraries ({@code libcudnn_graph.so.9}, ...)
- * @param soname the file's DT_SONAME, read from the ELF file
- * @param version the version, from the library itself ({@code cudaRuntimeGetVersion}, {@code cudnnGetVersion}, ...)
- *     when it is mapped in this process, else from its SONAME or file name
- * @param versionSource where {@link #version} came from: the function's name, {@code SONAME} or {@code file name}
- * @param foundBy which step of the search found it (or skipped it, or found nothing)
- * @param foundDetail the step in words, e.g. {@code environment CUDA_HOME=/usr/local/cuda-12.8}
- * @param mapped every file mapped in this process (/proc/self/maps) whose SONAME is this library's
- * @param problem why it cannot be used, with the fix (which pip wheel to install); empty when it can
+ * with TE's search order (docs/runtime.md, "TE's native world"). te-runtime makes it; an application reads it.
  */
-public record NativeLibrary(String name, Optional<Path> file, List<Path> companions, Optional<String> soname,
-    Optional<String> version, String versionSource, FoundBy foundBy, String foundDetail, List<Path> mapped,
-    Optional<String> problem) {
-  public NativeLibrary {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(file, "file");
-    companions = List.copyOf(companions);
-    Objects.requireNonNull(soname, "soname");
-    Objects.requireNonNull(version, "version");
-    Objects.requireNonNull(versionSource, "versionSource");
-    Objects.requireNonNull(foundBy, "foundBy");
-    Objects.requireNonNull(foundDetail, "foundDetail");
-    mapped = List.copyOf(mapped);
-    Objects.requireNonNull(problem, "problem");
-  }
+public sealed interface NativeLibrary permits NativeLibraryRecord {
+  /**
+   * The library's short name as TE's Python names it ({@code cudart}, {@code cublasLt}, {@code cublas},
+   * {@code cudnn}, {@code nvrtc}, {@code curand}, {@code nccl}).
+   */
+  String name();
+
+  /** The file te-runtime loads (or the copy already mapped); empty when none was found or it is skipped. */
+  Optional<Path> file();
+
+  /** Files loaded with it, after it: cuDNN's sub-libraries ({@code libcudnn_graph.so.9}, ...). */
+  List<Path> companions();
+
+  /** The file's DT_SONAME, read from the ELF file. */
+  Optional<String> soname();
+
+  /**
+   * The version, from the library itself ({@code cudaRuntimeGetVersion}, {@code cudnnGetVersion}, ...) when it is
+   * mapped in this process, else from its SONAME or file name.
+   */
+  Optional<String> version();
+
+  /** Where {@link #version()} came from: the function's name, {@code SONAME} or {@code file name}. */
+  String versionSource();
+
+  /** Which step of the search found it (or skipped it, or found nothing). */
+  FoundBy foundBy();
+
+  /** The step in words, e.g. {@code environment CUDA_HOME=/usr/local/cuda-12.8}. */
+  String foundDetail();
+
+  /** Every file mapped in this process (/proc/self/maps) whose SONAME is this library's. */
+  List<Path> mapped();
+
+  /** Why it cannot be used, with the fix (which pip wheel to install); empty when it can. */
+  Optional<String> problem();
 
   /** Whether a file was found (or it was skipped on purpose) and nothing stands in its way. */
-  public boolean ok() {
-    return problem.isEmpty();
+  default boolean ok() {
+    return problem().isEmpty();
   }
 
   /** Whether the library is skipped by {@code te.native.<name>.skip}. */
-  public boolean skipped() {
-    return foundBy == FoundBy.SKIPPED;
+  default boolean skipped() {
+    return foundBy() == FoundBy.SKIPPED;
   }
 
   /** The step of TE's search that settled a library; {@link #toString()} is the reports' word for it. */
-  public enum FoundBy {
+  enum FoundBy {
     /** Mapped in this process already: the dynamic linker binds DT_NEEDED entries to that copy. */
     ALREADY_LOADED,
     /** Left out on purpose ({@code te.native.<name>.skip}, {@code TE_NATIVE_<NAME>_SKIP}). */

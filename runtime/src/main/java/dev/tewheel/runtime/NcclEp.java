@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
-import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Symbols;
 import dev.tewheel.runtime.internal.VersionGetter;
@@ -48,13 +47,13 @@ public final class NcclEp {
   private final Config config;
   private final Path file;
   private final Path mappedFrom;
-  private final NcclEpVersion version;
+  private final NcclVersion version;
   private final Availability availability;
   private final Nccl nccl;
   private final Optional<EnvironmentSetting> ncclEpHome;
   private final Symbols symbols;
 
-  NcclEp(Config config, Path file, Path mappedFrom, NcclEpVersion version, Availability availability, Nccl nccl,
+  NcclEp(Config config, Path file, Path mappedFrom, NcclVersion version, Availability availability, Nccl nccl,
       Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
     this.config = config;
     this.file = file;
@@ -85,7 +84,7 @@ public final class NcclEp {
   }
 
   /** What {@code ncclEpGetVersion} reported when the library was loaded. */
-  public NcclEpVersion version() {
+  public NcclVersion version() {
     return version;
   }
 

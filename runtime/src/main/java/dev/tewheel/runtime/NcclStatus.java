@@ -1,72 +1,38 @@
 package dev.tewheel.runtime;
 
 import java.nio.file.Path;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The NCCL gate: whether {@code libnccl.so.2} loads and reports, through {@code ncclGetVersion}, at least the
  * required version. NCCL EP NEEDS {@code libnccl.so.2} and has no RUNPATH, so the copy it binds to is an
- * already loaded one if the process has one, else the one te-runtime preloads.
- *
- * <p>{@code library()}: the file that was (or would be) bound, as the dynamic linker mapped it; empty when none loads
- * <p>{@code source()}: which copy the gate read: the one already mapped in this process, the configured file, or the
- *     one dlopen's own search finds
- * <p>{@code version()}: what it reports; empty when it does not load or lacks ncclGetVersion
- * <p>{@code minimum()}: the version required
- * <p>{@code ok()}: whether the gate passes
- * <p>{@code detail()}: one sentence for people, e.g. {@code libnccl.so.2 from /x reports 2.27.3, older than 2.30.4}
+ * already loaded one if the process has one, else the one te-runtime preloads. te-runtime makes it; an application
+ * reads it.
  */
-public final class NcclStatus {
-  private final Optional<Path> library;
-  private final Source source;
-  private final Optional<NcclVersion> version;
-  private final NcclVersion minimum;
-  private final boolean ok;
-  private final String detail;
+public sealed interface NcclStatus permits NcclStatusRecord {
+  /** The file that was (or would be) bound, as the dynamic linker mapped it; empty when none loads. */
+  Optional<Path> library();
 
-  /** Made by te-runtime only (its report is the contract, not this constructor). */
-  NcclStatus(Optional<Path> library, Source source, Optional<NcclVersion> version, NcclVersion minimum, boolean ok,
-      String detail) {
-    Objects.requireNonNull(library, "library");
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(version, "version");
-    Objects.requireNonNull(minimum, "minimum");
-    Objects.requireNonNull(detail, "detail");
-    this.library = library;
-    this.source = source;
-    this.version = version;
-    this.minimum = minimum;
-    this.ok = ok;
-    this.detail = detail;
-  }
+  /**
+   * Which copy the gate read: the one already mapped in this process, the configured file, or the one dlopen's own
+   * search finds.
+   */
+  Source source();
 
-  public Optional<Path> library() {
-    return library;
-  }
+  /** What it reports; empty when it does not load or lacks ncclGetVersion. */
+  Optional<NcclVersion> version();
 
-  public Source source() {
-    return source;
-  }
+  /** The version required. */
+  NcclVersion minimum();
 
-  public Optional<NcclVersion> version() {
-    return version;
-  }
+  /** Whether the gate passes. */
+  boolean ok();
 
-  public NcclVersion minimum() {
-    return minimum;
-  }
-
-  public boolean ok() {
-    return ok;
-  }
-
-  public String detail() {
-    return detail;
-  }
+  /** One sentence for people, e.g. {@code libnccl.so.2 from /x reports 2.27.3, older than 2.30.4}. */
+  String detail();
 
   /** Which libnccl.so.2 the gate read. */
-  public enum Source {
+  enum Source {
     /** A copy already mapped in this process: the dynamic linker binds NCCL EP to it whatever else is configured. */
     ALREADY_MAPPED("already mapped in this process"),
     /** The file configured with te.ncclLibrary (or the builder), which te-runtime preloads. */
@@ -89,20 +55,5 @@ public final class NcclStatus {
     public String toString() {
       return text;
     }
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof NcclStatus o && Objects.equals(library, o.library)
-        && Objects.equals(source, o.source)
-        && Objects.equals(version, o.version)
-        && Objects.equals(minimum, o.minimum)
-        && ok == o.ok
-        && Objects.equals(detail, o.detail);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(library, source, version, minimum, ok, detail);
   }
 }

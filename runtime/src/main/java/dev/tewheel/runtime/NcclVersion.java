@@ -6,8 +6,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An NCCL version, as {@code ncclGetVersion} reports it: {@code NCCL_VERSION_CODE} is MAJOR*10000 + MINOR*100 +
- * PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH before (so 2708 is 2.7.8 and 23004 is 2.30.4).
+ * A version of NCCL or of NCCL EP, MAJOR.MINOR.PATCH. {@link #fromCode(int)} reads NCCL's {@code ncclGetVersion}:
+ * {@code NCCL_VERSION_CODE} is MAJOR*10000 + MINOR*100 + PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH
+ * before (so 2708 is 2.7.8 and 23004 is 2.30.4). NCCL EP's versions ({@link NcclEp#version()},
+ * {@link NcclEpCandidate#version()}) come from te-runtime, not from {@code fromCode}. A value an application may make
+ * itself (e.g. for {@link TeRuntime.Builder#minimumNcclVersion}), so its constructor is public.
  */
 public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
   private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)
@@ -31,6 +34,11 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
     }
     return code < 10000 ? new NcclVersion(code / 1000, code / 100 % 10, code % 100)
         : new NcclVersion(code / 10000, code / 100 % 100, code % 100);
+  }
+
+  /** NCCL EP's version as the bundle reads it (its code is always MAJOR*10000 + MINOR*100 + PATCH). */
+  static NcclVersion of(dev.tewheel.bundle.ncclep.NcclEpVersion ep) {
+    return new NcclVersion(ep.major(), ep.minor(), ep.patch());
   }
 
   /**

@@ -1,16 +1,18 @@
 package dev.tewheel.runtime;
 
-import java.util.Objects;
-
 /**
  * Where a setting of the report came from, e.g. the NCCL EP major ({@link Availability#requiredMajorSource()}).
- *
- * @param origin the kind of source, for programs
- * @param detail the same for people, e.g. {@code system property te.ncclEpMajor}
+ * te-runtime makes it; an application reads it. Its {@code toString()} is {@link #detail()}.
  */
-public record Provenance(Origin origin, String detail) {
+public sealed interface Provenance permits ProvenanceRecord {
+  /** The kind of source, for programs. */
+  Origin origin();
+
+  /** The same for people, e.g. {@code system property te.ncclEpMajor}. */
+  String detail();
+
   /** The kinds of source, from the strongest. */
-  public enum Origin {
+  enum Origin {
     /** The bundle's manifest, written by the build that made the bundle. */
     MANIFEST,
     /** {@link TeRuntime.Builder}. */
@@ -19,16 +21,5 @@ public record Provenance(Origin origin, String detail) {
     SYSTEM_PROPERTY,
     /** The default of this te-runtime release. */
     DEFAULT
-  }
-
-  public Provenance {
-    Objects.requireNonNull(origin, "origin");
-    Objects.requireNonNull(detail, "detail");
-  }
-
-  /** {@link #detail()}. */
-  @Override
-  public String toString() {
-    return detail;
   }
 }

@@ -1,6 +1,5 @@
 package dev.tewheel.runtime;
 
-import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.json.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,7 +81,7 @@ public final class Report {
       d.put("name", dependency.name());
       d.put("neededBy", dependency.neededBy());
       d.put("file", dependency.file().map(Path::toString).orElse(null));
-      d.put("foundBy", dependency.foundByText());
+      d.put("foundBy", foundBy(dependency));
       d.put("missingVersions", dependency.missingVersions());
       needed.add(d);
     }
@@ -96,6 +95,11 @@ public final class Report {
     gate.put("detail", nccl.detail());
     root.put("nccl", gate);
     return root;
+  }
+
+  /** The reports' words for {@link Dependency#foundBy()}, then its {@link Dependency#foundDetail()} if any. */
+  private static String foundBy(Dependency d) {
+    return d.foundDetail().isEmpty() ? d.foundBy().toString() : d.foundBy() + ": " + d.foundDetail();
   }
 
   /** The report for people: the search, the candidates with their reasons, dependencies, the NCCL gate, the verdict. */
@@ -123,7 +127,7 @@ public final class Report {
       out.append("Needed by the chosen library:\n");
       for (Dependency d : availability.dependencies()) {
         out.append("  ").append(d.name()).append(": ")
-            .append(d.file().map(f -> f + " (" + d.foundByText() + ")").orElse("NOT FOUND"))
+            .append(d.file().map(f -> f + " (" + foundBy(d) + ")").orElse("NOT FOUND"))
             .append(d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions()))
             .append('\n');
       }

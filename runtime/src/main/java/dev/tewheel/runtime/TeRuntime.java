@@ -1,7 +1,6 @@
 package dev.tewheel.runtime;
 
 
-import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
@@ -337,7 +336,7 @@ public final class TeRuntime {
       Environment.recordSet(name, proposed);
     }
     String after = Objects.requireNonNullElse(Libc.getenv(name), proposed);
-    return new EnvironmentSetting(name, after, before == null || Environment.setByRuntime(name, before), proposed);
+    return new EnvironmentSettingRecord(name, after, before == null || Environment.setByRuntime(name, before), proposed);
   }
 
   private NcclEp loadOnce() {
@@ -370,7 +369,7 @@ public final class TeRuntime {
     try {
       Path mapped = Libc.mappedFile(opened.handle()).orElse(chosen.file());
       if (!FileStamp.sameFile(mapped, chosen.file())) {
-        throw new LoadException(Resolver.alreadyLoaded(chosen, mapped), availability);
+        throw new LoadException(Resolver.alreadyLoaded(chosen.soname(), chosen.file(), mapped), availability);
       }
       Symbols symbols = new Symbols(opened.handle(), chosen.file());
       List<String> missing = NcclEp.REQUIRED_FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList();
@@ -378,7 +377,7 @@ public final class TeRuntime {
         throw new LoadException(chosen.file() + " does not export " + String.join(", ", missing)
             + ", which TE's provider resolves", availability);
       }
-      NcclEpVersion version = version(symbols, chosen, availability);
+      NcclVersion version = version(symbols, chosen, availability);
       int sonameMajor = NcclEpLibraryName.sonameMajor(chosen.soname().orElseThrow()).orElseThrow();
       if (version.major() != sonameMajor) {
         throw new LoadException(chosen.file() + " has SONAME " + chosen.soname().get() + " but ncclEpGetVersion"
@@ -394,7 +393,7 @@ public final class TeRuntime {
     }
   }
 
-  private static NcclEpVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
+  private static NcclVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
     MethodHandle getVersion = VersionGetter.at(symbols.address("ncclEpGetVersion"));
     int[] code = new int[1];
     int status;
@@ -407,7 +406,7 @@ public final class TeRuntime {
       throw new LoadException("ncclEpGetVersion of " + chosen.file() + " returned status " + status, availability);
     }
     try {
-      return NcclEpVersion.fromCode(code[0]);
+      return NcclVersion.of(NcclEpVersion.fromCode(code[0]));
     } catch (IllegalArgumentException e) {
       throw new LoadException("ncclEpGetVersion of " + chosen.file() + " reported " + code[0]
           + ", which is no MAJOR*10000 + MINOR*100 + PATCH", availability, e);

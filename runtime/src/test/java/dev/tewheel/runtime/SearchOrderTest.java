@@ -58,7 +58,7 @@ class SearchOrderTest {
 
     located = locate(null);
     assertEquals(b, located.bundle().orElseThrow().folder());
-    assertEquals(new SearchStep("system property te.wheelLib", b.toString(), SearchStep.Outcome.USED,
+    assertEquals(new SearchStepRecord("system property te.wheelLib", b.toString(), SearchStep.Outcome.USED,
         ""), located.steps().get(1));
 
     System.clearProperty("te.wheelLib");
@@ -97,7 +97,7 @@ class SearchOrderTest {
     Located located = locate(null);
     assertEquals(Optional.empty(), located.bundle());
     assertEquals("no libnccl_ep.so* in " + empty.resolve("lib") + "; passed", located.steps().get(3).describe());
-    assertEquals(new SearchStep("class path resource META-INF/te-wheel/wheel_lib", null, SearchStep.Outcome.PASSED,
+    assertEquals(new SearchStepRecord("class path resource META-INF/te-wheel/wheel_lib", null, SearchStep.Outcome.PASSED,
         "no te-wheel-lib.json there"),
         located.steps().get(4));
     assertTrue(located.problem().orElseThrow().startsWith("no bundle found: give a wheel_lib folder"),

@@ -50,7 +50,7 @@ class TransformerEngineLoadTest {
     TransformerEngine te = runtime.loadTransformerEngine();
     EnvironmentSetting home = te.ncclEpHome().orElseThrow();
     Path expected = wheelLib.resolve("nccl_ep");
-    assertEquals(new EnvironmentSetting("NCCL_EP_HOME", expected.toString(), true, expected.toString()), home);
+    assertEquals(new EnvironmentSettingRecord("NCCL_EP_HOME", expected.toString(), true, expected.toString()), home);
     assertEquals(expected.toString(), Bundles.getenv("NCCL_EP_HOME"));
     assertTrue(Files.isRegularFile(Path.of(Bundles.getenv("NCCL_EP_HOME"), "include/nccl_ep/config.h")));
     assertNull(System.getenv("NCCL_EP_HOME"), "System.getenv's copy does not see setenv");

@@ -44,9 +44,10 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
   }
 
   public Provenance ncclEpMajorSource() {
-    return ncclEpMajor != null ? new Provenance(Provenance.Origin.API, "configured: TeRuntime.Builder.ncclEpMajor")
-        : property(NCCL_EP_MAJOR_PROPERTY) != null
-            ? new Provenance(Provenance.Origin.SYSTEM_PROPERTY, "system property " + NCCL_EP_MAJOR_PROPERTY) : null;
+    return ncclEpMajor != null
+        ? Reports.make().provenance(Provenance.Origin.API, "configured: TeRuntime.Builder.ncclEpMajor")
+        : property(NCCL_EP_MAJOR_PROPERTY) != null ? Reports.make().provenance(Provenance.Origin.SYSTEM_PROPERTY,
+            "system property " + NCCL_EP_MAJOR_PROPERTY) : null;
   }
 
   public Path effectiveNcclLibrary() {

@@ -264,8 +264,8 @@ public final class Discovery {
     warnings.addAll(walkWarnings());
     Optional<LoadPrediction> prediction = teLibrary.filter(Files::isRegularFile)
         .flatMap(te -> transformerEngine(libraries, te));
-    return new NativeWorld(libraries, site.folder(), site.source(), toolkit, variant, variantSource, warnings,
-        problems, prediction);
+    return Reports.make().nativeWorld(libraries, site.folder(), site.source(), toolkit, variant, variantSource,
+        warnings, problems, prediction);
   }
 
   /**
@@ -503,7 +503,7 @@ public final class Discovery {
         versionSource = "SONAME";
       }
     }
-    return new NativeLibrary(entry.name(), found.file(), companions, soname, version, versionSource,
+    return Reports.make().nativeLibrary(entry.name(), found.file(), companions, soname, version, versionSource,
         found.foundBy(), found.detail(), copies, found.problem());
   }
 

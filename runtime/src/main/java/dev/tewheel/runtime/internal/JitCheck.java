@@ -368,7 +368,7 @@ public final class JitCheck {
             : ". ncclEpDispatch will fail: on a real H200 the NCCL EP build returned ncclInternalError (3) and"
                 + " logged `No such file` when its headers were missing; it did not fall back to precompiled"
                 + " kernels");
-    return new JitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
+    return Reports.make().jitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
         ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cache.folder(),
         cache.source(), cache.refused(), environment, notReady, verdict);
   }

@@ -99,7 +99,7 @@ public final class LoadPredictor {
         byFrom.computeIfAbsent(u.neededFrom(), k -> new ArrayList<>()).add(u.unbound().describe());
       }
     }
-    return Optional.of(new LoadPrediction(name, library, bindNow, unresolved, memo.unchecked(),
+    return Optional.of(Reports.make().loadPrediction(name, library, bindNow, unresolved, memo.unchecked(),
         detail(name, bindNow, byFrom, members, labels)));
   }
 

@@ -176,14 +176,15 @@ public final class Resolver {
     Provenance majorSource;
     if (entry.isPresent() && entry.get().major() != null) {
       major = entry.get().major();
-      majorSource = new Provenance(Origin.MANIFEST, "the manifest" + (configured != null && configured != major
-          ? "; the configured " + configured + " does not apply to a bundle built for " + major : ""));
+      majorSource = Reports.make().provenance(Origin.MANIFEST, "the manifest" + (configured != null
+          && configured != major ? "; the configured " + configured + " does not apply to a bundle built for " + major
+          : ""));
     } else if (configured != null) {
       major = configured;
       majorSource = config.ncclEpMajorSource();
     } else {
       major = NcclEpSelection.DEFAULT_MAJOR;
-      majorSource = new Provenance(Origin.DEFAULT, "the default of this te-runtime release");
+      majorSource = Reports.make().provenance(Origin.DEFAULT, "the default of this te-runtime release");
     }
 
     List<Path> files = new ArrayList<>();
@@ -253,7 +254,8 @@ public final class Resolver {
     } else if (providerRefusal.isPresent()) {
       reason = providerRefusal.get();
     } else if (elsewhere.isPresent()) {
-      reason = alreadyLoaded(selection.chosen().get(), elsewhere.get());
+      NcclEpCandidate chosen = selection.chosen().get();
+      reason = alreadyLoaded(chosen.soname(), chosen.file(), elsewhere.get());
     } else if (!nccl.ok()) {
       reason = nccl.detail();
     } else if (missing.isPresent()) {
@@ -276,9 +278,9 @@ public final class Resolver {
   }
 
   /** The sentence for a library with the chosen SONAME that another component loaded from another file. */
-  public static String alreadyLoaded(NcclEpCandidate chosen, Path other) {
-    return chosen.soname().orElse("NCCL EP") + " is already loaded by another component from " + other
-        + "; loading " + chosen.file() + " beside it would give this process two copies of NCCL EP."
+  public static String alreadyLoaded(Optional<String> soname, Path chosen, Path other) {
+    return soname.orElse("NCCL EP") + " is already loaded by another component from " + other
+        + "; loading " + chosen + " beside it would give this process two copies of NCCL EP."
         + " Point te-runtime at that copy's bundle, or load te-runtime's NCCL EP before that component";
   }
 

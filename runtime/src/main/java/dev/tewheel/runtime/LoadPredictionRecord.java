@@ -1,0 +1,13 @@
+package dev.tewheel.runtime;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@link LoadPrediction}'s value. Package-private, so its constructor is no part of the API. */
+record LoadPredictionRecord(String library, Path file, boolean bindNow, List<String> unresolved,
+    List<String> unchecked, String detail) implements LoadPrediction {
+  LoadPredictionRecord {
+    unresolved = List.copyOf(unresolved);
+    unchecked = List.copyOf(unchecked);
+  }
+}
