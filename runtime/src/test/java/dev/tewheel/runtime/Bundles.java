@@ -27,14 +27,14 @@ import java.util.stream.Stream;
 
 /** wheel_lib folders laid out by hand from the stand-ins, with manifests written by bundle's own Manifest code. */
 @SuppressWarnings("restricted") // tests run with --enable-native-access=ALL-UNNAMED
-final class Bundles {
-  static final Path NCCL = StandIns.ncclLibDir().resolve("libnccl.so.2");
-  static final Path OLD_NCCL = StandIns.oldNcclLibDir().resolve("libnccl.so.2");
+public final class Bundles {
+  public static final Path NCCL = StandIns.ncclLibDir().resolve("libnccl.so.2");
+  public static final Path OLD_NCCL = StandIns.oldNcclLibDir().resolve("libnccl.so.2");
 
   private Bundles() {}
 
   /** TE's default release layout: libtransformer_engine.so, libnccl_ep.so, nccl_ep/include/. No manifest. */
-  static Path defaultLayout(Path folder) throws IOException {
+  public static Path defaultLayout(Path folder) throws IOException {
     Files.createDirectories(folder);
     Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
     Files.copy(StandIns.ncclEpLibrary(), folder.resolve("libnccl_ep.so"));
@@ -43,7 +43,7 @@ final class Bundles {
   }
 
   /** The ep-home layout: wheel_lib/nccl_ep is a complete NCCL_EP_HOME (lib/libnccl_ep.so.0, include/). */
-  static Path epHomeLayout(Path folder) throws IOException {
+  public static Path epHomeLayout(Path folder) throws IOException {
     Files.createDirectories(folder.resolve("nccl_ep/lib"));
     Files.copy(StandIns.transformerEngine(), folder.resolve("libtransformer_engine.so"));
     Files.copy(StandIns.ncclEpLibrary(), folder.resolve("nccl_ep/lib/libnccl_ep.so.0"));
@@ -52,7 +52,7 @@ final class Bundles {
   }
 
   /** Writes te-wheel-lib.json for every file of {@code folder}, as te:assemble-wheel-lib does. */
-  static Manifest writeManifest(Path folder, String layout) throws IOException {
+  public static Manifest writeManifest(Path folder, String layout) throws IOException {
     Layout shape = Layout.named(layout);
     List<ManifestEntry> entries = new ArrayList<>();
     NcclEpVersion version = NcclEpVersion.fromHeader(Files.readString(folder.resolve(shape.includeRoot())
@@ -82,7 +82,7 @@ final class Bundles {
     return manifest;
   }
 
-  static void copyTree(Path from, Path to) throws IOException {
+  public static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path file : files.toList()) {
         Path target = to.resolve(from.relativize(file).toString());
@@ -95,7 +95,7 @@ final class Bundles {
     }
   }
 
-  static String sha256(Path file) {
+  public static String sha256(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       byte[] buffer = new byte[1 << 16];
@@ -114,12 +114,12 @@ final class Bundles {
 
   private static final Linker LINKER = Linker.nativeLinker();
 
-  static MethodHandle libc(String name, FunctionDescriptor descriptor) {
+  public static MethodHandle libc(String name, FunctionDescriptor descriptor) {
     return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), descriptor);
   }
 
   /** dlopen as another component of the process would; fails the test when it returns NULL. */
-  static MemorySegment dlopen(Path file, int flags) throws Throwable {
+  public static MemorySegment dlopen(Path file, int flags) throws Throwable {
     MethodHandle dlopen = libc("dlopen", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
         ValueLayout.JAVA_INT));
     try (Arena arena = Arena.ofConfined()) {
@@ -131,7 +131,7 @@ final class Bundles {
     }
   }
 
-  static void setenv(String name, String value) throws Throwable {
+  public static void setenv(String name, String value) throws Throwable {
     MethodHandle setenv = libc("setenv", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
         ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     try (Arena arena = Arena.ofConfined()) {
@@ -141,14 +141,14 @@ final class Bundles {
     }
   }
 
-  static void unsetenv(String name) throws Throwable {
+  public static void unsetenv(String name) throws Throwable {
     MethodHandle unsetenv = libc("unsetenv", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     try (Arena arena = Arena.ofConfined()) {
       int unused = (int) unsetenv.invokeExact(arena.allocateFrom(name));
     }
   }
 
-  static String getenv(String name) throws Throwable {
+  public static String getenv(String name) throws Throwable {
     MethodHandle getenv = libc("getenv", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment value = (MemorySegment) getenv.invokeExact(arena.allocateFrom(name));
@@ -156,6 +156,6 @@ final class Bundles {
     }
   }
 
-  static final int RTLD_NOW = 0x2;
-  static final int RTLD_GLOBAL = 0x100;
+  public static final int RTLD_NOW = 0x2;
+  public static final int RTLD_GLOBAL = 0x100;
 }

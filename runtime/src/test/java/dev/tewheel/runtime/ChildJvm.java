@@ -16,15 +16,15 @@ import java.util.concurrent.TimeUnit;
  * has loaded nothing (or a real second process) gets one. The child's environment drops the variables te-runtime
  * reads, so only what a test sets counts.
  */
-final class ChildJvm {
-  record Result(int exit, String out, String err) {
+public final class ChildJvm {
+  public record Result(int exit, String out, String err) {
     @Override
     public String toString() {
       return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
     }
   }
 
-  static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  public static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
   private ChildJvm() {}
 
@@ -33,7 +33,7 @@ final class ChildJvm {
    * cuBLASLt, cuBLAS, cuDNN, NVRTC, cuRAND), so that {@code --load} on a machine without them loads what the
    * stand-in TE needs, and no toolkit installed on the machine running the tests takes part.
    */
-  static List<String> withoutCudaLibraries(List<String> jvmArgs) {
+  public static List<String> withoutCudaLibraries(List<String> jvmArgs) {
     List<String> args = new ArrayList<>(jvmArgs);
     for (String name : List.of("cudart", "cublasLt", "cublas", "cudnn", "nvrtc", "curand")) {
       args.add("-Dte.native." + name + ".skip=true");
@@ -43,7 +43,7 @@ final class ChildJvm {
   }
 
   /** The java command for {@code mainClass} with this test class path (plus {@code extraClassPath}). */
-  static List<String> command(List<String> jvmArgs, String extraClassPath, Class<?> mainClass, List<String> args) {
+  public static List<String> command(List<String> jvmArgs, String extraClassPath, Class<?> mainClass, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(JAVA);
     command.addAll(jvmArgs);
@@ -56,7 +56,7 @@ final class ChildJvm {
     return command;
   }
 
-  static Process start(List<String> command, Map<String, String> env, Path logs) throws IOException {
+  public static Process start(List<String> command, Map<String, String> env, Path logs) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command);
     for (String name : List.of("NCCL_EP_HOME", "TE_WHEEL_LIB", "TE_STANDIN_MARKER", "LD_LIBRARY_PATH",
         "LD_PRELOAD", "XDG_CACHE_HOME")) {
@@ -79,7 +79,7 @@ final class ChildJvm {
     return builder.start();
   }
 
-  static Result finish(Process process, Path logs) throws IOException, InterruptedException {
+  public static Result finish(Process process, Path logs) throws IOException, InterruptedException {
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("the child JVM did not finish in 120 s: " + read(logs));
@@ -88,7 +88,7 @@ final class ChildJvm {
         Files.readString(logs.resolve("stderr"), StandardCharsets.UTF_8));
   }
 
-  static Result run(List<String> command, Map<String, String> env, Path logs) throws IOException, InterruptedException {
+  public static Result run(List<String> command, Map<String, String> env, Path logs) throws IOException, InterruptedException {
     return finish(start(command, env, logs), logs);
   }
 

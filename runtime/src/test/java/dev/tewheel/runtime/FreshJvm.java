@@ -14,14 +14,14 @@ import java.util.Map;
  * method {@code (Path temp)} of the test class; it asserts with JUnit, and a failure fails the parent test with the
  * child's output.
  */
-final class FreshJvm {
+public final class FreshJvm {
   private FreshJvm() {}
 
-  static ChildJvm.Result run(Class<?> type, String method, Path temp) throws Exception {
+  public static ChildJvm.Result run(Class<?> type, String method, Path temp) throws Exception {
     return run(type, method, temp, Map.of(), List.of());
   }
 
-  static ChildJvm.Result run(Class<?> type, String method, Path temp, Map<String, String> env, List<String> jvmArgs)
+  public static ChildJvm.Result run(Class<?> type, String method, Path temp, Map<String, String> env, List<String> jvmArgs)
       throws Exception {
     List<String> args = new java.util.ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
     args.addAll(jvmArgs);

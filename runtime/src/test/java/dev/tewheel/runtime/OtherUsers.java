@@ -20,12 +20,12 @@ import java.util.concurrent.TimeUnit;
  * made writable by everyone, which any other user could then fill. Either way a test asserts on it: nothing is
  * skipped.
  */
-final class OtherUsers {
-  static final int NOBODY = 65534;
+public final class OtherUsers {
+  public static final int NOBODY = 65534;
 
   private OtherUsers() {}
 
-  static boolean root() throws IOException {
+  public static boolean root() throws IOException {
     return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
   }
 
@@ -34,7 +34,7 @@ final class OtherUsers {
    *
    * @return the words te-runtime's refusal of it must hold
    */
-  static String handOver(Path folder) throws IOException {
+  public static String handOver(Path folder) throws IOException {
     if (root()) {
       try (var files = Files.walk(folder)) {
         for (Path file : files.toList()) {
@@ -48,7 +48,7 @@ final class OtherUsers {
   }
 
   /** A folder above a cache that another user could change: uid 65534's when root, else 0777 and not sticky. */
-  static String handOverAbove(Path folder) throws IOException {
+  public static String handOverAbove(Path folder) throws IOException {
     if (root()) {
       Files.setAttribute(folder, "unix:uid", NOBODY);
       return "belongs to uid " + NOBODY + " (neither root nor this user";
@@ -61,7 +61,7 @@ final class OtherUsers {
    * A shared library built here by gcc whose constructor appends {@code who} to {@code marker}: proof of whether it
    * ran. SONAME {@code libnccl_ep.so.0}, so a bundle's manifest can list it as NCCL EP.
    */
-  static Path markerLibrary(Path out, String who, Path marker) throws Exception {
+  public static Path markerLibrary(Path out, String who, Path marker) throws Exception {
     Path source = out.resolveSibling(out.getFileName() + ".c");
     Files.writeString(source, """
         #include <fcntl.h>
@@ -95,7 +95,7 @@ final class OtherUsers {
   }
 
   /** renameat2(RENAME_EXCHANGE): swaps two names atomically, as a hostile user racing the runtime would. */
-  static void exchange(Path a, Path b) throws Throwable {
+  public static void exchange(Path a, Path b) throws Throwable {
     try (Arena arena = Arena.ofConfined()) {
       int rc = (int) Exchange.RENAMEAT2.invokeExact(-100, arena.allocateFrom(a.toString()), -100,
           arena.allocateFrom(b.toString()), 2);

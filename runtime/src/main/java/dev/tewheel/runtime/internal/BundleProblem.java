@@ -1,7 +1,7 @@
 package dev.tewheel.runtime.internal;
 
 /** A bundle that must not be used, with one message for people that names the file and what to do. */
-public final class BundleProblem extends Exception {
+final class BundleProblem extends Exception {
   private static final long serialVersionUID = 1L;
 
   public BundleProblem(String message) {

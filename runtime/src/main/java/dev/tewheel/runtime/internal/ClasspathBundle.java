@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  *   <li>a complete bundle is checked and used without the lock, so a read-only cache works.</li>
  * </ul>
  */
-public final class ClasspathBundle {
+final class ClasspathBundle {
   /** The resource folder looked up when none is configured. */
   public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** The property that picks another cache folder. */

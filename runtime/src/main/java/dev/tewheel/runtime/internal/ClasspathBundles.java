@@ -47,7 +47,7 @@ import java.util.zip.ZipEntry;
  * each read from its own jar, never mixed; the CUDA variant of each; and the choice among them by the CUDA runtime
  * that would load (docs/runtime.md, "Several class-path bundles").
  */
-public final class ClasspathBundles {
+final class ClasspathBundles {
   /** The jar manifest attribute te:jar-wheel-lib writes: the CUDA major the jar was made for (core's WheelLibJar). */
   public static final String CUDA_MAJOR_ATTRIBUTE = dev.tewheel.bundle.layout.Layout.CUDA_MAJOR_ATTRIBUTE;
   /** The property that picks the variant, over every signal: {@code 13} or {@code cu13}. */

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Checks a bundle's files against its manifest: size always, SHA-256 when asked. A file once hashed is not hashed
  * again in this process while its size, inode and ctime (which no user can set) stay the same.
  */
-public final class Digests {
+final class Digests {
   private static final Map<Path, Stamp> VERIFIED = new ConcurrentHashMap<>();
 
   private record Stamp(long size, Object inode, Object ctime) {}
@@ -32,7 +32,7 @@ public final class Digests {
    *
    * @param hashes whether to compare SHA-256 as well as sizes
    */
-  public static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) {
+  static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) {
     List<String> problems = new ArrayList<>();
     for (ManifestFiles.Mismatch m : ManifestFiles.compare(entries, entry -> find(folder, entry), hashes)) {
       Path file = folder.resolve(m.entry().path());

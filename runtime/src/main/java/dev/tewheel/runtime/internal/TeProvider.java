@@ -22,9 +22,9 @@ import java.util.Optional;
  * @param home the NCCL_EP_HOME it would read, if any
  * @param homeSource who set (or would set) that value, for messages
  */
-public record TeProvider(Path file, Optional<Path> home, String homeSource) {
+record TeProvider(Path file, Optional<Path> home, String homeSource) {
   /** The provider's choice for this bundle, when one of its candidates exists. */
-  public static Optional<TeProvider> choice(Resolver.Bundle bundle, int major) {
+  static Optional<TeProvider> choice(Resolver.Bundle bundle, int major) {
     // Plain code, no lambdas or streams: this runs on te-runtime's cold path, where each call site spun costs.
     String value = Libc.getenv(Config.NCCL_EP_HOME_ENV);
     Optional<Path> te = bundle.transformerEngineLibrary();
@@ -72,7 +72,7 @@ public record TeProvider(Path file, Optional<Path> home, String homeSource) {
   }
 
   /** Why te-runtime refuses {@code chosen}, which it vetted, when the provider would open this other file. */
-  public String refusal(Path chosen, Resolver.Bundle bundle) {
+  String refusal(Path chosen, Resolver.Bundle bundle) {
     Optional<Path> bundleHome = bundle.ncclEpHome();
     String fix = bundle.kind() == Resolver.Kind.NCCL_EP_HOME
         ? "Make " + file + " the NCCL EP library to load (a link to " + chosen.getFileName() + "), or remove it"

@@ -1,4 +1,4 @@
-package dev.tewheel.runtime;
+package dev.tewheel.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
-import dev.tewheel.runtime.internal.BundleProblem;
-import dev.tewheel.runtime.internal.ClasspathBundle;
+import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.internal.ClasspathBundle.Extracted;
+import dev.tewheel.runtime.Bundles;
+import dev.tewheel.runtime.ChildJvm;
+import dev.tewheel.runtime.FreshJvm;
+import dev.tewheel.runtime.LoadException;
+import dev.tewheel.runtime.OtherUsers;
+import dev.tewheel.runtime.TeRuntime;
 import java.io.RandomAccessFile;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -1,7 +1,5 @@
-package dev.tewheel.runtime;
+package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.internal.BundleProblem;
-import dev.tewheel.runtime.internal.ClasspathBundle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

@@ -1,13 +1,15 @@
-package dev.tewheel.runtime;
+package dev.tewheel.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.internal.BundleProblem;
-import dev.tewheel.runtime.internal.ClasspathBundle;
-import dev.tewheel.runtime.internal.ClasspathBundles;
+import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.Bundles;
+import dev.tewheel.runtime.FreshJvm;
+import dev.tewheel.runtime.SearchStep;
+import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.internal.ClasspathBundles.Choice;
 import dev.tewheel.runtime.internal.ClasspathBundles.Found;
 import dev.tewheel.runtime.internal.ClasspathBundles.Signals;

@@ -1,12 +1,11 @@
-package dev.tewheel.runtime;
+package dev.tewheel.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.internal.BundleProblem;
-import dev.tewheel.runtime.internal.ClasspathBundle;
-import dev.tewheel.runtime.internal.Libc;
+import dev.tewheel.runtime.Bundles;
+import dev.tewheel.runtime.OtherUsers;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
