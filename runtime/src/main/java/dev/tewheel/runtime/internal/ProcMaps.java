@@ -17,7 +17,7 @@ import java.util.Set;
  * each file's ELF header once per file, size and modification time). This sees every copy, also those another
  * component loaded with RTLD_LOCAL, which dlopen's RTLD_NOLOAD lookup by name may miss.
  */
-public final class ProcMaps {
+final class ProcMaps {
   static final Path MAPS = Path.of("/proc/self/maps");
 
 
