@@ -47,53 +47,24 @@ public final class Report {
     root.put("available", availability.available());
     root.put("reason", availability.reason());
     root.put("chosen", availability.chosenFile().map(Path::toString).orElse(null));
-    List<Object> list = new ArrayList<>();
-    for (NcclEpCandidate candidate : availability.candidates()) {
-      Map<String, Object> c = new LinkedHashMap<>();
-      c.put("path", candidate.file().toString());
-      c.put("accepted", candidate.accepted());
-      c.put("reason", candidate.reason());
-      c.put("soname", candidate.soname().orElse(null));
-      c.put("version", candidate.version().map(Object::toString).orElse(null));
-      list.add(c);
-    }
-    root.put("candidates", list);
+    root.put("candidates", availability.candidates().stream().map(c -> object("path", c.file().toString(),
+        "accepted", c.accepted(), "reason", c.reason(), "soname", c.soname().orElse(null),
+        "version", c.version().map(Object::toString).orElse(null))).toList());
     NcclStatus nccl = availability.nccl();
     root.put("ncclVersion", nccl.version().map(Object::toString).orElse(null));
     root.put("requiredMajor", availability.requiredMajor());
-    List<Object> steps = new ArrayList<>();
-    for (SearchStep step : availability.searched()) {
-      Map<String, Object> s = new LinkedHashMap<>();
-      s.put("source", step.source());
-      s.put("value", step.value());
-      s.put("outcome", step.outcome().name());
-      s.put("detail", step.detail());
-      steps.add(s);
-    }
-    root.put("searched", steps);
+    root.put("searched", availability.searched().stream().map(s -> object("source", s.source(), "value", s.value(),
+        "outcome", s.outcome().name(), "detail", s.detail())).toList());
     root.put("bundle", availability.bundle().map(Path::toString).orElse(null));
     root.put("requiredMajorSource", availability.requiredMajorSource().detail());
     root.put("requiredMajorOrigin", availability.requiredMajorSource().origin().name());
     root.put("loadedElsewhere", availability.loadedElsewhere().map(Path::toString).orElse(null));
-    List<Object> needed = new ArrayList<>();
-    for (Dependency dependency : availability.dependencies()) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("name", dependency.name());
-      d.put("neededBy", dependency.neededBy());
-      d.put("file", dependency.file().map(Path::toString).orElse(null));
-      d.put("foundBy", foundBy(dependency));
-      d.put("missingVersions", dependency.missingVersions());
-      needed.add(d);
-    }
-    root.put("dependencies", needed);
-    Map<String, Object> gate = new LinkedHashMap<>();
-    gate.put("library", nccl.library().map(Path::toString).orElse(null));
-    gate.put("source", nccl.source().name());
-    gate.put("version", nccl.version().map(Object::toString).orElse(null));
-    gate.put("minimum", nccl.minimum().toString());
-    gate.put("ok", nccl.ok());
-    gate.put("detail", nccl.detail());
-    root.put("nccl", gate);
+    root.put("dependencies", availability.dependencies().stream().map(d -> object("name", d.name(),
+        "neededBy", d.neededBy(), "file", d.file().map(Path::toString).orElse(null), "foundBy", foundBy(d),
+        "missingVersions", d.missingVersions())).toList());
+    root.put("nccl", object("library", nccl.library().map(Path::toString).orElse(null), "source",
+        nccl.source().name(), "version", nccl.version().map(Object::toString).orElse(null), "minimum",
+        nccl.minimum().toString(), "ok", nccl.ok(), "detail", nccl.detail()));
     return root;
   }
 
@@ -147,22 +118,11 @@ public final class Report {
     root.put("cudaToolkit", world.cudaToolkit());
     root.put("cudaVariant", world.cudaVariant().orElse(null));
     root.put("cudaVariantSource", world.cudaVariantSource());
-    List<Object> libraries = new ArrayList<>();
-    for (NativeLibrary library : world.libraries()) {
-      Map<String, Object> l = new LinkedHashMap<>();
-      l.put("name", library.name());
-      l.put("file", library.file().map(Path::toString).orElse(null));
-      l.put("companions", library.companions().stream().map(Path::toString).toList());
-      l.put("soname", library.soname().orElse(null));
-      l.put("version", library.version().orElse(null));
-      l.put("versionSource", library.versionSource());
-      l.put("foundBy", library.foundBy().toString());
-      l.put("foundDetail", library.foundDetail());
-      l.put("mapped", library.mapped().stream().map(Path::toString).toList());
-      l.put("problem", library.problem().orElse(null));
-      libraries.add(l);
-    }
-    root.put("libraries", libraries);
+    root.put("libraries", world.libraries().stream().map(l -> object("name", l.name(),
+        "file", l.file().map(Path::toString).orElse(null), "companions", strings(l.companions()),
+        "soname", l.soname().orElse(null), "version", l.version().orElse(null), "versionSource", l.versionSource(),
+        "foundBy", l.foundBy().toString(), "foundDetail", l.foundDetail(), "mapped", strings(l.mapped()),
+        "problem", l.problem().orElse(null))).toList());
     root.put("warnings", world.warnings());
     root.put("problems", world.problems());
     root.put("transformerEngine", world.transformerEngine().map(Report::tree).orElse(null));
@@ -170,16 +130,9 @@ public final class Report {
   }
 
   /** {@code {library, file, bindNow, loads, unresolved, unchecked, detail}}. */
-  private static Object tree(LoadPrediction prediction) {
-    Map<String, Object> p = new LinkedHashMap<>();
-    p.put("library", prediction.library());
-    p.put("file", prediction.file().toString());
-    p.put("bindNow", prediction.bindNow());
-    p.put("loads", prediction.loads());
-    p.put("unresolved", prediction.unresolved());
-    p.put("unchecked", prediction.unchecked());
-    p.put("detail", prediction.detail().isEmpty() ? null : prediction.detail());
-    return p;
+  private static Object tree(LoadPrediction p) {
+    return object("library", p.library(), "file", p.file().toString(), "bindNow", p.bindNow(), "loads", p.loads(),
+        "unresolved", p.unresolved(), "unchecked", p.unchecked(), "detail", p.detail().isEmpty() ? null : p.detail());
   }
 
   /** The dependency table for people: each library, its version, how it was found and from where. */
@@ -248,15 +201,8 @@ public final class Report {
     root.put("cacheDir", jit.cacheDir().toString());
     root.put("cacheDirSource", jit.cacheDirSource());
     root.put("cacheRefused", jit.cacheRefused());
-    List<Object> env = new ArrayList<>();
-    for (EnvironmentSetting s : jit.environment()) {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("name", s.name());
-      e.put("value", s.value());
-      e.put("setByRuntime", s.setByRuntime());
-      env.add(e);
-    }
-    root.put("environment", env);
+    root.put("environment", jit.environment().stream().map(e -> object("name", e.name(), "value", e.value(),
+        "setByRuntime", e.setByRuntime())).toList());
     root.put("missing", jit.missing());
     return root;
   }
@@ -280,6 +226,19 @@ public final class Report {
     }
     out.append("  ").append(jit.verdict()).append('\n');
     return out.toString();
+  }
+
+  /** A JSON object of these key, value pairs, in this order (a value may be null). */
+  private static Map<String, Object> object(Object... pairs) {
+    Map<String, Object> object = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      object.put((String) pairs[i], pairs[i + 1]);
+    }
+    return object;
+  }
+
+  private static List<String> strings(List<Path> paths) {
+    return paths.stream().map(Path::toString).toList();
   }
 
   private static String string(Optional<Path> path) {

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The diagnostics CLI: prints the availability report; with {@code --load}, also loads libtransformer_engine.so and
@@ -117,48 +118,31 @@ public final class Main {
   private static Map<String, Object> loadAll(TeRuntime runtime) {
     Map<String, Object> result = new LinkedHashMap<>();
     // NCCL EP first: its availability is then decided before anything is mapped, as in the report above.
-    Map<String, Object> ep = new LinkedHashMap<>();
-    try {
+    Map<String, Object> ep = attempt(r -> {
       NcclEp library = runtime.loadNcclEp();
-      ep.put("ok", true);
-      ep.put("file", library.file().toString());
-      ep.put("mappedFrom", library.mappedFrom().toString());
-      ep.put("version", library.version().toString());
-      ep.put("versionCode", library.getVersion());
-      ep.put("nccl", library.nccl().file().toString());
-      ep.put("ncclVersion", library.nccl().version().toString());
-    } catch (LoadException e) {
-      ep.put("ok", false);
-      ep.put("error", e.getMessage());
-    }
+      r.put("file", library.file().toString());
+      r.put("mappedFrom", library.mappedFrom().toString());
+      r.put("version", library.version().toString());
+      r.put("versionCode", library.getVersion());
+      r.put("nccl", library.nccl().file().toString());
+      r.put("ncclVersion", library.nccl().version().toString());
+    });
     // Then TE's native libraries in their order (cudart ... NCCL), then TE itself.
-    Map<String, Object> libraries = new LinkedHashMap<>();
-    try {
-      runtime.loadNativeLibraries();
-      libraries.put("ok", true);
-    } catch (LoadException e) {
-      libraries.put("ok", false);
-      libraries.put("error", e.getMessage());
-    }
-    Map<String, Object> te = new LinkedHashMap<>();
-    try {
+    Map<String, Object> libraries = attempt(r -> runtime.loadNativeLibraries());
+    Map<String, Object> te = attempt(r -> {
       TransformerEngine library = runtime.loadTransformerEngine();
-      te.put("ok", true);
-      te.put("file", library.file().toString());
-      te.put("mappedFrom", library.mappedFrom().toString());
-      te.put("ncclEpHome", library.ncclEpHome().map(s -> {
+      r.put("file", library.file().toString());
+      r.put("mappedFrom", library.mappedFrom().toString());
+      r.put("ncclEpHome", library.ncclEpHome().map(s -> {
         Map<String, Object> setting = new LinkedHashMap<>();
         setting.put("value", s.value());
         setting.put("setByRuntime", s.setByRuntime());
         setting.put("proposed", s.proposed());
         return (Object) setting;
       }).orElse(null));
-      te.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
-      te.put("nccl", library.nccl().file().toString());
-    } catch (LoadException e) {
-      te.put("ok", false);
-      te.put("error", e.getMessage());
-    }
+      r.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
+      r.put("nccl", library.nccl().file().toString());
+    });
     result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok"))
         && Boolean.TRUE.equals(libraries.get("ok")));
     result.put("libraries", libraries);
@@ -167,6 +151,20 @@ public final class Main {
     NativeWorld after = runtime.nativeWorld();
     result.put("mapped", object(Report.json(after)));
     result.put("mappedText", Report.text(after));
+    return result;
+  }
+
+  /** {@code {ok: true}} and what {@code load} adds, or {@code {ok: false, error}} when it throws LoadException. */
+  private static Map<String, Object> attempt(Consumer<Map<String, Object>> load) {
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("ok", true);
+    try {
+      load.accept(result);
+    } catch (LoadException e) {
+      result.clear();
+      result.put("ok", false);
+      result.put("error", e.getMessage());
+    }
     return result;
   }
 
