@@ -5,14 +5,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.AddressLayout;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.RecordComponent;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Function;
 
 /**
  * The one place a typed config becomes its C struct: each component of a config record is written to the struct
@@ -23,18 +23,20 @@ final class Fields {
   private Fields() {}
 
   /**
-   * Writes every component of {@code values} but its {@link MemorySegment}s (the written struct a record may keep)
-   * into {@code struct}, laid out as {@code layout}, and returns {@code struct}.
+   * Writes every component of {@code values} into {@code struct}, laid out as {@code layout}, and returns
+   * {@code struct}; but not a {@link MemorySegment} or {@link StructLayout} (the written struct a record keeps, and
+   * its layout), nor a null that has no member (a record shared by structs with different members).
    */
   static MemorySegment write(Record values, MemorySegment struct, StructLayout layout) {
     for (RecordComponent component : values.getClass().getRecordComponents()) {
-      if (component.getType() == MemorySegment.class) {
-        continue;
-      }
+      Object value = value(values, component);
       String field = component.getName().replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT);
+      if (component.getType() == MemorySegment.class || component.getType() == StructLayout.class
+          || value == null && layout.memberLayouts().stream().noneMatch(m -> m.name().orElse("").equals(field))) {
+        continue; // the written struct, its layout, or a member this struct has not (a shared record's)
+      }
       MemoryLayout member = layout.select(PathElement.groupElement(field));
       long offset = layout.byteOffset(PathElement.groupElement(field));
-      Object value = value(values, component);
       if (member instanceof AddressLayout) {
         struct.set(ADDRESS, offset, value == null ? MemorySegment.NULL : ((EpTensor) value).segment());
       } else if (member instanceof ValueLayout.OfLong) {
@@ -46,15 +48,16 @@ final class Fields {
     return struct;
   }
 
-  /** The tensors a record of tensor pointers refers to, each open, for a check before the struct is passed. */
-  static List<EpTensor> tensors(Record values) {
-    List<EpTensor> tensors = new ArrayList<>();
-    for (RecordComponent component : values.getClass().getRecordComponents()) {
-      if (value(values, component) instanceof EpTensor tensor) {
-        tensors.add(tensor);
-      }
-    }
-    return List.copyOf(tensors);
+  /**
+   * A record made by {@code make} over a new NCCL EP struct of {@code layout} ({@code *_INIT}'s size and magic), whose
+   * components are then written into it: the struct a per-call config or tensor set passes on every call, written
+   * once, when it is built. It lives as long as the record.
+   */
+  static <R extends Record> R struct(StructLayout layout, Function<MemorySegment, R> make) {
+    MemorySegment struct = NcclEpStructs.allocate(Arena.ofAuto(), layout);
+    R values = make.apply(struct);
+    write(values, struct, layout);
+    return values;
   }
 
   /** The C value of an int member: the enums' codes, booleans as 1 and 0. */

@@ -218,8 +218,8 @@ public final class TransformerEngine {
   public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
       NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
     Objects.requireNonNull(layerConfig, "layerConfig");
-    epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank, TeEpLayerConfigRecord.struct(layerConfig),
-        stream);
+    epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank,
+        TeEpLayerConfigRecord.struct(layerConfig), stream);
   }
 
   /**
