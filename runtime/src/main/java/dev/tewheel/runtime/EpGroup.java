@@ -45,12 +45,34 @@ public final class EpGroup implements AutoCloseable {
   }
 
   /**
-   * {@code ncclEpInitHandle}: a handle over {@code handleMem} (a 1-D uint8 {@code ncclEpTensor_t} of
-   * {@link #handleMemSize} bytes), or over memory the library allocates when it is {@link MemorySegment#NULL}.
+   * {@code ncclEpInitHandle} over routing memory the library allocates (with the group's allocator); may be
+   * collective (see {@code nccl_ep.h}). Route it with {@link EpHandle#update} before the first dispatch.
    */
-  public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk,
-      MemorySegment handleMem) {
-    MemorySegment created = ep.initHandle(segment(), layout, handleConfig, numTopk, handleMem);
+  public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk) {
+    return handle(layout, ep.initHandle(segment(), layout, handleConfig, numTopk, MemorySegment.NULL));
+  }
+
+  /**
+   * {@code ncclEpInitHandle} over caller-owned routing memory: {@code handleMem}, a 1-D uint8 tensor of at least
+   * {@link #handleMemSize} bytes, which the handle does not free.
+   */
+  public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk, EpTensor handleMem) {
+    return handle(layout, ep.initHandle(segment(), layout, handleConfig, numTopk, handleMem.segment()));
+  }
+
+  /**
+   * {@code ncclEpCreateHandle}, collective: {@link #initHandle} (library-allocated memory, {@code top_k} from
+   * {@code topkIdx}'s second size) and {@link EpHandle#update} in one call.
+   */
+  public EpHandle createHandle(EpLayout layout, EpTensor topkIdx, NcclEpLayoutInfo layoutInfo,
+      NcclEpHandleConfig handleConfig, MemorySegment stream) {
+    Objects.requireNonNull(layout, "layout");
+    EpCallRules.update("ncclEpCreateHandle", config.algorithm(), Objects.requireNonNull(layoutInfo, "layoutInfo"));
+    return handle(layout, ep.createHandle(segment(), layout.code(), topkIdx.segment(), layoutInfo.segment(),
+        NcclEpHandleConfigRecord.struct(handleConfig), stream));
+  }
+
+  private EpHandle handle(EpLayout layout, MemorySegment created) {
     EpHandle handle = new EpHandle(this, created, layout);
     handles.add(handle);
     return handle;

@@ -1,25 +1,33 @@
 package dev.tewheel.runtime;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A tensor whose storage NCCL EP allocated ({@code ncclEpTensorAlloc}), made by
- * {@link NcclEp#allocateTensor(NcclDataType, long...)}; {@link #close()} frees it ({@code ncclEpTensorDestroy})
- * once, and any use after that throws {@link IllegalStateException}.
+ * An NCCL EP tensor ({@code ncclEpTensor_t}): one whose storage NCCL EP allocated ({@code ncclEpTensorAlloc}, made by
+ * {@link NcclEp#allocateTensor(NcclDataType, long...)}), or a descriptor of memory the caller owns (made by
+ * {@link NcclEp#tensor(NcclDataType, MemorySegment, long...)}). {@link #close()} frees it once (
+ * {@code ncclEpTensorDestroy}, or the descriptor alone), and any use after that throws
+ * {@link IllegalStateException}, also through a dispatch or combine struct that points at it.
  */
 public final class EpTensor implements AutoCloseable {
   private final NcclEp ep;
   private final MemorySegment tensor;
   private final NcclDataType datatype;
   private final long[] sizes;
+  /** The arena of a descriptor of caller-owned memory; null for a tensor NCCL EP allocated. */
+  private final Arena descriptor;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  EpTensor(NcclEp ep, MemorySegment tensor, NcclDataType datatype, long[] sizes) {
+  EpTensor(NcclEp ep, MemorySegment tensor, NcclDataType datatype, long[] sizes, Arena descriptor) {
     this.ep = ep;
     this.tensor = tensor;
     this.datatype = datatype;
     this.sizes = sizes.clone();
+    this.descriptor = descriptor;
   }
 
   /** The {@code ncclEpTensor_t*}, sized as {@link NcclEpStructs#TENSOR}. */
@@ -28,6 +36,20 @@ public final class EpTensor implements AutoCloseable {
       throw new IllegalStateException("the NCCL EP tensor was destroyed (ncclEpTensorDestroy)");
     }
     return tensor;
+  }
+
+  /**
+   * Its {@code data}: {@code numel × bytes} bytes at the address the descriptor holds, or {@link MemorySegment#NULL}
+   * while it holds none. On a GPU that is device memory (pass it to CUDA; reading it from Java faults).
+   */
+  @SuppressWarnings("restricted") // the size is the tensor's own
+  public MemorySegment data() {
+    MemorySegment data = segment().get(ADDRESS, NcclEpStructs.offset(NcclEpStructs.TENSOR, "data"));
+    long bytes = datatype.bytes();
+    for (long size : sizes) {
+      bytes *= size;
+    }
+    return data.equals(MemorySegment.NULL) ? MemorySegment.NULL : data.reinterpret(bytes);
   }
 
   public NcclDataType datatype() {
@@ -43,11 +65,22 @@ public final class EpTensor implements AutoCloseable {
     return closed.get();
   }
 
-  /** {@code ncclEpTensorDestroy}; a second call does nothing. */
+  /** {@code ncclEpTensorDestroy}, or for caller-owned memory the descriptor alone; a second call does nothing. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      ep.tensorDestroy(tensor);
+      if (descriptor == null) {
+        ep.tensorDestroy(tensor);
+      } else {
+        descriptor.close();
+      }
+    }
+  }
+
+  /** Throws unless {@code tensor} is null (an absent optional tensor) or open. */
+  static void checkOpen(EpTensor tensor) {
+    if (tensor != null) {
+      tensor.segment();
     }
   }
 }

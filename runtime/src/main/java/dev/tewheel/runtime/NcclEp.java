@@ -204,16 +204,31 @@ public final class NcclEp {
    */
   public EpTensor allocateTensor(NcclDataType datatype, long... sizes) {
     java.util.Objects.requireNonNull(datatype, "datatype");
-    return new EpTensor(this, tensorAlloc(datatype.code(), sizes, MemorySegment.NULL), datatype, sizes);
+    return new EpTensor(this, tensorAlloc(datatype.code(), sizes, MemorySegment.NULL), datatype, sizes, null);
+  }
+
+  /**
+   * An {@code ncclEpTensor_t} describing memory the caller owns ({@code data}, device memory from
+   * {@link Nccl#memAlloc} on a GPU), as {@code NCCL_EP_TENSOR_INIT} and then {@code ndim}, {@code datatype},
+   * {@code data} and {@code sizes} set; closing it frees the descriptor, not the data.
+   */
+  public EpTensor tensor(NcclDataType datatype, MemorySegment data, long... sizes) {
+    java.util.Objects.requireNonNull(datatype, "datatype");
+    java.util.Objects.requireNonNull(data, "data");
+    if (sizes.length == 0) {
+      throw new IllegalArgumentException("ncclEpTensor_t: a tensor has at least one dimension");
+    }
+    Arena arena = Arena.ofShared();
+    return new EpTensor(this, NcclEpStructs.tensor(arena, datatype.code(), data, sizes), datatype, sizes, arena);
   }
 
   long handleMemSize(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk) {
-    return handleMemSize(group, layout.code(), config.segment(), numTopk);
+    return handleMemSize(group, layout.code(), NcclEpHandleConfigRecord.struct(config), numTopk);
   }
 
   MemorySegment initHandle(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk,
       MemorySegment handleMem) {
-    return initHandle(group, layout.code(), config.segment(), numTopk, handleMem);
+    return initHandle(group, layout.code(), NcclEpHandleConfigRecord.struct(config), numTopk, handleMem);
   }
 
   /** {@code ncclEpGroupDestroy}. */

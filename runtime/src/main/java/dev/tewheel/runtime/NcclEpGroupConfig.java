@@ -1,12 +1,7 @@
 package dev.tewheel.runtime;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,143 +15,68 @@ import java.util.Objects;
  *     .maxDispatchTokensPerRank(128).maxTokenBytes(2048).build();
  * }</pre>
  */
-public final class NcclEpGroupConfig {
+public sealed interface NcclEpGroupConfig permits NcclEpGroupConfigRecord {
   /** {@code ncclEpZeroCopyMode_t}. */
-  public enum ZeroCopy { AUTO, OFF, ON }
+  enum ZeroCopy { AUTO, OFF, ON }
 
   /** {@code ncclEpOverflowPolicy_t}: what high throughput does with tokens past {@code max_recv_tokens_per_rank}. */
-  public enum OverflowPolicy { AUTO, TRAP, DROP }
-
-  private final EpAlgorithm algorithm;
-  private final int numExperts;
-  private final int maxDispatchTokensPerRank;
-  private final int maxRecvTokensPerRank;
-  private final int maxTokenBytes;
-  private final long rdmaBufferSize;
-  private final int numQpPerRank;
-  private final int numChannels;
-  private final int maxNumSms;
-  private final boolean enableMask;
-  private final long timeoutNs;
-  private final ZeroCopy zeroCopy;
-  private final OverflowPolicy overflowPolicy;
-  private final int numTopk;
-
-  private NcclEpGroupConfig(Builder b) {
-    algorithm = b.algorithm;
-    numExperts = b.numExperts;
-    maxDispatchTokensPerRank = b.maxDispatchTokensPerRank;
-    maxRecvTokensPerRank = b.maxRecvTokensPerRank;
-    maxTokenBytes = b.maxTokenBytes;
-    rdmaBufferSize = b.rdmaBufferSize;
-    numQpPerRank = b.numQpPerRank;
-    numChannels = b.numChannels;
-    maxNumSms = b.maxNumSms;
-    enableMask = b.enableMask;
-    timeoutNs = b.timeoutNs;
-    zeroCopy = b.zeroCopy;
-    overflowPolicy = b.overflowPolicy;
-    numTopk = b.numTopk;
-  }
+  enum OverflowPolicy { AUTO, TRAP, DROP }
 
   /** A builder holding {@code NCCL_EP_GROUP_CONFIG_INIT}'s values. */
-  public static Builder builder() {
+  static Builder builder() {
     return new Builder();
   }
 
-  public EpAlgorithm algorithm() {
-    return algorithm;
-  }
+  /** {@code algorithm}: low latency (the zeroed default) or high throughput. */
+  EpAlgorithm algorithm();
 
-  public int numExperts() {
-    return numExperts;
-  }
+  /** {@code num_experts}, greater than 0. */
+  int numExperts();
 
-  public int maxDispatchTokensPerRank() {
-    return maxDispatchTokensPerRank;
-  }
+  /** {@code max_dispatch_tokens_per_rank}, greater than 0, the same on every rank. */
+  int maxDispatchTokensPerRank();
 
-  /** 0 ({@code NCCL_EP_AUTO}): high throughput's eager mode; unused by low latency. */
-  public int maxRecvTokensPerRank() {
-    return maxRecvTokensPerRank;
-  }
+  /**
+   * {@code max_recv_tokens_per_rank}; 0 ({@code NCCL_EP_AUTO}): high throughput's eager mode; unused by low
+   * latency.
+   */
+  int maxRecvTokensPerRank();
 
-  public int maxTokenBytes() {
-    return maxTokenBytes;
-  }
+  /** {@code max_token_bytes}, greater than 0 (a multiple of 16 for high throughput). */
+  int maxTokenBytes();
 
-  /** 0 ({@code NCCL_EP_AUTO}): the library sizes low latency's staging buffer. */
-  public long rdmaBufferSize() {
-    return rdmaBufferSize;
-  }
+  /** {@code rdma_buffer_size}; 0 ({@code NCCL_EP_AUTO}): the library sizes low latency's staging buffer. */
+  long rdmaBufferSize();
 
-  public int numQpPerRank() {
-    return numQpPerRank;
-  }
+  /** {@code num_qp_per_rank}; 0: automatic. */
+  int numQpPerRank();
 
-  public int numChannels() {
-    return numChannels;
-  }
+  /** {@code num_channels}; 0: automatic. */
+  int numChannels();
 
-  public int maxNumSms() {
-    return maxNumSms;
-  }
+  /** {@code max_num_sms}; 0: the algorithm's default. */
+  int maxNumSms();
 
-  public boolean enableMask() {
-    return enableMask;
-  }
+  /** {@code enable_mask} (low latency only): rank masking for fault tolerance. */
+  boolean enableMask();
 
-  /** 0: NCCL EP's default (about 100 s). */
-  public long timeoutNs() {
-    return timeoutNs;
-  }
+  /** {@code timeout_ns}; 0: NCCL EP's default (about 100 s). */
+  long timeoutNs();
 
-  public ZeroCopy zeroCopy() {
-    return zeroCopy;
-  }
+  /** {@code zero_copy}. */
+  ZeroCopy zeroCopy();
 
-  public OverflowPolicy overflowPolicy() {
-    return overflowPolicy;
-  }
+  /** {@code overflow_policy} (high throughput only). */
+  OverflowPolicy overflowPolicy();
 
-  /** 0: unset. */
-  public int numTopk() {
-    return numTopk;
-  }
+  /** {@code num_topk}; 0: unset. */
+  int numTopk();
 
   /** The C struct in {@code arena}: size, magic and version as the initializer sets them, then these fields. */
-  public MemorySegment allocate(Arena arena) {
-    MemorySegment s = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
-    put(s, "algorithm", algorithm.code());
-    put(s, "num_experts", numExperts);
-    put(s, "max_dispatch_tokens_per_rank", maxDispatchTokensPerRank);
-    put(s, "max_recv_tokens_per_rank", maxRecvTokensPerRank);
-    put(s, "max_token_bytes", maxTokenBytes);
-    s.set(JAVA_LONG, NcclEpStructs.offset(NcclEpStructs.GROUP_CONFIG, "rdma_buffer_size"), rdmaBufferSize);
-    put(s, "num_qp_per_rank", numQpPerRank);
-    put(s, "num_channels", numChannels);
-    put(s, "max_num_sms", maxNumSms);
-    put(s, "enable_mask", enableMask ? 1 : 0);
-    s.set(JAVA_LONG, NcclEpStructs.offset(NcclEpStructs.GROUP_CONFIG, "timeout_ns"), timeoutNs);
-    put(s, "zero_copy", zeroCopy.ordinal());
-    put(s, "overflow_policy", overflowPolicy.ordinal());
-    put(s, "num_topk", numTopk);
-    return s;
-  }
-
-  private static void put(MemorySegment s, String field, int value) {
-    s.set(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.GROUP_CONFIG, field), value);
-  }
-
-  @Override
-  public String toString() {
-    return "NcclEpGroupConfig[algorithm=" + algorithm + ", numExperts=" + numExperts + ", maxDispatchTokensPerRank="
-        + maxDispatchTokensPerRank + ", maxRecvTokensPerRank=" + maxRecvTokensPerRank + ", maxTokenBytes="
-        + maxTokenBytes + ", numTopk=" + numTopk + "]";
-  }
+  MemorySegment allocate(Arena arena);
 
   /** Builds an {@link NcclEpGroupConfig}; each setter names the C field it sets. */
-  public static final class Builder {
+  final class Builder {
     private EpAlgorithm algorithm = EpAlgorithm.LOW_LATENCY;
     private int numExperts;
     private int maxDispatchTokensPerRank;
@@ -264,45 +184,24 @@ public final class NcclEpGroupConfig {
      * @throws IllegalArgumentException naming every field NCCL EP would refuse or assert on
      */
     public NcclEpGroupConfig build() {
-      List<String> problems = new ArrayList<>();
-      positive(problems, "num_experts", numExperts);
-      positive(problems, "max_dispatch_tokens_per_rank", maxDispatchTokensPerRank);
-      positive(problems, "max_token_bytes", maxTokenBytes);
-      notNegative(problems, "max_recv_tokens_per_rank", maxRecvTokensPerRank);
-      notNegative(problems, "rdma_buffer_size", rdmaBufferSize);
-      notNegative(problems, "num_qp_per_rank", numQpPerRank);
-      notNegative(problems, "num_channels", numChannels);
-      notNegative(problems, "max_num_sms", maxNumSms);
-      notNegative(problems, "timeout_ns", timeoutNs);
-      notNegative(problems, "num_topk", numTopk);
+      Problems problems = new Problems("ncclEpGroupConfig_t").positive("num_experts", numExperts)
+          .positive("max_dispatch_tokens_per_rank", maxDispatchTokensPerRank).positive("max_token_bytes", maxTokenBytes)
+          .notNegative("max_recv_tokens_per_rank", maxRecvTokensPerRank).notNegative("rdma_buffer_size", rdmaBufferSize)
+          .notNegative("num_qp_per_rank", numQpPerRank).notNegative("num_channels", numChannels)
+          .notNegative("max_num_sms", maxNumSms).notNegative("timeout_ns", timeoutNs).notNegative("num_topk", numTopk);
       if (algorithm == EpAlgorithm.HIGH_THROUGHPUT) {
-        if (maxTokenBytes > 0 && maxTokenBytes % 16 != 0) {
-          problems.add("max_token_bytes " + maxTokenBytes + " is not a multiple of 16, which high throughput needs");
-        }
-        if (maxRecvTokensPerRank > 0 && maxRecvTokensPerRank < maxDispatchTokensPerRank) {
-          problems.add("max_recv_tokens_per_rank " + maxRecvTokensPerRank + " is below max_dispatch_tokens_per_rank "
-              + maxDispatchTokensPerRank + " (0 selects eager mode)");
-        }
-        if (maxRecvTokensPerRank == 0 && overflowPolicy == OverflowPolicy.DROP) {
-          problems.add("overflow_policy DROP is not supported in eager mode (max_recv_tokens_per_rank 0)");
-        }
+        problems.check(maxTokenBytes <= 0 || maxTokenBytes % 16 == 0, "max_token_bytes " + maxTokenBytes
+            + " is not a multiple of 16, which high throughput needs");
+        problems.check(maxRecvTokensPerRank <= 0 || maxRecvTokensPerRank >= maxDispatchTokensPerRank,
+            "max_recv_tokens_per_rank " + maxRecvTokensPerRank + " is below max_dispatch_tokens_per_rank "
+            + maxDispatchTokensPerRank + " (0 selects eager mode)");
+        problems.check(maxRecvTokensPerRank != 0 || overflowPolicy != OverflowPolicy.DROP,
+            "overflow_policy DROP is not supported in eager mode (max_recv_tokens_per_rank 0)");
       }
-      if (!problems.isEmpty()) {
-        throw new IllegalArgumentException("ncclEpGroupConfig_t: " + String.join("; ", problems));
-      }
-      return new NcclEpGroupConfig(this);
-    }
-  }
-
-  static void positive(List<String> problems, String field, long value) {
-    if (value <= 0) {
-      problems.add(field + " must be greater than 0, got " + value);
-    }
-  }
-
-  static void notNegative(List<String> problems, String field, long value) {
-    if (value < 0) {
-      problems.add(field + " must not be negative, got " + value);
+      problems.throwIfAny();
+      return new NcclEpGroupConfigRecord(algorithm, numExperts, maxDispatchTokensPerRank, maxRecvTokensPerRank,
+          maxTokenBytes, rdmaBufferSize, numQpPerRank, numChannels, maxNumSms, enableMask, timeoutNs, zeroCopy,
+          overflowPolicy, numTopk);
     }
   }
 }

@@ -211,18 +211,15 @@ public final class TransformerEngine {
   /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
   public long epHandleMemSize(TeEpLayerConfig layerConfig) {
     Objects.requireNonNull(layerConfig, "layerConfig");
-    try (Arena arena = Arena.ofConfined()) {
-      return epHandleMemSize(layerConfig.allocate(arena));
-    }
+    return epHandleMemSize(TeEpLayerConfigRecord.struct(layerConfig));
   }
 
   /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
   public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
       NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
     Objects.requireNonNull(layerConfig, "layerConfig");
-    try (Arena arena = Arena.ofConfined()) {
-      epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank, layerConfig.allocate(arena), stream);
-    }
+    epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank,
+        TeEpLayerConfigRecord.struct(layerConfig), stream);
   }
 
   /**
@@ -401,8 +398,8 @@ public final class TransformerEngine {
     int dtype = field(config, "max_token_dtype");
     boolean zeroCopy = field(config, "zero_copy") != 0;
     boolean drop = field(config, "drop_on_overflow") != 0;
-    List<String> problems = TeEpGroupConfig.problems(epSize, experts, maxTokens, maxRecv, hidden, sms, dtype,
-        zeroCopy, drop);
+    List<String> problems = TeEpGroupConfigRecord.problems(new Problems(fn), epSize, experts, maxTokens, maxRecv,
+        hidden, sms, dtype, zeroCopy, drop).list();
     require(problems.isEmpty(), fn, problems.isEmpty() ? "" : problems.get(0));
     int count = comm.count();
     require(count == epSize, fn, "ep_comm size (" + count + ") must equal ep_size (" + epSize

@@ -63,6 +63,7 @@ class DocsExampleTest {
       assertTrue(run.out().contains("Available: yes\n"), run.toString());
       assertTrue(run.out().matches("(?s).*TE's handle memory for top-2: [1-9][0-9]* bytes\n.*"), run.toString());
       assertTrue(run.out().matches("(?s).*NCCL EP's handle memory: [1-9][0-9]* bytes\n.*"), run.toString());
+      assertTrue(run.out().contains("NCCL EP dispatched and combined 4 tokens\n"), run.toString());
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.tewheel.runtime;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -152,12 +154,10 @@ class TypedEpTest {
       assertEquals(NcclDataType.FLOAT32.code(),
           memory.segment().get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.TENSOR, "datatype")));
       assertArrayEquals(new long[] {2, 4}, memory.sizes());
-      MemorySegment handleMem = NcclEpStructs.tensor(arena, NcclDataType.UINT8.code(), arena.allocate(size, 256),
-          size);
+      EpTensor handleMem = ep.tensor(NcclDataType.UINT8, arena.allocate(size, 256), size);
       EpHandle handle = group.initHandle(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, 1, handleMem);
       MemorySegment routes = arena.allocateFrom(JAVA_LONG, 1, 0);
-      ep.updateHandle(handle.segment(), NcclEpStructs.tensor(arena, NcclDataType.INT64.code(), routes, 2, 1),
-          MemorySegment.NULL, MemorySegment.NULL);
+      handle.update(ep.tensor(NcclDataType.INT64, routes, 2, 1), NcclEpLayoutInfo.NONE, MemorySegment.NULL);
       // The group destroys its open handle first, then itself; each once.
       group.close();
       assertTrue(handle.isClosed());
@@ -170,6 +170,169 @@ class TypedEpTest {
       memory.close();
       memory.close();
       assertThrows(IllegalStateException.class, memory::segment);
+      handleMem.close();
+      assertThrows(IllegalStateException.class, handleMem::segment);
+    }
+  }
+
+  @Test
+  void typedCallsMoveTokensThroughNcclEpAndRefuseWhatTheHeaderForbids() throws Exception {
+    FreshJvm.run(getClass(), "typedCalls", temp);
+  }
+
+  /**
+   * High throughput, expert-major, one rank, four experts, top-2 (TeEpSequenceTest's routing), through the typed
+   * calls alone: the counters, the received rows and the combined sums prove the structs reached NCCL EP as built.
+   */
+  static void typedCalls(Path temp) throws Exception {
+    final int tokens = TeEpSequenceTest.TOKENS;
+    final int hidden = TeEpSequenceTest.HIDDEN;
+    final int experts = TeEpSequenceTest.EXPERTS;
+    final int topK = TeEpSequenceTest.TOP_K;
+    final long[][] routes = TeEpSequenceTest.ROUTES;
+    final int slots = tokens * topK;
+    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
+    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
+    Nccl nccl = ep.nccl();
+    NcclEpGroupConfig config = NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(experts)
+        .maxDispatchTokensPerRank(tokens).maxRecvTokensPerRank(slots).maxTokenBytes(hidden * 4).numTopk(topK).build();
+    try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined();
+        EpGroup group = ep.createGroup(comm, config)) {
+      MemorySegment x = arena.allocate(JAVA_FLOAT, (long) tokens * hidden);
+      MemorySegment ids = arena.allocate(JAVA_LONG, slots);
+      MemorySegment weights = arena.allocate(JAVA_FLOAT, slots);
+      for (int t = 0; t < tokens; t++) {
+        for (int h = 0; h < hidden; h++) {
+          x.setAtIndex(JAVA_FLOAT, (long) t * hidden + h, 10 * t + h);
+        }
+        for (int c = 0; c < topK; c++) {
+          ids.setAtIndex(JAVA_LONG, (long) t * topK + c, routes[t][c]);
+          weights.setAtIndex(JAVA_FLOAT, (long) t * topK + c, 0.25f * (c + 1));
+        }
+      }
+      MemorySegment perExpert = arena.allocate(JAVA_INT, experts);
+      MemorySegment total = arena.allocate(JAVA_INT, 1);
+      MemorySegment received = arena.allocate(JAVA_FLOAT, (long) slots * hidden);
+      MemorySegment receivedWeights = arena.allocate(JAVA_FLOAT, slots);
+      MemorySegment expertOut = arena.allocate(JAVA_FLOAT, (long) slots * hidden);
+      MemorySegment result = arena.allocate(JAVA_FLOAT, (long) tokens * hidden);
+      try (EpTensor xT = ep.tensor(NcclDataType.FLOAT32, x, tokens, hidden);
+          EpTensor idsT = ep.tensor(NcclDataType.INT64, ids, tokens, topK);
+          EpTensor weightsT = ep.tensor(NcclDataType.FLOAT32, weights, tokens, topK);
+          EpTensor perExpertT = ep.tensor(NcclDataType.INT32, perExpert, experts);
+          EpTensor totalT = ep.tensor(NcclDataType.INT32, total, 1);
+          EpTensor receivedT = ep.tensor(NcclDataType.FLOAT32, received, slots, hidden);
+          EpTensor receivedWeightsT = ep.tensor(NcclDataType.FLOAT32, receivedWeights, slots);
+          EpTensor expertOutT = ep.tensor(NcclDataType.FLOAT32, expertOut, slots, hidden);
+          EpTensor resultT = ep.tensor(NcclDataType.FLOAT32, result, tokens, hidden)) {
+        assertEquals(x.address(), xT.data().address());
+        assertEquals((long) tokens * hidden * 4, xT.data().byteSize());
+        NcclEpLayoutInfo info = NcclEpLayoutInfo.builder().expertCounters(perExpertT).recvTotalCounter(totalT).build();
+        EpHandle handle = group.createHandle(EpLayout.EXPERT_MAJOR, idsT, info, NcclEpHandleConfig.DEFAULT,
+            MemorySegment.NULL);
+        assertArrayEquals(new int[] {2, 2, 2, 2}, perExpert.toArray(JAVA_INT), "tokens routed to each expert");
+        assertEquals(slots, total.get(JAVA_INT, 0));
+
+        NcclEpDispatchInputs in = NcclEpDispatchInputs.builder().tokens(xT).topkWeights(weightsT).build();
+        NcclEpDispatchOutputs out = NcclEpDispatchOutputs.builder().tokens(receivedT).topkWeights(receivedWeightsT)
+            .build();
+        // The struct as NCCL_EP_DISPATCH_INPUTS_INIT and the builder wrote it: size, magic, the tensors' pointers.
+        assertEquals(32, in.segment().get(JAVA_INT, 0));
+        assertEquals(NcclEpStructs.MAGIC, in.segment().get(JAVA_INT, 4));
+        assertEquals(xT.segment().address(), in.segment().get(ADDRESS, 8).address());
+        assertEquals(weightsT.segment().address(), in.segment().get(ADDRESS, 16).address());
+        assertEquals(0, in.segment().get(ADDRESS, 24).address(), "no scales: NULL");
+        handle.dispatch(in, out, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
+        // Expert-major: expert 0's tokens (0, 3), then expert 1's (0, 2), expert 2's (1, 2), expert 3's (1, 3).
+        int[] slotToken = {0, 3, 0, 2, 1, 2, 1, 3};
+        int[] slotExpert = {0, 0, 1, 1, 2, 2, 3, 3};
+        for (int slot = 0; slot < slots; slot++) {
+          for (int h = 0; h < hidden; h++) {
+            long at = (long) slot * hidden + h;
+            assertEquals(10f * slotToken[slot] + h, received.getAtIndex(JAVA_FLOAT, at), "slot " + slot + " col " + h);
+            expertOut.setAtIndex(JAVA_FLOAT, at, received.getAtIndex(JAVA_FLOAT, at) * (slotExpert[slot] + 1));
+          }
+          int choice = routes[slotToken[slot]][0] == slotExpert[slot] ? 0 : 1;
+          assertEquals(0.25f * (choice + 1), receivedWeights.getAtIndex(JAVA_FLOAT, slot), "weight of slot " + slot);
+        }
+
+        NcclEpCombineInputs combineIn = NcclEpCombineInputs.builder().tokens(expertOutT).build();
+        handle.combine(combineIn, NcclEpCombineOutputs.builder().tokens(resultT).build(), NcclEpCombineConfig.DEFAULT,
+            MemorySegment.NULL);
+        for (int t = 0; t < tokens; t++) {
+          float factor = routes[t][0] + 1 + routes[t][1] + 1;
+          for (int h = 0; h < hidden; h++) {
+            assertEquals(factor * (10f * t + h), result.getAtIndex(JAVA_FLOAT, (long) t * hidden + h),
+                "token " + t + " column " + h);
+          }
+        }
+
+        // What the header forbids is refused in Java, every problem at once, and the handle stays usable.
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> handle.dispatch(
+            NcclEpDispatchInputs.builder().tokens(xT).build(), out, info,
+            NcclEpDispatchConfig.builder().sendOnly(true).build(), MemorySegment.NULL));
+        assertEquals("ncclEpDispatch refused before the native call: high throughput takes no layout_info (its"
+            + " counters come from the handle update); high throughput's forward pass needs inputs topk_weights;"
+            + " send_only is for low latency only", refused.getMessage());
+        IllegalArgumentException backward = assertThrows(IllegalArgumentException.class, () -> handle.combine(
+            combineIn, NcclEpCombineOutputs.builder().tokens(resultT).build(),
+            NcclEpCombineConfig.builder().passDirection(EpPassDirection.BWD).build(), MemorySegment.NULL));
+        assertEquals("ncclEpCombine refused before the native call: the backward pass needs inputs and outputs"
+            + " topk_weights", backward.getMessage());
+        IllegalArgumentException wrongStruct = assertThrows(IllegalArgumentException.class, () -> handle.dispatch(
+            (NcclEpDispatchInputs) (Object) combineIn, out, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT,
+            MemorySegment.NULL));
+        assertEquals("ncclEpDispatch: got an ncclEpCombineInputs_t where an ncclEpDispatchInputs_t goes",
+            wrongStruct.getMessage());
+        IllegalArgumentException complete = assertThrows(IllegalArgumentException.class,
+            () -> handle.complete(MemorySegment.NULL));
+        assertTrue(complete.getMessage().startsWith("ncclEpComplete refused before the native call"),
+            complete.getMessage());
+        handle.dispatch(in, out, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
+        assertEquals(10f * 3, received.getAtIndex(JAVA_FLOAT, hidden), "slot 1 holds token 3 again");
+
+        // A struct pointing at a closed tensor is refused, not passed to C with a freed pointer.
+        weightsT.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> handle.dispatch(in, out,
+            NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL));
+        assertEquals("the NCCL EP tensor was destroyed (ncclEpTensorDestroy)", closed.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void perCallBuildersNameWhatIsMissingAndWriteTheInitializersValues() {
+    IllegalArgumentException noTokens = assertThrows(IllegalArgumentException.class,
+        () -> NcclEpDispatchInputs.builder().build());
+    assertEquals("ncclEpDispatchInputs_t: tokens is required", noTokens.getMessage());
+    assertEquals("ncclEpCombineOutputs_t: tokens is required",
+        assertThrows(IllegalArgumentException.class, () -> NcclEpCombineOutputs.builder().build()).getMessage());
+    IllegalArgumentException rounding = assertThrows(IllegalArgumentException.class, () -> NcclEpDispatchConfig
+        .builder().roundScales(true).quantRecipe(NcclEpDispatchConfig.Quant.FWD).build());
+    assertEquals("ncclEpDispatchConfig_t: round_scales must be zero when QUANT_FWD forwards the scales",
+        rounding.getMessage());
+
+    MemorySegment dispatch = NcclEpDispatchConfig.builder().sendOnly(true).passDirection(EpPassDirection.BWD)
+        .quantRecipe(NcclEpDispatchConfig.Quant.DS_FP8E3M4).build().segment();
+    assertEquals(24, dispatch.get(JAVA_INT, 0));
+    assertEquals(NcclEpStructs.MAGIC, dispatch.get(JAVA_INT, 4));
+    assertArrayEquals(new int[] {1, 0, NcclEpStructs.BWD_PASS, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
+    MemorySegment combine = NcclEpCombineConfig.DEFAULT.segment();
+    assertArrayEquals(new int[] {20, NcclEpStructs.MAGIC, 0, 0, 0}, combine.toArray(JAVA_INT), "the initializer's");
+    MemorySegment info = NcclEpLayoutInfo.builder()
+        .recvTopkIdxKind(NcclEpLayoutInfo.ExpertIdKind.GLOBAL).build().segment();
+    assertEquals(48, info.get(JAVA_INT, 0));
+    assertEquals(2, info.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.LAYOUT_INFO, "recv_topk_idx_kind")));
+    assertEquals(MemorySegment.NULL, NcclEpLayoutInfo.NONE.segment());
+    // Made once per value: equal configs are one object, whose struct is written.
+    assertTrue(NcclEpHandleConfig.perExpertAlignment(16) == NcclEpHandleConfig.perExpertAlignment(16));
+    assertEquals(NcclEpHandleConfig.DEFAULT, NcclEpHandleConfig.perExpertAlignment(0));
+    assertEquals(TeEpLayerConfig.of(2, 8), TeEpLayerConfig.of(2, 8));
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment handle = NcclEpHandleConfig.perExpertAlignment(16).allocate(arena);
+      assertEquals(16, handle.get(JAVA_INT, 0));
+      assertEquals(NcclEpStructs.MAGIC, handle.get(JAVA_INT, 4));
+      assertEquals(16, handle.get(JAVA_LONG, 8));
     }
   }
 }

@@ -1,0 +1,7 @@
+package dev.tewheel.runtime;
+
+import java.lang.foreign.MemorySegment;
+
+/** The values of an {@link NcclEpDispatchConfig}, and {@code segment}, the C struct written from them once. */
+record NcclEpDispatchConfigRecord(boolean sendOnly, boolean roundScales, EpPassDirection passDirection,
+    Quant quantRecipe, MemorySegment segment) implements NcclEpDispatchConfig {}
