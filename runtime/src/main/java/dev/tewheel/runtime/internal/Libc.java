@@ -98,23 +98,9 @@ public final class Libc {
    * in struct stat (x86-64's own layout; aarch64 uses the kernel's generic one). st_dev and st_ino are the first two
    * 8-byte fields on both. {@code statVersion} is the first argument of {@code __fxstat}, glibc's fstat before 2.33.
    */
-  private enum Abi {
-    X86_64(0x10000, 0x20000, 24, 28, 1),
-    AARCH64(0x4000, 0x8000, 16, 24, 0);
-
-    final int directory;
-    final int noFollow;
-    final int modeOffset;
-    final int uidOffset;
-    final int statVersion;
-
-    Abi(int directory, int noFollow, int modeOffset, int uidOffset, int statVersion) {
-      this.directory = directory;
-      this.noFollow = noFollow;
-      this.modeOffset = modeOffset;
-      this.uidOffset = uidOffset;
-      this.statVersion = statVersion;
-    }
+  private record Abi(int directory, int noFollow, int modeOffset, int uidOffset, int statVersion) {
+    static final Abi X86_64 = new Abi(0x10000, 0x20000, 24, 28, 1);
+    static final Abi AARCH64 = new Abi(0x4000, 0x8000, 16, 24, 0);
 
     static Abi current() {
       ElfMachine machine = HostMachine.current();
@@ -283,7 +269,7 @@ public final class Libc {
   public static int openFolder(int dirfd, String name) throws IOException {
     Abi abi = abi();
     try (Arena arena = Arena.ofConfined()) {
-      int fd = (int) call(OPENAT, dirfd, cString(arena, name), abi.directory | abi.noFollow | O_CLOEXEC);
+      int fd = (int) call(OPENAT, dirfd, cString(arena, name), abi.directory() | abi.noFollow() | O_CLOEXEC);
       return fd < 0 ? -1 : fd;
     }
   }
@@ -294,12 +280,13 @@ public final class Libc {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment buffer = arena.allocate(STAT_SIZE, 8);
       int rc = FileCalls.FSTAT.isPresent() ? (int) call(FileCalls.FSTAT.get(), fd, buffer.address())
-          : (int) call(FileCalls.FXSTAT, abi.statVersion, fd, buffer.address());
+          : (int) call(FileCalls.FXSTAT, abi.statVersion(), fd, buffer.address());
       if (rc != 0) {
         throw new IOException("fstat(" + fd + ") failed");
       }
       ByteBuffer stat = words(buffer);
-      return new FileStatus(stat.getLong(0), stat.getLong(8), stat.getInt(abi.modeOffset), stat.getInt(abi.uidOffset));
+      return new FileStatus(stat.getLong(0), stat.getLong(8), stat.getInt(abi.modeOffset()),
+          stat.getInt(abi.uidOffset()));
     }
   }
 
