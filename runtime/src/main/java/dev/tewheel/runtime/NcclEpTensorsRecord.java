@@ -14,7 +14,9 @@ record NcclEpTensorsRecord(StructLayout layout, EpTensor tokens, EpTensor topkWe
 
   static NcclEpTensorsRecord of(StructLayout layout, EpTensor tokens, EpTensor topkWeights, EpTensor scales,
       EpTensor topkIdx) {
-    new Problems(layout.name().orElseThrow()).required("tokens", tokens).throwIfAny();
+    new Problems(layout.name().orElseThrow()).required("tokens", tokens)
+        .check(scales == null || layout != NcclEpStructs.COMBINE_OUTPUTS, "it has no scales")
+        .check(topkIdx == null || layout == NcclEpStructs.DISPATCH_OUTPUTS, "it has no topk_idx").throwIfAny();
     return Fields.struct(layout, s -> new NcclEpTensorsRecord(layout, tokens, topkWeights, scales, topkIdx, s));
   }
 

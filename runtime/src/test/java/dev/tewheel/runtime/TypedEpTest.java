@@ -279,6 +279,9 @@ class TypedEpTest {
             NcclEpCombineConfig.builder().passDirection(EpPassDirection.BWD).build(), MemorySegment.NULL));
         assertEquals("ncclEpCombine refused before the native call: the backward pass needs inputs and outputs"
             + " topk_weights", backward.getMessage());
+        IllegalArgumentException noMember = assertThrows(IllegalArgumentException.class,
+            () -> NcclEpCombineOutputs.builder().tokens(resultT).scales(xT).topkIdx(idsT).build());
+        assertEquals("ncclEpCombineOutputs_t: it has no scales; it has no topk_idx", noMember.getMessage());
         IllegalArgumentException wrongStruct = assertThrows(IllegalArgumentException.class, () -> handle.dispatch(
             (NcclEpDispatchInputs) (Object) combineIn, out, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT,
             MemorySegment.NULL));
