@@ -84,8 +84,8 @@ abstract class TeMojo extends AbstractMojo {
   List<String> suppressions;
 
   /**
-   * Where report.json and the JUnit XML go; default: target/te-verify (te:pack-wheel: target/te-pack,
-   * te:diff-wheel: target/te-diff).
+   * Where report.json, the JUnit XML and the SARIF file go; default: target/te-verify (te:pack-wheel:
+   * target/te-pack, te:diff-wheel: target/te-diff, te:assemble-wheel-lib: target/te-assemble).
    */
   @Parameter(property = "te.reportDirectory")
   File reportDirectory;

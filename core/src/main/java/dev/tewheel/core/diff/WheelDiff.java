@@ -32,9 +32,7 @@ public final class WheelDiff {
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
-      if (request.reportDirectory() != null) {
-        new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
-      }
+      ReportWriter.write(report, request.reportDirectory(), request.projectBase());
       return report;
     }
   }

@@ -163,9 +163,7 @@ public final class Verifier {
   private static GateReport report(VerifyRequest request, GateReport judged, PlatformTag platform,
       VerifyDetails details) throws IOException {
     GateReport report = judged.withPlatformTag(platform.tag()).withDetails(details);
-    if (request.reportDirectory() != null) {
-      new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
-    }
+    ReportWriter.write(report, request.reportDirectory(), request.projectBase());
     return report;
   }
 }
