@@ -93,11 +93,7 @@ public class AssembleWheelLibMojo extends TeMojo {
   }
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     Layout named = chosenLayout();
     Layout withLibrary = ncclEpLibrary == null || ncclEpLibrary.isBlank() ? named
         : parameter("ncclEpLibrary", ncclEpLibrary, () -> named.withNcclEpLibrary(ncclEpLibrary.trim()));
