@@ -21,7 +21,7 @@ public abstract class DiffRule extends BaseRule {
   abstract List<Finding> run(Comparison comparison);
 
   public static List<DiffRule> all() {
-    return DiffRules.RULES.rules();
+    return DiffRules.ALL;
   }
 
   public static Optional<DiffRule> byId(String id) {
