@@ -22,6 +22,7 @@ import org.apache.maven.api.plugin.testing.MojoTest;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.SystemStreamLog;
+import org.apache.maven.project.MavenProject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -194,5 +195,48 @@ class AssembleWheelLibMojoTest {
     mojo.environment = Map.<String, String>of()::get; // not on GitHub Actions: no workflow commands
     assertThrows(MojoFailureException.class, mojo::execute);
     assertEquals(List.of(), commands);
+  }
+
+  /** Issue 21: a finding assemble printed is referred to by verify later in the same build, not printed again. */
+  @Test
+  void aFindingAssemblePrintedIsReferredToByVerifyInTheSameBuild(
+      @InjectMojo(goal = "assemble-wheel-lib", pom = POM) AssembleWheelLibMojo assemble,
+      @InjectMojo(goal = "verify-wheel-lib", pom = POM) VerifyWheelLibMojo verify) throws Exception {
+    MavenProject project = new MavenProject(); // one project's build: both goals share its context
+    assemble.project = project;
+    verify.project = project;
+    Path out = temp.resolve("wheel_lib");
+    assemble.transformerEngineLibrary = StandIns.transformerEngine().toFile();
+    assemble.ncclEpHome = StandIns.ncclEpHome().toFile();
+    assemble.outputDirectory = out.toFile();
+    assemble.reportDirectory = temp.resolve("assemble-reports").toFile();
+    RecordingLog assembleLog = new RecordingLog();
+    assemble.setLog(assembleLog);
+    List<String> commands = new ArrayList<>();
+    assemble.workflowOutput = commands::add;
+    assemble.environment = Map.of("GITHUB_ACTIONS", "true")::get;
+    assemble.execute();
+    assertEquals(3, assembleLog.warnings().stream().filter(l -> l.startsWith("BAKED-BUILD-PATHS ")).count(),
+        assembleLog.lines.toString());
+    int annotated = commands.size();
+
+    verify.wheelLib = out.toFile();
+    verify.reportDirectory = temp.resolve("verify-reports").toFile();
+    RecordingLog verifyLog = new RecordingLog();
+    verify.setLog(verifyLog);
+    verify.workflowOutput = commands::add;
+    verify.environment = Map.of("GITHUB_ACTIONS", "true")::get;
+    verify.execute();
+    assertTrue(verifyLog.warnings().stream().noneMatch(l -> l.startsWith("BAKED-BUILD-PATHS ")),
+        verifyLog.lines.toString());
+    List<String> referred = verifyLog.infos().stream().filter(l -> l.startsWith("  BAKED-BUILD-PATHS on ")
+        && l.endsWith(": as te:assemble-wheel-lib reported above")).toList();
+    assertEquals(3, referred.size(), verifyLog.lines.toString());
+    assertTrue(referred.get(0).contains("config.h:2"), referred.toString());
+    assertTrue(commands.subList(annotated, commands.size()).stream().noneMatch(c -> c.contains("BAKED-BUILD-PATHS")),
+        "annotated once, by assemble: " + commands);
+    // The verdict still counts them: referring to a finding is a matter of printing only.
+    assertTrue(verifyLog.infos().stream().anyMatch(l -> l.startsWith("PASSED: 0 errors, 3 warnings")),
+        verifyLog.lines.toString());
   }
 }
