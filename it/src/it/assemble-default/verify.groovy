@@ -16,3 +16,10 @@ assert manifest.contains('"version": "0.1.0"')
 assert log.contains('wheel_lib: ' + wheelLib)
 assert log =~ /15 files: 15 copied \([\d,]+ bytes\), 0 up to date, 0 removed/
 assert Files.getLastModifiedTime(wheelLib.resolve('libnccl_ep.so')).toInstant().toString() == '2026-01-01T00:00:00Z'
+// The gate's reports, beside verify's convention (target/te-<kind>), never inside the wheel_lib they judge.
+def reports = basedir.toPath().resolve('target/te-assemble')
+def report = new groovy.json.JsonSlurper().parse(reports.resolve('report.json').toFile())
+assert report.schema == 'te-wheel-assemble-report/1'
+assert report.passed
+['TEST-te-assemble-wheel-lib.xml', 'assemble.sarif'].each { assert Files.isRegularFile(reports.resolve(it)) : "missing $it" }
+assert log.contains('reports: ' + reports.resolve('report.json'))

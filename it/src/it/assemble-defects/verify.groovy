@@ -16,3 +16,12 @@ def expected = [
 expected.each { assert log.contains(it) : "build.log lacks: $it" }
 assert log.count('BUILD FAILURE') == 8
 assert !Files.exists(basedir.toPath().resolve('target/wheel')) : 'a failed run left output'
+// Each stopped run still wrote its reports (the last run's are there): the verdict that stopped it, in every form.
+def reports = basedir.toPath().resolve('target/te-assemble')
+def report = new groovy.json.JsonSlurper().parse(reports.resolve('report.json').toFile())
+assert report.schema == 'te-wheel-assemble-report/1'
+assert !report.passed
+assert report.findings.find { it.id == 'ELF-ONE-MACHINE' && it.severity == 'error' }
+assert reports.resolve('assemble.sarif').toFile().text.contains('"ruleId": "ELF-ONE-MACHINE"')
+assert reports.resolve('TEST-te-assemble-wheel-lib.xml').toFile().text.contains('<testsuite name="te:assemble-wheel-lib"')
+assert log.contains('reports: ' + reports.resolve('report.json'))

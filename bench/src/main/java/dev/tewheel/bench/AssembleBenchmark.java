@@ -4,27 +4,12 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * te:assemble-wheel-lib on a large tree, side by side with {@code cp -rL} in one run: the first run (everything
@@ -38,17 +23,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * the plain copy assemble replaces, which writes the NCCL EP library once per name; {@code cpRL} copies exactly
  * what assemble ships (the TE library, the real NCCL EP file once, include/), so both move the same bytes.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1)
-@Measurement(iterations = 5)
-@Fork(1)
-public class AssembleBenchmark {
+public class AssembleBenchmark extends LargeInputBenchmark {
   @Param("2048")
   public int sizeMb;
 
-  private Path root;
   private Path te;
   private Path epHome;
   private Path firstOut;
@@ -57,7 +35,7 @@ public class AssembleBenchmark {
 
   @Setup(Level.Trial)
   public void inputs() throws Exception {
-    root = Files.createTempDirectory("te-assemble-bench");
+    newRoot("te-assemble-bench");
     long total = (long) sizeMb << 20;
     te = grow(StandIns.transformerEngine(), root.resolve("te/libtransformer_engine.so"), total / 4);
     epHome = root.resolve("nccl_ep");
@@ -65,7 +43,7 @@ public class AssembleBenchmark {
     grow(StandIns.ncclEpLibrary(), lib.resolve("libnccl_ep.so.0.1.0"), total - total / 4);
     Files.createSymbolicLink(lib.resolve("libnccl_ep.so.0"), Path.of("libnccl_ep.so.0.1.0"));
     Files.createSymbolicLink(lib.resolve("libnccl_ep.so"), Path.of("libnccl_ep.so.0"));
-    run("cp", "-r", StandIns.ncclEpHome().resolve("include").toString(), epHome.toString());
+    BenchFiles.run("cp", "-r", StandIns.ncclEpHome().resolve("include").toString(), epHome.toString());
     firstOut = root.resolve("first/wheel_lib");
     cpOut = root.resolve("cp/wheel_lib");
     unchangedOut = root.resolve("unchanged/wheel_lib");
@@ -75,13 +53,8 @@ public class AssembleBenchmark {
 
   @Setup(Level.Invocation)
   public void clean() throws IOException {
-    delete(firstOut.getParent());
-    delete(cpOut.getParent());
-  }
-
-  @TearDown(Level.Trial)
-  public void removeInputs() throws IOException {
-    delete(root);
+    BenchFiles.deleteTree(firstOut.getParent());
+    BenchFiles.deleteTree(cpOut.getParent());
   }
 
   @Benchmark
@@ -92,14 +65,14 @@ public class AssembleBenchmark {
   @Benchmark
   public int cpRL() throws Exception {
     Files.createDirectories(cpOut);
-    return run("cp", "-rL", te.toString(), epHome.resolve("lib/libnccl_ep.so").toString(),
+    return BenchFiles.run("cp", "-rL", te.toString(), epHome.resolve("lib/libnccl_ep.so").toString(),
         epHome.resolve("include").toString(), cpOut.toString());
   }
 
   @Benchmark
   public int cpRLInputs() throws Exception {
     Files.createDirectories(cpOut);
-    return run("cp", "-rL", te.toString(), epHome.toString(), cpOut.toString());
+    return BenchFiles.run("cp", "-rL", te.toString(), epHome.toString(), cpOut.toString());
   }
 
   @Benchmark
@@ -115,39 +88,7 @@ public class AssembleBenchmark {
   private static Path grow(Path library, Path target, long size) throws IOException {
     Files.createDirectories(target.getParent());
     Files.copy(library, target);
-    SplittableRandom random = new SplittableRandom(42);
-    byte[] block = new byte[1 << 20];
-    try (OutputStream out = Files.newOutputStream(target, java.nio.file.StandardOpenOption.APPEND)) {
-      for (long left = size - Files.size(library); left > 0; left -= block.length) {
-        for (int i = 0; i < block.length; i += 8) {
-          long r = random.nextLong();
-          for (int j = 0; j < 8; j++) {
-            block[i + j] = (byte) (r >>> (8 * j));
-          }
-        }
-        out.write(block, 0, (int) Math.min(left, block.length));
-      }
-    }
+    BenchFiles.appendRandom(target, size - Files.size(library), 42);
     return target;
-  }
-
-  private static int run(String... command) throws Exception {
-    Process process = new ProcessBuilder(List.of(command)).inheritIO().start();
-    int exit = process.waitFor();
-    if (exit != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
-    }
-    return exit;
-  }
-
-  private static void delete(Path folder) throws IOException {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(folder)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -10,23 +10,13 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * te:pack-wheel on a 1 GB staged tree, side by side in one run with {@code zip -r -6} and Python's zipfile at
@@ -36,13 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * tree plus the dist-info (METADATA, WHEEL, RECORD) of a te-wheel pack of it, as a wheel tool would write them, so
  * the sizes compare like for like. Each benchmark prints the size of what it wrote.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1)
 @Measurement(iterations = 3)
-@Fork(1)
-public class PackBenchmark {
+public class PackBenchmark extends LargeInputBenchmark {
   private static final String PYTHON_ZIPFILE = String.join("\n",
       "import os, sys, zipfile",
       "root, out = sys.argv[1], sys.argv[2]",
@@ -56,7 +41,6 @@ public class PackBenchmark {
   @Param("1024")
   public int sizeMb;
 
-  private Path root;
   private Path staging;
   /** The staged tree plus the dist-info: what the peers pack. */
   private Path peerTree;
@@ -64,12 +48,12 @@ public class PackBenchmark {
 
   @Setup(Level.Trial)
   public void tree() throws Exception {
-    root = Files.createTempDirectory("te-pack-bench");
+    newRoot("te-pack-bench");
     staging = root.resolve("staging");
     Path lib = Files.createDirectories(staging.resolve("transformer_engine/wheel_lib"));
     Files.writeString(lib.getParent().resolve("__init__.py"), "WHEEL_LIB = 'wheel_lib'\n");
     Files.copy(StandIns.ncclEpLibrary(), lib.resolve("libnccl_ep.so"));
-    run("cp", "-r", StandIns.ncclEpHome().resolve("include").toString(), lib.resolve("nccl_ep").toString());
+    BenchFiles.run("cp", "-r", StandIns.ncclEpHome().resolve("include").toString(), lib.resolve("nccl_ep").toString());
     Path big = lib.resolve("libtransformer_engine.so");
     Files.copy(StandIns.transformerEngine(), big);
     long target = (long) sizeMb << 20;
@@ -99,9 +83,9 @@ public class PackBenchmark {
     }
     out = Files.createDirectories(root.resolve("out"));
     peerTree = root.resolve("peer-tree");
-    run("cp", "-r", staging.toString(), peerTree.toString());
+    BenchFiles.run("cp", "-r", staging.toString(), peerTree.toString());
     Path wheel = tePack().wheel();
-    run("unzip", "-q", wheel.toString(), "transformer_engine-2.9.0.dist-info/*", "-d", peerTree.toString());
+    BenchFiles.run("unzip", "-q", wheel.toString(), "transformer_engine-2.9.0.dist-info/*", "-d", peerTree.toString());
     Files.delete(wheel);
     System.out.printf("%ntree: %,d bytes in %s; with the dist-info, for the peers: %,d bytes%n", size(staging),
         staging, size(peerTree));
@@ -111,15 +95,6 @@ public class PackBenchmark {
   public void clean() throws IOException {
     try (Stream<Path> files = Files.list(out)) {
       for (Path p : files.toList()) {
-        Files.delete(p);
-      }
-    }
-  }
-
-  @TearDown(Level.Trial)
-  public void remove() throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
     }
@@ -149,7 +124,7 @@ public class PackBenchmark {
   @Benchmark
   public long pythonZipfile() throws Exception {
     Path zip = out.resolve("python-zipfile.zip");
-    run("python3", "-c", PYTHON_ZIPFILE, peerTree.toString(), zip.toString());
+    BenchFiles.run("python3", "-c", PYTHON_ZIPFILE, peerTree.toString(), zip.toString());
     return report("python zipfile level 6", zip);
   }
 
@@ -162,13 +137,6 @@ public class PackBenchmark {
   private static long size(Path folder) throws IOException {
     try (Stream<Path> walk = Files.walk(folder)) {
       return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-    }
-  }
-
-  private static void run(String... command) throws Exception {
-    Process process = new ProcessBuilder(command).inheritIO().start();
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed");
     }
   }
 

@@ -44,7 +44,7 @@ public final class PackPairs {
             pyWall, pyCpu, pyWall / teWall));
       }
     } finally {
-      bench.remove();
+      bench.removeRoot();
     }
     System.out.print(table);
   }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -64,7 +63,7 @@ public final class TeShapedWheel {
     Path packed = new WheelPacker().pack(PackRequest.of(staging, "transformer_engine", "2.9.0", PLATFORM, out))
         .wheel();
     Files.move(packed, wheel, StandardCopyOption.ATOMIC_MOVE);
-    delete(work);
+    BenchFiles.deleteTree(work);
     System.err.printf("made %s: %,d bytes; libtransformer_engine.so carries a %,d-byte .nv_fatbin%n", wheel,
         Files.size(wheel), written);
     return wheel;
@@ -76,14 +75,14 @@ public final class TeShapedWheel {
    * that offset is not aligned).
    */
   private static void addFatBinary(Path library, Path fatbin, Path out, Path work) throws Exception {
-    run("objcopy", "--add-section", ".nv_fatbin=" + fatbin, "--set-section-flags", ".nv_fatbin=readonly,data",
+    BenchFiles.run("objcopy", "--add-section", ".nv_fatbin=" + fatbin, "--set-section-flags", ".nv_fatbin=readonly,data",
         library.toString(), out.toString());
     long offset = fatBinaryOffset(out);
     if (offset % 8 != 0) {
       Path pad = Files.write(work.resolve("pad.bin"), new byte[(int) (8 - offset % 8)]);
       Path padded = work.resolve("padded.so");
-      run("objcopy", "--add-section", ".te_pad=" + pad, library.toString(), padded.toString());
-      run("objcopy", "--add-section", ".nv_fatbin=" + fatbin, "--set-section-flags", ".nv_fatbin=readonly,data",
+      BenchFiles.run("objcopy", "--add-section", ".te_pad=" + pad, library.toString(), padded.toString());
+      BenchFiles.run("objcopy", "--add-section", ".nv_fatbin=" + fatbin, "--set-section-flags", ".nv_fatbin=readonly,data",
           padded.toString(), out.toString());
       offset = fatBinaryOffset(out);
     }
@@ -153,21 +152,6 @@ public final class TeShapedWheel {
           Files.copy(p, target);
         }
       }
-    }
-  }
-
-  static void delete(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-  }
-
-  static void run(String... command) throws Exception {
-    Process process = new ProcessBuilder(command).inheritIO().start();
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed");
     }
   }
 }

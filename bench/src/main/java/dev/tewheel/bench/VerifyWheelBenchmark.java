@@ -15,25 +15,15 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * te:verify-wheel-lib on a large .whl, read in place (every entry hashed, every ELF check), side by side with
@@ -43,27 +33,21 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The wheel: the stand-in libraries, the NCCL EP one grown with an incompressible random tail to {@code sizeMb},
  * the headers, METADATA, WHEEL and a correct RECORD, deflated as pip's wheels are.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1)
-@Measurement(iterations = 5)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx64m", "-Xms64m"})
-public class VerifyWheelBenchmark {
+public class VerifyWheelBenchmark extends LargeInputBenchmark {
   private static final String NAME = "transformer_engine_cu12-2.9.0-py3-none-manylinux_2_34_x86_64.whl";
 
   @Param("1024")
   public int sizeMb;
 
-  private Path root;
   private Path wheel;
 
   @Setup(Level.Trial)
   public void wheel() throws Exception {
-    root = Files.createTempDirectory("te-verify-bench");
+    newRoot("te-verify-bench");
     Path ep = root.resolve("libnccl_ep.so");
     Files.copy(StandIns.ncclEpLibrary(), ep);
-    appendRandom(ep, ((long) sizeMb << 20) - Files.size(ep));
+    BenchFiles.appendRandom(ep, ((long) sizeMb << 20) - Files.size(ep), 7);
     Map<String, Path> files = new LinkedHashMap<>();
     String prefix = "transformer_engine/wheel_lib/";
     files.put(prefix + "libtransformer_engine.so", StandIns.transformerEngine());
@@ -78,15 +62,6 @@ public class VerifyWheelBenchmark {
     wheel = root.resolve(NAME);
     write(wheel, files);
     System.out.printf("%nwheel: %s, %,d bytes%n", wheel, Files.size(wheel));
-  }
-
-  @TearDown(Level.Trial)
-  public void remove() throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 
   @Benchmark
@@ -107,22 +82,6 @@ public class VerifyWheelBenchmark {
       throw new IllegalStateException("unzip -p | sha256sum exited with " + exit);
     }
     return exit;
-  }
-
-  private static void appendRandom(Path file, long bytes) throws IOException {
-    SplittableRandom random = new SplittableRandom(7);
-    byte[] block = new byte[1 << 20];
-    try (var out = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
-      for (long left = bytes; left > 0; left -= block.length) {
-        for (int i = 0; i < block.length; i += 8) {
-          long r = random.nextLong();
-          for (int j = 0; j < 8; j++) {
-            block[i + j] = (byte) (r >>> (8 * j));
-          }
-        }
-        out.write(block, 0, (int) Math.min(left, block.length));
-      }
-    }
   }
 
   private static void write(Path wheel, Map<String, Path> files) throws Exception {

@@ -53,7 +53,7 @@ final class DynamicTable {
 
   /** Reads the entries in {@code [offset, offset + length)}, stopping at DT_NULL. */
   static DynamicTable read(ElfInput input, long offset, long length) throws IOException {
-    int entrySize = RawDynamicEntry.size(input.is64());
+    int entrySize = RawDynamicEntry.SIZE.of(input.is64());
     long count = Long.divideUnsigned(length, entrySize);
     ByteBuffer b = input.read(STRUCTURE, offset, input.tableLength(STRUCTURE, offset, count, entrySize));
     Map<Long, Long> single = new HashMap<>();

@@ -36,7 +36,7 @@ final class ElfParser {
   static ElfFile parse(ByteSource source, boolean symbols) throws IOException {
     String name = source.name();
     long size = source.size();
-    ByteBuffer start = source.read(0, (int) Math.min(size, RawFileHeader.SIZE64));
+    ByteBuffer start = source.read(0, (int) Math.min(size, RawFileHeader.SIZE.elf64()));
     byte[] magic = {0x7f, 'E', 'L', 'F'};
     for (int i = 0; i < magic.length; i++) {
       if (i >= start.limit() || start.get(i) != magic[i]) {
@@ -60,7 +60,7 @@ final class ElfParser {
       throw new ElfFormatException(name, IDENT, 6, "unknown ELF version 0x" + hex(start.get(6)));
     }
     ElfInput in = new ElfInput(source, data.order(), is64);
-    int headerSize = RawFileHeader.size(is64);
+    int headerSize = RawFileHeader.SIZE.of(is64);
     in.checkRange(FILE_HEADER, 0, headerSize);
     RawFileHeader h = RawFileHeader.decode(start.order(data.order()), is64);
     ElfHeader header = new ElfHeader(is64 ? ElfClass.ELF64 : ElfClass.ELF32, data, new OsAbi(start.get(7) & 0xff),
@@ -75,9 +75,9 @@ final class ElfParser {
     int phnum = h.phnum();
     int shstrndx = h.shstrndx();
     if (h.shoff() != 0) {
-      checkEntrySize(in, SECTION_HEADERS, h.shoff(), h.shentsize(), RawSectionHeader.size(is64), "e_shentsize");
+      checkEntrySize(in, SECTION_HEADERS, h.shoff(), h.shentsize(), RawSectionHeader.SIZE.of(is64), "e_shentsize");
       RawSectionHeader section0 =
-          RawSectionHeader.decode(in.read(SECTION_HEADERS, h.shoff(), RawSectionHeader.size(is64)), 0, is64);
+          RawSectionHeader.decode(in.read(SECTION_HEADERS, h.shoff(), RawSectionHeader.SIZE.of(is64)), 0, is64);
       shnum = h.shnum() != 0 ? h.shnum() : section0.size();
       if (phnum == PN_XNUM) {
         phnum = (int) Math.min(section0.info(), Integer.MAX_VALUE);
@@ -137,7 +137,7 @@ final class ElfParser {
     if (count == 0) {
       return List.of();
     }
-    int rawSize = RawProgramHeader.size(in.is64());
+    int rawSize = RawProgramHeader.SIZE.of(in.is64());
     if (h.phoff() == 0) {
       throw in.error(PROGRAM_HEADERS, 0, count + " program headers declared, but e_phoff is 0");
     }
@@ -216,7 +216,7 @@ final class ElfParser {
       AddressMap addresses, StringTable strings, VersionTables versions, List<SectionHeader> sections)
       throws IOException {
     boolean is64 = in.is64();
-    int rawSize = RawSymbol.size(is64);
+    int rawSize = RawSymbol.SIZE.of(is64);
     long entrySize = dynamic.value(DynamicTable.DT_SYMENT, rawSize);
     long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_SYMTAB, 0), "DT_SYMTAB", in, DynamicTable.STRUCTURE,
         dynamic.offset());

@@ -3,7 +3,7 @@ package dev.tewheel.elf;
 import java.util.Map;
 
 /**
- * A numbered ELF constant (e_machine, EI_OSABI, e_type, a symbol's binding and type): equal by its number, printed
+ * A numbered ELF constant (e_machine, EI_OSABI, e_type, p_type, a symbol's binding and type): equal by its number, printed
  * by the name its table gives, any number without a name as the number, so every file still reads.
  */
 public abstract class NumberedConstant {
@@ -21,9 +21,15 @@ public abstract class NumberedConstant {
   /** The known values' names. */
   abstract Map<Integer, String> names();
 
-  /** The name, e.g. "x86_64" or "FUNC", or the number in decimal for a value without a name. */
+  /** The name, e.g. "x86_64" or "FUNC", or {@link #unnamed} for a value without a name. */
   public final String name() {
-    return Names.of(names(), value);
+    String name = names().get(value);
+    return name != null ? name : unnamed(value);
+  }
+
+  /** How a value without a name prints: in decimal (p_type: in hex, as readelf prints it). */
+  String unnamed(int value) {
+    return Integer.toString(value);
   }
 
   @Override

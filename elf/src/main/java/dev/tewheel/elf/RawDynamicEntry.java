@@ -6,12 +6,7 @@ import java.nio.ByteBuffer;
 
 /** Elf32_Dyn / Elf64_Dyn: a tag and a value or address. */
 record RawDynamicEntry(long tag, long value) {
-  static final int SIZE32 = 8;
-  static final int SIZE64 = 16;
-
-  static int size(boolean is64) {
-    return is64 ? SIZE64 : SIZE32;
-  }
+  static final StoredSize SIZE = new StoredSize(8, 16);
 
   static RawDynamicEntry decode(ByteBuffer b, int at, boolean is64) {
     int w = is64 ? 8 : 4;

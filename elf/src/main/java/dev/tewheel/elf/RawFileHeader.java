@@ -11,12 +11,7 @@ record RawFileHeader(
     int type, int machine, long version, long entry, long phoff, long shoff, int flags, int ehsize, int phentsize,
     int phnum, int shentsize, int shnum, int shstrndx) {
   static final int IDENT_SIZE = 16;
-  static final int SIZE32 = 52;
-  static final int SIZE64 = 64;
-
-  static int size(boolean is64) {
-    return is64 ? SIZE64 : SIZE32;
-  }
+  static final StoredSize SIZE = new StoredSize(52, 64);
 
   static RawFileHeader decode(ByteBuffer b, boolean is64) {
     int w = is64 ? 8 : 4;

@@ -7,12 +7,7 @@ import java.nio.ByteBuffer;
 /** Elf32_Phdr / Elf64_Phdr as stored (the two order their fields differently). */
 record RawProgramHeader(long type, long flags, long offset, long vaddr, long paddr, long filesz, long memsz,
     long align) {
-  static final int SIZE32 = 32;
-  static final int SIZE64 = 56;
-
-  static int size(boolean is64) {
-    return is64 ? SIZE64 : SIZE32;
-  }
+  static final StoredSize SIZE = new StoredSize(32, 56);
 
   static RawProgramHeader decode(ByteBuffer b, int at, boolean is64) {
     if (is64) {

@@ -8,12 +8,7 @@ import java.nio.ByteBuffer;
 /** Elf32_Shdr / Elf64_Shdr as stored. */
 record RawSectionHeader(long name, long type, long flags, long addr, long offset, long size, long link, long info,
     long addralign, long entsize) {
-  static final int SIZE32 = 40;
-  static final int SIZE64 = 64;
-
-  static int size(boolean is64) {
-    return is64 ? SIZE64 : SIZE32;
-  }
+  static final StoredSize SIZE = new StoredSize(40, 64);
 
   static RawSectionHeader decode(ByteBuffer b, int at, boolean is64) {
     int w = is64 ? 8 : 4;

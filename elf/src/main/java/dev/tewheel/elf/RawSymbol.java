@@ -8,12 +8,7 @@ import java.nio.ByteBuffer;
 
 /** Elf32_Sym / Elf64_Sym as stored (the two order their fields differently). */
 record RawSymbol(long name, int info, int other, int shndx, long value, long size) {
-  static final int SIZE32 = 16;
-  static final int SIZE64 = 24;
-
-  static int size(boolean is64) {
-    return is64 ? SIZE64 : SIZE32;
-  }
+  static final StoredSize SIZE = new StoredSize(16, 24);
 
   static RawSymbol decode(ByteBuffer b, int at, boolean is64) {
     if (is64) {

@@ -3,7 +3,7 @@ package dev.tewheel.elf;
 import java.util.Map;
 
 /** p_type of a program header. */
-public record SegmentType(int value) {
+public final class SegmentType extends NumberedConstant {
   public static final SegmentType NULL = new SegmentType(0);
   public static final SegmentType LOAD = new SegmentType(1);
   public static final SegmentType DYNAMIC = new SegmentType(2);
@@ -30,25 +30,18 @@ public record SegmentType(int value) {
       Map.entry(0x6474e552, "GNU_RELRO"),
       Map.entry(0x6474e553, "GNU_PROPERTY"));
 
-  /** "LOAD", "DYNAMIC", … or "0x…" for a type without a name here. */
-  public String name() {
-    String name = NAMES.get(value);
-    return name != null ? name : "0x" + Integer.toHexString(value);
+  public SegmentType(int value) {
+    super(value);
   }
 
   @Override
-  public String toString() {
-    return name();
+  Map<Integer, String> names() {
+    return NAMES;
   }
 
-  // Written out: the generated ones bootstrap through ObjectMethods on first use, milliseconds of a cold start.
+  /** "0x…", as readelf prints a type without a name here. */
   @Override
-  public boolean equals(Object other) {
-    return other instanceof SegmentType that && that.value == value;
-  }
-
-  @Override
-  public int hashCode() {
-    return value;
+  String unnamed(int value) {
+    return "0x" + Integer.toHexString(value);
   }
 }

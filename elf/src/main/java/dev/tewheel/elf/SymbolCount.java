@@ -37,7 +37,7 @@ final class SymbolCount {
     }
     for (SectionHeader s : sections) {
       if (s.type() == SectionHeader.SHT_DYNSYM) {
-        long sectionEntrySize = s.entrySize() != 0 ? s.entrySize() : RawSymbol.size(input.is64());
+        long sectionEntrySize = s.entrySize() != 0 ? s.entrySize() : RawSymbol.SIZE.of(input.is64());
         return Long.divideUnsigned(s.size(), sectionEntrySize);
       }
     }

@@ -84,9 +84,7 @@ final class VersionTables {
   /** Walks Verdef records; {@code declared} is DT_VERDEFNUM, or -1 to follow vd_next to its end. */
   private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Counter counter,
       Map<Integer, Version> out, List<String> names) throws IOException {
-    long offset = at;
-    for (long i = 0; declared < 0 || i < declared; i++) {
-      counter.visit(VERDEF, offset);
+    walk(VERDEF, input, at, declared, counter, offset -> {
       RawVerdef def = RawVerdef.decode(input.read(VERDEF, offset, RawVerdef.SIZE));
       if (def.version() != 1) {
         throw input.error(VERDEF, offset, "unsupported vd_version " + def.version());
@@ -101,42 +99,51 @@ final class VersionTables {
           out.put(def.index() & 0x7fff, new Version(name, Optional.empty()));
         }
       }
-      if (def.next() == 0) {
-        break;
-      }
-      offset = input.add(VERDEF, offset, def.next());
-    }
+      return def.next();
+    });
   }
 
   /** Walks Verneed records and each one's Vernaux chain; {@code declared} is DT_VERNEEDNUM or -1. */
   private static void readNeeds(ElfInput input, long at, long declared, StringTable strings, Counter counter,
       Map<Integer, Version> out, List<VersionNeed> needs) throws IOException {
-    long offset = at;
-    for (long i = 0; declared < 0 || i < declared; i++) {
-      counter.visit(VERNEED, offset);
+    walk(VERNEED, input, at, declared, counter, offset -> {
       RawVerneed need = RawVerneed.decode(input.read(VERNEED, offset, RawVerneed.SIZE));
       if (need.version() != 1) {
         throw input.error(VERNEED, offset, "unsupported vn_version " + need.version());
       }
       String file = strings.at(need.file());
       List<String> versions = new ArrayList<>();
-      long auxAt = input.add(VERNEED, offset, need.aux());
-      for (int j = 0; j < need.count(); j++) {
-        counter.visit(VERNEED, auxAt);
+      walk(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter, auxAt -> {
         RawVernaux aux = RawVernaux.decode(input.read(VERNEED, auxAt, RawVernaux.SIZE));
         String name = strings.at(aux.name());
         versions.add(name);
         out.put(aux.other() & 0x7fff, new Version(name, Optional.of(file)));
-        if (aux.next() == 0) {
-          break;
-        }
-        auxAt = input.add(VERNEED, auxAt, aux.next());
-      }
+        return aux.next();
+      });
       needs.add(new VersionNeed(file, versions));
-      if (need.next() == 0) {
-        break;
+      return need.next();
+    });
+  }
+
+  /** Reads the record at an offset and gives its next field: the distance to the following one, 0 after the last. */
+  private interface ChainedRecord {
+    long read(long offset) throws IOException;
+  }
+
+  /**
+   * Walks a chain of version records, each linked to the next by its next field, every one counted against the
+   * cap: {@code declared} records (a DT_VER*NUM or an aux count), or to the end when -1.
+   */
+  private static void walk(String structure, ElfInput input, long at, long declared, Counter counter,
+      ChainedRecord record) throws IOException {
+    long offset = at;
+    for (long i = 0; declared < 0 || i < declared; i++) {
+      counter.visit(structure, offset);
+      long next = record.read(offset);
+      if (next == 0) {
+        return;
       }
-      offset = input.add(VERNEED, offset, need.next());
+      offset = input.add(structure, offset, next);
     }
   }
 

@@ -22,7 +22,9 @@ import org.apache.maven.project.MavenProject;
 /**
  * Lays out {@code transformer_engine/wheel_lib} from a Transformer Engine build: the TE library, the one real NCCL
  * EP library file and NCCL EP's JIT headers, checked before anything is written, plus the manifest
- * {@code te-wheel-lib.json}. Atomic, incremental and reproducible; see docs/goals/assemble-wheel-lib.md.
+ * {@code te-wheel-lib.json}. Atomic, incremental and reproducible; the checks' report files go to
+ * {@code reportDirectory} (default target/te-assemble) whether they pass or stop the run. See
+ * docs/goals/assemble-wheel-lib.md.
  */
 @Mojo(name = "assemble-wheel-lib", defaultPhase = LifecyclePhase.PREPARE_PACKAGE, threadSafe = true)
 public class AssembleWheelLibMojo extends TeMojo {
@@ -70,6 +72,11 @@ public class AssembleWheelLibMojo extends TeMojo {
     return "te:assemble-wheel-lib";
   }
 
+  @Override
+  String defaultReportFolder() {
+    return "te-assemble";
+  }
+
   /** The wheel_lib folders assemble wrote in this build of {@code project}, absolute and normalised. */
   @SuppressWarnings("unchecked")
   static List<Path> writtenInThisBuild(MavenProject project) {
@@ -86,11 +93,7 @@ public class AssembleWheelLibMojo extends TeMojo {
   }
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     Layout named = chosenLayout();
     Layout withLibrary = ncclEpLibrary == null || ncclEpLibrary.isBlank() ? named
         : parameter("ncclEpLibrary", ncclEpLibrary, () -> named.withNcclEpLibrary(ncclEpLibrary.trim()));
@@ -102,17 +105,18 @@ public class AssembleWheelLibMojo extends TeMojo {
     AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
         ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
         chosen, checkSettings(), severityOverrides(CheckCatalogue.CHECKS), timestamp(),
-        stateFile == null ? null : stateFile.toPath());
+        stateFile == null ? null : stateFile.toPath(), reportPath(), projectFolder());
     if (ncclEpHome == null) {
       info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
     }
     try {
       AssembleResult result = new Assembler(this::info).assemble(request);
       result.report().forEach(this::info);
-      judge(result.verdict(), List.of(), "");
+      judge(result.verdict(), reportFiles(result.verdict()), "");
       recordWritten();
     } catch (AssembleException e) {
-      e.verdict().ifPresent(verdict -> log(verdict, List.of())); // the message lists the errors again, in full
+      // the message lists the errors again, in full
+      e.verdict().ifPresent(verdict -> log(verdict, reportFiles(verdict)));
       throw new MojoFailureException(printable(e.getMessage()), e);
     }
   }

@@ -67,11 +67,7 @@ public class DiffWheelMojo extends TeMojo {
   }
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     Path baselinePath = baselinePath();
     Path current = input();
     Layout chosen = chosenLayout();

@@ -50,11 +50,7 @@ public class JarWheelLibMojo extends TeMojo {
 
   /** Packs the wheel_lib of {@code te.wheelLib} (it must hold te-wheel-lib.json), the folder assemble writes. */
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     Path folder = wheelLib.toPath();
     String name;
     try {

@@ -135,11 +135,7 @@ public class PackWheelMojo extends TeMojo {
   }
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     String tag = platform() == null ? PlatformTag.ofThisMachine().tag() : platform();
     PackRequest request;
     try {

@@ -84,8 +84,8 @@ abstract class TeMojo extends AbstractMojo {
   List<String> suppressions;
 
   /**
-   * Where report.json and the JUnit XML go; default: target/te-verify (te:pack-wheel: target/te-pack,
-   * te:diff-wheel: target/te-diff).
+   * Where report.json, the JUnit XML and the SARIF file go; default: target/te-verify (te:pack-wheel:
+   * target/te-pack, te:diff-wheel: target/te-diff, te:assemble-wheel-lib: target/te-assemble).
    */
   @Parameter(property = "te.reportDirectory")
   File reportDirectory;
@@ -194,7 +194,7 @@ abstract class TeMojo extends AbstractMojo {
    * Warns about each {@code te.*} user property this run leaves unread ({@link UnreadProperties}): a goal that does
    * not read it, or a POM that configures the parameter explicitly.
    */
-  void warnUnreadProperties() {
+  private void warnUnreadProperties() {
     if (session == null || mojoExecution == null || mojoExecution.getMojoDescriptor() == null) {
       return;
     }
@@ -235,13 +235,22 @@ abstract class TeMojo extends AbstractMojo {
         .forEach(this::warn);
   }
 
-  /** True, after saying so, when {@code skip} is set. */
-  boolean skipped() {
+  /**
+   * What every goal does: warns about the {@code te.*} user properties it leaves unread, honours {@code skip}
+   * (saying so), then does its own work, {@link #run}.
+   */
+  @Override
+  public final void execute() throws MojoExecutionException, MojoFailureException {
+    warnUnreadProperties();
     if (skip) {
       info(goal() + " skipped (te.skip)");
+      return;
     }
-    return skip;
+    run();
   }
+
+  /** The goal's own work, once {@link #execute} has done what every goal does first. */
+  abstract void run() throws MojoExecutionException, MojoFailureException;
 
   /**
    * Parses one parameter; a malformed value becomes a configuration error that names the parameter as users type it

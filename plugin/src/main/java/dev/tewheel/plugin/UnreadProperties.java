@@ -17,7 +17,7 @@ final class UnreadProperties {
   /** The shared parameters (declared once in {@link TeMojo}) that a goal does not read; each goal reads its own. */
   static final Map<String, Set<String>> SHARED_NOT_READ = Map.of(
       "assemble-wheel-lib", Set.of("wheelLib", "wheel", "wheelLibPath", "platformTag", "failOn", "suppressions",
-          "reportDirectory", "attach", "maxWheelSize"),
+          "attach", "maxWheelSize"),
       "verify-wheel-lib", Set.of("outputTimestamp", "attach"),
       "pack-wheel", Set.of("wheelLib", "wheel"),
       "diff-wheel", Set.of("platformTag", "outputTimestamp", "attach", "cudaMajor", "ncclEpMajor", "forbiddenNeeded",

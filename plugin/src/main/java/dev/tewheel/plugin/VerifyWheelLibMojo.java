@@ -29,11 +29,7 @@ public class VerifyWheelLibMojo extends TeMojo {
   }
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    warnUnreadProperties();
-    if (skipped()) {
-      return;
-    }
+  void run() throws MojoExecutionException, MojoFailureException {
     VerifyRequest request = verification(wheel != null, platform()).apply(input());
     GateReport report;
     try {

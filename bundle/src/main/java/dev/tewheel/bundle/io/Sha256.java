@@ -2,10 +2,7 @@ package dev.tewheel.bundle.io;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -17,8 +14,6 @@ import java.util.Objects;
  * gives the lower-case hex the manifest records.
  */
 public final class Sha256 {
-  /** Direct: a file's bytes go from the page cache straight to the digest, one copy fewer than a heap array. */
-  private static final int FILE_BUFFER = 1 << 20;
   private static final int STREAM_BUFFER = 1 << 16;
 
   private Sha256() {}
@@ -36,17 +31,10 @@ public final class Sha256 {
     return newDigest().digest(Objects.requireNonNull(bytes));
   }
 
-  /** The file's digest, read through a direct buffer. */
+  /** The file's digest, read through a direct buffer ({@link FileChunks}). */
   public static byte[] of(Path file) throws IOException {
     MessageDigest digest = newDigest();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(FILE_BUFFER);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        digest.update(buffer);
-        buffer.clear();
-      }
-    }
+    FileChunks.read(file, digest::update);
     return digest.digest();
   }
 

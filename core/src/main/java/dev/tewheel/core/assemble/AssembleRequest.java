@@ -25,10 +25,14 @@ import java.util.Objects;
  * @param timestamp the mtime of every written file, or null to keep each source's
  * @param stateFile where the last run's record of sources goes (for incremental runs); null: beside wheel_lib as
  *     {@code .wheel_lib.te-wheel-state.json}. Keep it out of a tree that will be packed.
+ * @param reportDirectory where the gate's report files go (report.json, JUnit XML, SARIF), written whether the
+ *     checks pass or stop the run; null: none
+ * @param projectBase the project's folder, which report paths are relative to; null: as the findings name them
  */
 public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, List<String> headerIncludes,
     List<String> headerExcludes, Path outputDirectory, Layout layout, CheckSettings checks,
-    Map<String, Severity> severityOverrides, FileTime timestamp, Path stateFile) {
+    Map<String, Severity> severityOverrides, FileTime timestamp, Path stateFile, Path reportDirectory,
+    Path projectBase) {
   /** The headers shipped when no pattern is configured, as the parameter value. */
   public static final String DEFAULT_HEADER_INCLUDES_TEXT = "**/*.h,**/*.hpp,**/*.cuh";
 
@@ -65,27 +69,33 @@ public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, Li
 
   public AssembleRequest withStateFile(Path file) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        layout, checks, severityOverrides, timestamp, file);
+        layout, checks, severityOverrides, timestamp, file, reportDirectory, projectBase);
   }
 
   /** A request with the defaults: the default layout and checks, no overrides, sources' mtimes. */
   public static AssembleRequest of(Path transformerEngineLibrary, Path ncclEpHome, Path outputDirectory) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, null, null, outputDirectory, Layout.DEFAULT,
-        CheckSettings.defaults(), null, null, null);
+        CheckSettings.defaults(), null, null, null, null, null);
   }
 
   public AssembleRequest withLayout(Layout other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        other, checks, severityOverrides, timestamp, stateFile);
+        other, checks, severityOverrides, timestamp, stateFile, reportDirectory, projectBase);
   }
 
   public AssembleRequest withTimestamp(FileTime other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        layout, checks, severityOverrides, other, stateFile);
+        layout, checks, severityOverrides, other, stateFile, reportDirectory, projectBase);
   }
 
   public AssembleRequest withChecks(CheckSettings other) {
     return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
-        layout, other, severityOverrides, timestamp, stateFile);
+        layout, other, severityOverrides, timestamp, stateFile, reportDirectory, projectBase);
+  }
+
+  /** The request with its reports written into {@code folder}, paths shown relative to {@code base}. */
+  public AssembleRequest withReports(Path folder, Path base) {
+    return new AssembleRequest(transformerEngineLibrary, ncclEpHome, headerIncludes, headerExcludes, outputDirectory,
+        layout, checks, severityOverrides, timestamp, stateFile, folder, base);
   }
 }

@@ -15,6 +15,7 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Gate;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
+import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
@@ -40,7 +41,8 @@ import java.util.stream.Collectors;
 
 /**
  * Lays out wheel_lib from a TE build: resolves NCCL EP's symlinks to the one real file, runs every check before
- * writing anything, then writes the tree and its manifest atomically and incrementally.
+ * writing anything (the gate's report files written either way, when a report folder is given), then writes the
+ * tree and its manifest atomically and incrementally.
  */
 public final class Assembler {
   private final Consumer<String> log;
@@ -65,6 +67,11 @@ public final class Assembler {
         plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
     GateReport verdict = Gate.judge(ReportKind.ASSEMBLE, CheckCatalogue.CHECKS, subject, subject.description(),
         request.policy());
+    try {
+      ReportWriter.write(verdict, request.reportDirectory(), request.projectBase()); // a stopped run's too
+    } catch (IOException e) {
+      throw new AssembleException("writing the reports to " + request.reportDirectory() + " failed: " + e, e);
+    }
     if (!verdict.passed()) {
       List<Finding> errors = verdict.findings().stream().filter(f -> f.severity() == Severity.ERROR).toList();
       throw new AssembleException(errors.size() + " check(s) failed; nothing was written to "

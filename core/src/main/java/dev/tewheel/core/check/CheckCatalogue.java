@@ -1,7 +1,5 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.core.gate.Finding;
-import dev.tewheel.core.gate.Rule;
 import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
 import java.util.List;
@@ -10,7 +8,7 @@ import java.util.List;
  * Every check, once: assemble, verify and pack all judge by these objects, through {@link dev.tewheel.core.gate.Gate}.
  * IDs are listed in docs/checks.md.
  */
-public final class CheckCatalogue implements RuleSet<Subject> {
+public final class CheckCatalogue extends RuleSet<Subject> {
   private static final List<Check> ALL = List.of(
       new LayoutRequiredFilesCheck(),
       new LayoutUnexpectedCheck(),
@@ -51,10 +49,10 @@ public final class CheckCatalogue implements RuleSet<Subject> {
   /** Under layout=any: {@link AnyLayout}'s checks only; every ID stays known (a suppression of another is harmless). */
   private static final CheckCatalogue ANY_LAYOUT = new CheckCatalogue(ALL.stream().filter(AnyLayout::runs).toList());
 
-  private final List<Check> checks;
-
   private CheckCatalogue(List<Check> checks) {
-    this.checks = checks;
+    // Every ID stays known under layout=any; a check's findings come in the order it made them, each at the
+    // severity it gave (GPU-ARCHS: PTX below SASS).
+    super("check", checks, ALL, (check, subject) -> ((Check) check).run(subject));
   }
 
   public static List<Check> all() {
@@ -69,26 +67,5 @@ public final class CheckCatalogue implements RuleSet<Subject> {
   /** The check with this ID; an unknown one is {@link RuleSet#requireKnown}'s error. */
   public static Check check(String id) {
     return (Check) CHECKS.requireKnown(id);
-  }
-
-  @Override
-  public String noun() {
-    return "check";
-  }
-
-  @Override
-  public List<Check> rules() {
-    return checks;
-  }
-
-  @Override
-  public java.util.Optional<Rule> byId(String id) {
-    return ALL.stream().<Rule>map(c -> c).filter(c -> c.id().equals(id)).findFirst();
-  }
-
-  /** One check's findings, in the order it made them, each at the severity it gave (GPU-ARCHS: PTX below SASS). */
-  @Override
-  public List<Finding> run(Rule rule, Subject subject) {
-    return ((Check) rule).run(subject);
   }
 }

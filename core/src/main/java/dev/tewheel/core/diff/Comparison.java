@@ -4,7 +4,6 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,31 +12,29 @@ import java.util.TreeSet;
 
 /**
  * What the diff rules examine: the previous release's wheel_lib and this one's, and the growth budget. The file
- * changes and the pairs of libraries are worked out once and shared by the rules and report.json.
+ * changes and the pairs of libraries are worked out once ({@link #of}) and shared by the rules and report.json.
+ *
+ * @param baseline the previous release's wheel_lib
+ * @param current this release's
+ * @param maxGrowthPercent the largest total size growth that passes, in percent of the baseline's size
+ * @param files every path of either side, sorted, with what became of it
+ * @param libraries the libraries both sides ship, both readable as ELF
  */
-public final class Comparison {
-  private final Subject baseline;
-  private final Subject current;
-  private final double maxGrowthPercent;
-  private List<FileChange> files;
-  private List<LibraryPair> libraries;
-
-  public Comparison(Subject baseline, Subject current, double maxGrowthPercent) {
-    this.baseline = baseline;
-    this.current = current;
-    this.maxGrowthPercent = maxGrowthPercent;
+public record Comparison(Subject baseline, Subject current, double maxGrowthPercent, List<FileChange> files,
+    List<LibraryPair> libraries) {
+  public Comparison {
+    files = List.copyOf(files);
+    libraries = List.copyOf(libraries);
   }
 
-  public Subject baseline() {
-    return baseline;
-  }
-
-  public Subject current() {
-    return current;
-  }
-
-  public double maxGrowthPercent() {
-    return maxGrowthPercent;
+  /**
+   * Compares two sides: every path of either, sorted, and the libraries both ship.
+   *
+   * @throws IOException when a file of either side cannot be read
+   */
+  public static Comparison of(Subject baseline, Subject current, double maxGrowthPercent) throws IOException {
+    return new Comparison(baseline, current, maxGrowthPercent, files(baseline, current),
+        libraries(baseline, current));
   }
 
   /** What became of one path of either side. */
@@ -64,50 +61,39 @@ public final class Comparison {
     }
   }
 
-  /** Every path of either side, sorted. */
-  public synchronized List<FileChange> files() {
-    if (files == null) {
-      SortedSet<String> paths = new TreeSet<>();
-      baseline.files().forEach(f -> paths.add(f.path()));
-      current.files().forEach(f -> paths.add(f.path()));
-      List<FileChange> result = new ArrayList<>();
-      for (String path : paths) {
-        SubjectFile old = baseline.file(path).orElse(null);
-        SubjectFile now = current.file(path).orElse(null);
-        try {
-          long oldSize = old == null ? 0 : old.size();
-          long newSize = now == null ? 0 : now.size();
-          Change change = old == null ? Change.ADDED : now == null ? Change.REMOVED
-              : oldSize != newSize || !baseline.sha256(old).equals(current.sha256(now)) ? Change.CHANGED
-              : Change.UNCHANGED;
-          result.add(new FileChange(path, change, old, now, oldSize, newSize));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e); // WheelDiff.diff rethrows it: an input it cannot read
-        }
-      }
-      files = List.copyOf(result);
+  private static List<FileChange> files(Subject baseline, Subject current) throws IOException {
+    SortedSet<String> paths = new TreeSet<>();
+    baseline.files().forEach(f -> paths.add(f.path()));
+    current.files().forEach(f -> paths.add(f.path()));
+    List<FileChange> result = new ArrayList<>();
+    for (String path : paths) {
+      SubjectFile old = baseline.file(path).orElse(null);
+      SubjectFile now = current.file(path).orElse(null);
+      long oldSize = old == null ? 0 : old.size();
+      long newSize = now == null ? 0 : now.size();
+      Change change = old == null ? Change.ADDED : now == null ? Change.REMOVED
+          : oldSize != newSize || !baseline.sha256(old).equals(current.sha256(now)) ? Change.CHANGED
+          : Change.UNCHANGED;
+      result.add(new FileChange(path, change, old, now, oldSize, newSize));
     }
-    return files;
+    return result;
   }
 
   /**
    * The libraries both sides ship, both readable; one added is DIFF-FILES' to report, one unreadable verify's
    * ELF-SHARED-OBJECT's.
    */
-  public synchronized List<LibraryPair> libraries() {
-    if (libraries == null) {
-      List<LibraryPair> result = new ArrayList<>();
-      for (SubjectFile now : current.libraries()) {
-        Optional<SubjectFile> old = baseline.file(now.path());
-        Optional<ElfFile> a = old.flatMap(baseline::elfIfReadable);
-        Optional<ElfFile> b = current.elfIfReadable(now);
-        if (a.isPresent() && b.isPresent()) {
-          result.add(new LibraryPair(now, a.get(), b.get(), old.get()));
-        }
+  private static List<LibraryPair> libraries(Subject baseline, Subject current) {
+    List<LibraryPair> result = new ArrayList<>();
+    for (SubjectFile now : current.libraries()) {
+      Optional<SubjectFile> old = baseline.file(now.path());
+      Optional<ElfFile> a = old.flatMap(baseline::elfIfReadable);
+      Optional<ElfFile> b = current.elfIfReadable(now);
+      if (a.isPresent() && b.isPresent()) {
+        result.add(new LibraryPair(now, a.get(), b.get(), old.get()));
       }
-      libraries = List.copyOf(result);
     }
-    return libraries;
+    return result;
   }
 
   public long baselineSize() {

@@ -5,7 +5,6 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One thing te:diff-wheel compares, with a stable ID for reports, severity overrides and suppressions; one class
@@ -21,11 +20,7 @@ public abstract class DiffRule extends BaseRule {
   abstract List<Finding> run(Comparison comparison);
 
   public static List<DiffRule> all() {
-    return DiffRules.RULES.rules();
-  }
-
-  public static Optional<DiffRule> byId(String id) {
-    return all().stream().filter(r -> r.id().equals(id)).findFirst();
+    return DiffRules.ALL;
   }
 
   /** A rule about each library both releases ship: called once per pair, both sides readable. */

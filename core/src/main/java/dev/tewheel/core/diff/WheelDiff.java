@@ -24,7 +24,7 @@ public final class WheelDiff {
   /** Compares and writes the reports when a report folder is given. */
   public GateReport diff(DiffRequest request) throws IOException {
     try (Side baseline = Side.open(request.baseline(), request); Side current = Side.open(request.current(), request)) {
-      Comparison comparison = new Comparison(baseline.subject, current.subject, request.maxGrowthPercent());
+      Comparison comparison = Comparison.of(baseline.subject, current.subject, request.maxGrowthPercent());
       GateReport report;
       try {
         report = Gate.judge(ReportKind.DIFF, DiffRules.RULES, comparison, current.subject.description()
@@ -32,9 +32,7 @@ public final class WheelDiff {
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
-      if (request.reportDirectory() != null) {
-        new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
-      }
+      ReportWriter.write(report, request.reportDirectory(), request.projectBase());
       return report;
     }
   }

@@ -1,25 +1,25 @@
 package dev.tewheel.core.gate;
 
+import java.util.Locale;
+
 /**
  * Which goal's gate a report is, and the names that follow from it: the JSON Schema ID and file, the JUnit suite and
  * the report files.
  */
 public enum ReportKind {
-  VERIFY("verify", "te:verify-wheel-lib"),
-  DIFF("diff", "te:diff-wheel"),
-  ASSEMBLE("assemble", "te:assemble-wheel-lib");
+  VERIFY("te:verify-wheel-lib"),
+  DIFF("te:diff-wheel"),
+  ASSEMBLE("te:assemble-wheel-lib");
 
-  private final String name;
   private final String goal;
 
-  ReportKind(String name, String goal) {
-    this.name = name;
+  ReportKind(String goal) {
     this.goal = goal;
   }
 
-  /** e.g. verify: in file names and the schema ID. */
+  /** e.g. verify, the constant's name in lower case: in file names and the schema ID. */
   public String id() {
-    return name;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** The goal as users type it, e.g. te:verify-wheel-lib: the JUnit suite's name. */
@@ -29,12 +29,12 @@ public enum ReportKind {
 
   /** The value of report.json's "schema" key, e.g. te-wheel-verify-report/1. */
   public String schemaId() {
-    return "te-wheel-" + name + "-report/1";
+    return "te-wheel-" + id() + "-report/1";
   }
 
   /** The shipped JSON Schema's name: META-INF/te-wheel/schema/verify.schema.json in the plugin, docs/schema/. */
   public String schemaFileName() {
-    return name + ".schema.json";
+    return id() + ".schema.json";
   }
 
   /** The class-path resource of the schema. */
@@ -52,6 +52,6 @@ public enum ReportKind {
   }
 
   public String sarifFileName() {
-    return name + ".sarif";
+    return id() + ".sarif";
   }
 }

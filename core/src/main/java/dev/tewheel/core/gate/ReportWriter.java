@@ -111,6 +111,17 @@ public final class ReportWriter {
     return written;
   }
 
+  /**
+   * Writes {@code report}'s files into {@code folder} when one is given: the one step assemble, verify, pack and
+   * diff end with.
+   *
+   * @param base the project's folder ({@link #ReportWriter(GateReport, Path)})
+   * @return the files written; none without a folder
+   */
+  public static List<Path> write(GateReport report, Path folder, Path base) throws IOException {
+    return folder == null ? List.of() : new ReportWriter(report, base).write(folder);
+  }
+
   public String json() {
     return JsonReport.of(report);
   }

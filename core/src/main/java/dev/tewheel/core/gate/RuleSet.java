@@ -1,7 +1,10 @@
 package dev.tewheel.core.gate;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -10,25 +13,56 @@ import java.util.stream.Collectors;
  *
  * @param <S> what the rules examine
  */
-public interface RuleSet<S> {
-  /** What one rule is called in messages: "check", "diff rule". */
-  String noun();
+public class RuleSet<S> {
+  private final String noun;
+  private final List<? extends Rule> rules;
+  private final List<? extends Rule> known;
+  private final BiFunction<Rule, S, List<Finding>> runner;
 
-  /** Every rule, in report order. */
-  List<? extends Rule> rules();
+  /**
+   * @param noun what one rule is called in messages: "check", "diff rule"
+   * @param rules the rules that run, in report order
+   * @param known every rule whose ID may be named (a subset that runs still knows the others' IDs)
+   * @param runner one rule's findings on a subject, each at the severity the rule gave it
+   */
+  protected RuleSet(String noun, List<? extends Rule> rules, List<? extends Rule> known,
+      BiFunction<Rule, S, List<Finding>> runner) {
+    this.noun = noun;
+    this.rules = List.copyOf(rules);
+    this.known = List.copyOf(known);
+    this.runner = runner;
+  }
+
+  /** What one rule is called in messages: "check", "diff rule". */
+  public final String noun() {
+    return noun;
+  }
+
+  /** Every rule that runs, in report order. */
+  public List<? extends Rule> rules() {
+    return rules;
+  }
 
   /** The findings of one of {@link #rules()}, each at the severity the rule gave it; none when it holds. */
-  List<Finding> run(Rule rule, S subject);
+  public final List<Finding> run(Rule rule, S subject) {
+    return runner.apply(rule, subject);
+  }
 
   /** Every finding of every rule, in rule order. */
-  default List<Finding> run(S subject) {
-    List<Finding> findings = new java.util.ArrayList<>();
-    rules().forEach(rule -> findings.addAll(run(rule, subject)));
+  public final List<Finding> run(S subject) {
+    List<Finding> findings = new ArrayList<>();
+    rules.forEach(rule -> findings.addAll(run(rule, subject)));
     return findings;
   }
 
-  default Optional<Rule> byId(String id) {
-    return rules().stream().<Rule>map(r -> r).filter(r -> r.id().equals(id)).findFirst();
+  /** The same rules with each finding passed through {@code shown} before the gate judges it. */
+  public final RuleSet<S> mapFindings(UnaryOperator<Finding> shown) {
+    return new RuleSet<>(noun, rules, known, (rule, subject) -> run(rule, subject).stream().map(shown).toList());
+  }
+
+  /** The known rule with this ID. */
+  public final Optional<Rule> byId(String id) {
+    return known.stream().<Rule>map(r -> r).filter(r -> r.id().equals(id)).findFirst();
   }
 
   /**
@@ -37,8 +71,8 @@ public interface RuleSet<S> {
    *
    * @throws IllegalArgumentException naming the unknown ID and listing the valid ones
    */
-  default Rule requireKnown(String id) {
-    return byId(id).orElseThrow(() -> new IllegalArgumentException("no " + noun() + " has the ID '" + id + "'; the "
-        + noun() + " IDs are " + rules().stream().map(Rule::id).collect(Collectors.joining(", "))));
+  public final Rule requireKnown(String id) {
+    return byId(id).orElseThrow(() -> new IllegalArgumentException("no " + noun + " has the ID '" + id + "'; the "
+        + noun + " IDs are " + known.stream().map(Rule::id).collect(Collectors.joining(", "))));
   }
 }

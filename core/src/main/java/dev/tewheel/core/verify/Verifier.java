@@ -12,8 +12,6 @@ import dev.tewheel.core.gate.Gate;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
-import dev.tewheel.core.gate.Rule;
-import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
@@ -90,29 +88,9 @@ public final class Verifier {
     }
     try (WheelSubject wheel = opened) {
       Subject subject = wheel.subject();
-      return report(request, Gate.judge(ReportKind.VERIFY, shownAt(CheckCatalogue.forLayout(subject.layout()), shown),
+      return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(subject.layout()).mapFindings(shown),
           subject, subject.description(), request.policy()), platform, details(subject));
     }
-  }
-
-  /** The catalogue with each finding renamed before the gate judges it, so suppressions match the shown name. */
-  private static RuleSet<Subject> shownAt(RuleSet<Subject> checks, UnaryOperator<Finding> shown) {
-    return new RuleSet<>() {
-      @Override
-      public String noun() {
-        return checks.noun();
-      }
-
-      @Override
-      public List<? extends Rule> rules() {
-        return checks.rules();
-      }
-
-      @Override
-      public List<Finding> run(Rule rule, Subject subject) {
-        return checks.run(rule, subject).stream().map(shown).toList();
-      }
-    };
   }
 
   /** A finding about the file at {@code actual} (or inside it) named as if it sat at {@code shownAs}. */
@@ -163,9 +141,7 @@ public final class Verifier {
   private static GateReport report(VerifyRequest request, GateReport judged, PlatformTag platform,
       VerifyDetails details) throws IOException {
     GateReport report = judged.withPlatformTag(platform.tag()).withDetails(details);
-    if (request.reportDirectory() != null) {
-      new ReportWriter(report, request.projectBase()).write(request.reportDirectory());
-    }
+    ReportWriter.write(report, request.reportDirectory(), request.projectBase());
     return report;
   }
 }

@@ -1,6 +1,7 @@
 package dev.tewheel.core.wheel;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.bundle.io.FileChunks;
 import dev.tewheel.bundle.io.OwnTemporaries;
 import dev.tewheel.bundle.io.Sha256;
 import java.io.ByteArrayInputStream;
@@ -279,14 +280,7 @@ public final class WheelPacker {
 
   private static long crc32(Path file) throws IOException {
     CRC32 crc = new CRC32();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        crc.update(buffer);
-        buffer.clear();
-      }
-    }
+    FileChunks.read(file, crc::update);
     return crc.getValue();
   }
 

@@ -73,26 +73,17 @@ final class Cuda {
     if (hostMemory) {
       return;
     }
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment ctx = arena.allocate(ADDRESS);
-      check("cuCtxGetCurrent", (int) ctxGetCurrent.invokeExact(ctx));
-      if (!ctx.get(ADDRESS, 0).equals(MemorySegment.NULL)) {
-        return;
+    boolean[] current = new boolean[1];
+    call(() -> {
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment ctx = arena.allocate(ADDRESS);
+        check("cuCtxGetCurrent", (int) ctxGetCurrent.invokeExact(ctx));
+        current[0] = !ctx.get(ADDRESS, 0).equals(MemorySegment.NULL);
       }
-      Linker linker = Linker.nativeLinker();
-      check("cuInit", (int) linker.downcallHandle(find("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT))
-          .invokeExact(0));
-      MemorySegment primary = arena.allocate(ADDRESS);
-      check("cuDevicePrimaryCtxRetain", (int) linker.downcallHandle(find("cuDevicePrimaryCtxRetain"),
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT))
-          .invokeExact(primary, 0));
-      check("cuCtxSetCurrent", (int) linker.downcallHandle(find("cuCtxSetCurrent"),
-          FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(primary.get(ADDRESS, 0)));
+    });
+    if (!current[0]) {
+      useDevice(0);
       System.out.println("  (no CUDA context was current on this thread: made device 0's primary context current)");
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 
@@ -104,60 +95,55 @@ final class Cuda {
     if (hostMemory) {
       return;
     }
-    try (Arena arena = Arena.ofConfined()) {
-      Linker linker = Linker.nativeLinker();
-      check("cuInit", (int) linker.downcallHandle(find("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT))
-          .invokeExact(0));
-      MemorySegment device = arena.allocate(JAVA_INT);
-      check("cuDeviceGet", (int) linker.downcallHandle(find("cuDeviceGet"),
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(device, ordinal));
-      MemorySegment primary = arena.allocate(ADDRESS);
-      check("cuDevicePrimaryCtxRetain", (int) linker.downcallHandle(find("cuDevicePrimaryCtxRetain"),
-          FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(primary, device.get(JAVA_INT, 0)));
-      check("cuCtxSetCurrent", (int) linker.downcallHandle(find("cuCtxSetCurrent"),
-          FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(primary.get(ADDRESS, 0)));
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
-    }
+    call(() -> {
+      try (Arena arena = Arena.ofConfined()) {
+        Linker linker = Linker.nativeLinker();
+        check("cuInit", (int) linker.downcallHandle(find("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT))
+            .invokeExact(0));
+        MemorySegment device = arena.allocate(JAVA_INT);
+        check("cuDeviceGet", (int) linker.downcallHandle(find("cuDeviceGet"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(device, ordinal));
+        MemorySegment primary = arena.allocate(ADDRESS);
+        check("cuDevicePrimaryCtxRetain", (int) linker.downcallHandle(find("cuDevicePrimaryCtxRetain"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(primary, device.get(JAVA_INT, 0)));
+        check("cuCtxSetCurrent", (int) linker.downcallHandle(find("cuCtxSetCurrent"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(primary.get(ADDRESS, 0)));
+      }
+    });
   }
 
   void toDevice(MemorySegment device, MemorySegment host) {
     if (hostMemory) {
       MemorySegment.copy(host, 0, device, 0, host.byteSize());
-      return;
-    }
-    try {
-      check("cuMemcpyHtoD_v2", (int) htod.invokeExact(device.address(), host, host.byteSize()));
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
+    } else {
+      call(() -> check("cuMemcpyHtoD_v2", (int) htod.invokeExact(device.address(), host, host.byteSize())));
     }
   }
 
   void toHost(MemorySegment host, MemorySegment device) {
     if (hostMemory) {
       MemorySegment.copy(device, 0, host, 0, host.byteSize());
-      return;
-    }
-    try {
-      check("cuMemcpyDtoH_v2", (int) dtoh.invokeExact(host, device.address(), host.byteSize()));
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
+    } else {
+      call(() -> check("cuMemcpyDtoH_v2", (int) dtoh.invokeExact(host, device.address(), host.byteSize())));
     }
   }
 
   /** cuCtxSynchronize: waits for all work of the current context (the kernels NCCL EP launched). */
   void synchronize() {
-    if (hostMemory) {
-      return;
+    if (!hostMemory) {
+      call(() -> check("cuCtxSynchronize", (int) synchronize.invokeExact()));
     }
+  }
+
+  /** Driver calls through method handles, which declare Throwable. */
+  private interface DriverCall {
+    void run() throws Throwable;
+  }
+
+  /** Runs driver calls; what they throw reaches the caller unchecked (a failed call is {@link #check}'s message). */
+  private static void call(DriverCall calls) {
     try {
-      check("cuCtxSynchronize", (int) synchronize.invokeExact());
+      calls.run();
     } catch (RuntimeException e) {
       throw e;
     } catch (Throwable t) {
