@@ -22,7 +22,7 @@ assert installed.isFile() : "not installed: $installed"
 // The application found the bundle on the class path, extracted it and loaded TE and NCCL EP from it.
 def cache = basedir.toPath().resolve('app/target/te-cache')
 assert log =~ /app: bundle ${java.util.regex.Pattern.quote(cache.toString())}\/\S+/
-assert log.contains('app: searched SearchStep[source=class path resource META-INF/te-wheel/wheel_lib')
+assert log.contains('app: searched class path resource META-INF/te-wheel/wheel_lib: USED, extracted now')
 assert log.contains('app: NCCL EP available: true (available)')
 assert log =~ /app: loaded libtransformer_engine.so from ${java.util.regex.Pattern.quote(cache.toString())}/
 assert log.contains('app: NCCL EP 0.1.0 from libnccl_ep.so')

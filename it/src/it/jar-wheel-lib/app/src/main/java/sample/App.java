@@ -1,6 +1,7 @@
 package sample;
 
 import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.SearchStep;
 import dev.tewheel.runtime.NcclEp;
 import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.TransformerEngine;
@@ -13,7 +14,8 @@ public final class App {
     TeRuntime runtime = TeRuntime.defaults();
     Availability availability = runtime.availability();
     System.out.println("app: bundle " + availability.bundle().orElseThrow());
-    System.out.println("app: searched " + availability.searched().get(availability.searched().size() - 1));
+    SearchStep last = availability.searched().get(availability.searched().size() - 1);
+    System.out.println("app: searched " + last.source() + ": " + last.outcome() + ", " + last.detail());
     System.out.println("app: NCCL EP available: " + availability.available() + " (" + availability.reason() + ")");
     TransformerEngine te = runtime.loadTransformerEngine();
     System.out.println("app: loaded " + te.file().getFileName() + " from " + te.file().getParent());
