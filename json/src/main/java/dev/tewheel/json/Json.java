@@ -50,6 +50,26 @@ public final class Json {
   }
 
   /**
+   * A JSON object of these key, value pairs, in this order; a value may be null (written as null), which
+   * {@code Map.of} refuses. For the writers that build reports member by member.
+   *
+   * @throws IllegalArgumentException for an odd count or a key that is not a String
+   */
+  public static Map<String, Object> object(Object... keysAndValues) {
+    if (keysAndValues.length % 2 != 0) {
+      throw new IllegalArgumentException("an object needs key, value pairs; got " + keysAndValues.length + " items");
+    }
+    Map<String, Object> object = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      if (!(keysAndValues[i] instanceof String key)) {
+        throw new IllegalArgumentException("key " + i / 2 + " is not a String: " + keysAndValues[i]);
+      }
+      object.put(key, keysAndValues[i + 1]);
+    }
+    return object;
+  }
+
+  /**
    * Appends {@code s} as a JSON string literal: quote, backslash and control characters escaped, and every
    * non-ASCII character as a {@code \}{@code uXXXX} escape, so the text survives any console or file encoding.
    */

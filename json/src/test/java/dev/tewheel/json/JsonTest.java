@@ -26,6 +26,15 @@ class JsonTest {
   }
 
   @Test
+  void objectKeepsTheOrderAndNullValuesOfItsPairs() {
+    Map<String, Object> object = Json.object("b", 1L, "a", null, "c", List.of("x"));
+    assertEquals(List.of("b", "a", "c"), List.copyOf(object.keySet()));
+    assertEquals("{\n  \"b\": 1,\n  \"a\": null,\n  \"c\": [\n    \"x\"\n  ]\n}\n", Json.write(object));
+    assertThrows(IllegalArgumentException.class, () -> Json.object("odd"));
+    assertThrows(IllegalArgumentException.class, () -> Json.object(1, "key not a String"));
+  }
+
+  @Test
   void parsesStandardEscapesAndNumbers() {
     assertEquals("a/b\u00e9", Json.parse("\"a\\/b\\u00e9\""));
     assertEquals(1.5e3, Json.parse(" 1.5e3 "));

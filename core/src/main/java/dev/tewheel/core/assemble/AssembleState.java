@@ -65,19 +65,10 @@ final class AssembleState {
   }
 
   void write(Path file) throws IOException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("schema", SCHEMA);
-    root.put("settings", settings);
     Map<String, Object> list = new LinkedHashMap<>();
-    files.forEach((target, e) -> {
-      Map<String, Object> v = new LinkedHashMap<>();
-      v.put("source", e.source());
-      v.put("size", e.size());
-      v.put("mtime", e.mtimeMillis());
-      v.put("sha256", e.sha256());
-      list.put(target, v);
-    });
-    root.put("files", list);
+    files.forEach((target, e) -> list.put(target, Json.object("source", e.source(), "size", e.size(), "mtime",
+        e.mtimeMillis(), "sha256", e.sha256())));
+    Map<String, Object> root = Json.object("schema", SCHEMA, "settings", settings, "files", list);
     AtomicFiles.writeString(file, Json.write(root));
   }
 }

@@ -1,10 +1,10 @@
 package dev.tewheel.core.diff;
 
+import static dev.tewheel.json.Json.object;
+
 import dev.tewheel.core.gate.ReportDetails;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,25 +40,14 @@ public record DiffDetails(String baseline, String current, List<Comparison.FileC
 
   @Override
   public Map<String, Object> json() {
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("baseline", baseline);
-    json.put("current", current);
-    List<Object> entries = new ArrayList<>();
-    for (Comparison.FileChange file : files) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("path", file.path());
-      entry.put("change", file.change().name().toLowerCase(Locale.ROOT));
-      entry.put("baselineSize", file.before() == null ? null : file.baselineSize());
-      entry.put("size", file.after() == null ? null : file.size());
-      entries.add(entry);
-    }
-    json.put("files", entries);
-    Map<String, Object> total = new LinkedHashMap<>();
-    total.put("baseline", baselineSize);
-    total.put("current", currentSize);
-    total.put("growthPercent", growthPercent);
-    total.put("maxGrowthPercent", maxGrowthPercent);
-    json.put("totalSize", total);
-    return json;
+    return object("baseline", baseline, "current", current, "files", files.stream().map(DiffDetails::entry).toList(),
+        "totalSize", object("baseline", baselineSize, "current", currentSize, "growthPercent", growthPercent,
+            "maxGrowthPercent", maxGrowthPercent));
+  }
+
+  private static Map<String, Object> entry(Comparison.FileChange file) {
+    return object("path", file.path(), "change", file.change().name().toLowerCase(Locale.ROOT),
+        "baselineSize", file.before() == null ? null : file.baselineSize(),
+        "size", file.after() == null ? null : file.size());
   }
 }

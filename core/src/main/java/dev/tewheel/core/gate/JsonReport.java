@@ -1,9 +1,8 @@
 package dev.tewheel.core.gate;
 
+import static dev.tewheel.json.Json.object;
+
 import dev.tewheel.json.Json;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -15,57 +14,23 @@ final class JsonReport {
   private JsonReport() {}
 
   static String of(GateReport report) {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("schema", report.kind().schemaId());
-    root.put("subject", report.subject());
-    root.put("platformTag", report.platformTag());
-    root.put("failOn", lower(report.failOn()));
-    root.put("passed", report.passed());
-    Map<String, Object> counts = new LinkedHashMap<>();
-    counts.put("error", report.count(Severity.ERROR));
-    counts.put("warning", report.count(Severity.WARNING));
-    counts.put("info", report.count(Severity.INFO));
-    counts.put("suppressed", (long) report.suppressed().size());
-    root.put("counts", counts);
-    List<Object> checks = new ArrayList<>();
-    for (Rule check : report.rules()) {
-      Map<String, Object> c = new LinkedHashMap<>();
-      c.put("id", check.id());
-      c.put("title", check.title());
-      c.put("defaultSeverity", lower(check.defaultSeverity()));
-      checks.add(c);
-    }
-    root.put("checks", checks);
+    Map<String, Object> root = object("schema", report.kind().schemaId(), "subject", report.subject(), "platformTag",
+        report.platformTag(), "failOn", lower(report.failOn()), "passed", report.passed(), "counts", object(
+            "error", report.count(Severity.ERROR), "warning", report.count(Severity.WARNING),
+            "info", report.count(Severity.INFO), "suppressed", (long) report.suppressed().size()),
+        "checks", report.rules().stream().map(r -> object("id", r.id(), "title", r.title(), "defaultSeverity",
+            lower(r.defaultSeverity()))).toList());
     root.putAll(report.details().json());
-    List<Object> findings = new ArrayList<>();
-    report.findings().forEach(f -> findings.add(finding(f, null)));
-    root.put("findings", findings);
-    List<Object> suppressed = new ArrayList<>();
-    report.suppressed().forEach(s -> suppressed.add(finding(s.finding(), s.reason())));
-    root.put("suppressed", suppressed);
-    List<Object> unmatched = new ArrayList<>();
-    for (Suppression s : report.unmatchedSuppressions()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", s.checkId());
-      m.put("file", s.file());
-      m.put("line", s.line());
-      m.put("reason", s.reason());
-      unmatched.add(m);
-    }
-    root.put("unmatchedSuppressions", unmatched);
+    root.put("findings", report.findings().stream().map(f -> finding(f, null)).toList());
+    root.put("suppressed", report.suppressed().stream().map(s -> finding(s.finding(), s.reason())).toList());
+    root.put("unmatchedSuppressions", report.unmatchedSuppressions().stream().map(s -> object("id", s.checkId(),
+        "file", s.file(), "line", s.line(), "reason", s.reason())).toList());
     return Json.write(root);
   }
 
   private static Map<String, Object> finding(Finding f, String reason) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", f.checkId());
-    m.put("severity", lower(f.severity()));
-    m.put("file", f.file());
-    m.put("line", f.line());
-    m.put("found", f.found());
-    m.put("expected", f.expected());
-    m.put("fix", f.fix());
-    m.put("message", f.message());
+    Map<String, Object> m = object("id", f.checkId(), "severity", lower(f.severity()), "file", f.file(), "line",
+        f.line(), "found", f.found(), "expected", f.expected(), "fix", f.fix(), "message", f.message());
     if (reason != null) {
       m.put("reason", reason);
     }

@@ -1,5 +1,7 @@
 package dev.tewheel.core.gate;
 
+import static dev.tewheel.json.Json.object;
+
 import dev.tewheel.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,48 +31,32 @@ final class SarifReport {
     Map<String, Integer> index = new LinkedHashMap<>();
     for (Rule rule : report.rules()) {
       index.put(rule.id(), rules.size());
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("id", rule.id());
-      r.put("shortDescription", text(rule.title()));
-      r.put("help", text(RuleHelp.of(rule)));
-      r.put("defaultConfiguration", Map.of("level", level(rule.defaultSeverity())));
-      rules.add(r);
+      rules.add(object("id", rule.id(), "shortDescription", text(rule.title()), "help", text(RuleHelp.of(rule)),
+          "defaultConfiguration", Map.of("level", level(rule.defaultSeverity()))));
     }
     List<Object> results = new ArrayList<>();
     report.findings().forEach(f -> results.add(result(f, index, places, null)));
     report.suppressed().forEach(s -> results.add(result(s.finding(), index, places, s.reason())));
-    Map<String, Object> driver = new LinkedHashMap<>();
-    driver.put("name", "te-wheel");
-    driver.put("fullName", "te-wheel " + report.kind().goal());
-    driver.put("rules", rules);
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("tool", Map.of("driver", driver));
+    Map<String, Object> run = object("tool", Map.of("driver", object("name", "te-wheel", "fullName",
+        "te-wheel " + report.kind().goal(), "rules", rules)));
     if (places.base() != null) {
       run.put("originalUriBaseIds", Map.of(PROJECT_ROOT, Map.of("uri", uri(places.base()))));
     }
     run.put("results", results);
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("$schema", SCHEMA);
-    root.put("version", VERSION);
-    root.put("runs", List.of(run));
+    Map<String, Object> root = object("$schema", SCHEMA, "version", VERSION, "runs", List.of(run));
     return Json.write(root);
   }
 
   private static Map<String, Object> result(Finding f, Map<String, Integer> index, Places places, String reason) {
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("ruleId", f.checkId());
-    result.put("ruleIndex", index.get(f.checkId()));
-    result.put("level", level(f.severity()));
-    result.put("message", text(f.message()));
+    Map<String, Object> result = object("ruleId", f.checkId(), "ruleIndex", index.get(f.checkId()), "level",
+        level(f.severity()), "message", text(f.message()));
     String file = places.file(f);
     int bang = file.indexOf(".whl!");
-    Map<String, Object> physical = new LinkedHashMap<>();
-    Map<String, Object> artifact = new LinkedHashMap<>();
-    artifact.put("uri", uri(bang < 0 ? file : file.substring(0, bang + 4)));
+    Map<String, Object> artifact = object("uri", uri(bang < 0 ? file : file.substring(0, bang + 4)));
     if (places.relative(f)) {
       artifact.put("uriBaseId", PROJECT_ROOT);
     }
-    physical.put("artifactLocation", artifact);
+    Map<String, Object> physical = object("artifactLocation", artifact);
     if (f.line() != null) {
       physical.put("region", Map.of("startLine", f.line()));
     }

@@ -1,9 +1,9 @@
 package dev.tewheel.core.verify;
 
+import static dev.tewheel.json.Json.object;
+
 import dev.tewheel.core.gate.ReportDetails;
 import dev.tewheel.core.policy.PlatformSuggestion;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,16 +36,8 @@ public record VerifyDetails(List<LibraryCode> libraries, PlatformSuggestion sugg
 
   @Override
   public Map<String, Object> json() {
-    List<Object> entries = new ArrayList<>();
-    for (LibraryCode library : libraries) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("path", library.path());
-      entry.put("sass", library.sass());
-      entry.put("ptx", library.ptx());
-      entries.add(entry);
-    }
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("libraries", entries);
+    Map<String, Object> json = object("libraries", libraries.stream().map(l -> object("path", l.path(), "sass",
+        l.sass(), "ptx", l.ptx())).toList());
     if (suggestion != null) {
       json.put(Verifier.SUGGESTED_TAG, suggestion.tag());
       json.put("suggestedPlatformTagLimits", suggestion.limits());
