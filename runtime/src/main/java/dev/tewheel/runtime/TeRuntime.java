@@ -235,7 +235,7 @@ public final class TeRuntime {
         throw failure("dlopen(" + file + ") failed: " + opened.error());
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
-      ProcessState.nccl = new Nccl(mapped, gate.version().get(), new Symbols(opened.handle(), mapped));
+      ProcessState.nccl = new Nccl(gate.version().get(), new Symbols(opened.handle(), mapped));
       return ProcessState.nccl;
     }
   }
