@@ -2,11 +2,9 @@ package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An NCCL EP group ({@code ncclEpGroup_t}) made by {@link NcclEp#createGroup(NcclComm, NcclEpGroupConfig)};
@@ -15,23 +13,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class EpGroup implements AutoCloseable {
   private final NcclEp ep;
-  private final MemorySegment group;
+  private final NativeObject group;
   private final NcclEpGroupConfig config;
   private final Set<EpHandle> handles = ConcurrentHashMap.newKeySet();
-  private final AtomicBoolean closed = new AtomicBoolean();
 
   EpGroup(NcclEp ep, MemorySegment group, NcclEpGroupConfig config) {
     this.ep = ep;
-    this.group = group;
+    this.group = new NativeObject(group, "the NCCL EP group was destroyed (ncclEpGroupDestroy)");
     this.config = config;
   }
 
   /** The native {@code ncclEpGroup_t}. */
   public MemorySegment segment() {
-    if (closed.get()) {
-      throw new IllegalStateException("the NCCL EP group was destroyed (ncclEpGroupDestroy)");
-    }
-    return group;
+    return group.address();
   }
 
   /** The config the group was created with. */
@@ -89,19 +83,18 @@ public final class EpGroup implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return closed.get();
+    return group.isClosed();
   }
 
   /** Its open handles' {@code ncclEpHandleDestroy}, then {@code ncclEpGroupDestroy}; a second call does nothing. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      List<EpHandle> open = new ArrayList<>(handles);
-      for (EpHandle handle : open) {
+    group.close(g -> {
+      for (EpHandle handle : new ArrayList<>(handles)) {
         handle.close();
       }
-      ep.groupDestroy(group);
-    }
+      ep.groupDestroy(g);
+    });
   }
 
   NcclEp ep() {

@@ -2,7 +2,6 @@ package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An NCCL EP handle ({@code ncclEpHandle_t}) made by {@link EpGroup#initHandle} or {@link EpGroup#createHandle}, with
@@ -14,22 +13,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class EpHandle implements AutoCloseable {
   private final EpGroup group;
-  private final MemorySegment handle;
+  private final NativeObject handle;
   private final EpLayout layout;
-  private final AtomicBoolean closed = new AtomicBoolean();
 
   EpHandle(EpGroup group, MemorySegment handle, EpLayout layout) {
     this.group = group;
-    this.handle = handle;
+    this.handle = new NativeObject(handle, "the NCCL EP handle was destroyed (ncclEpHandleDestroy)");
     this.layout = layout;
   }
 
   /** The native {@code ncclEpHandle_t}, for the raw methods of {@link NcclEp}. */
   public MemorySegment segment() {
-    if (closed.get()) {
-      throw new IllegalStateException("the NCCL EP handle was destroyed (ncclEpHandleDestroy)");
-    }
-    return handle;
+    return handle.address();
   }
 
   public EpLayout layout() {
@@ -76,16 +71,16 @@ public final class EpHandle implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return closed.get();
+    return handle.isClosed();
   }
 
   /** {@code ncclEpHandleDestroy}; a second call does nothing. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    handle.close(h -> {
       group.forget(this);
-      group.ep().handleDestroy(handle);
-    }
+      group.ep().handleDestroy(h);
+    });
   }
 
   EpAlgorithm algorithm() {

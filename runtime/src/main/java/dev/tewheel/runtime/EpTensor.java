@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An NCCL EP tensor ({@code ncclEpTensor_t}): one whose storage NCCL EP allocated ({@code ncclEpTensorAlloc}, made by
@@ -15,16 +14,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class EpTensor implements AutoCloseable {
   private final NcclEp ep;
-  private final MemorySegment tensor;
+  private final NativeObject tensor;
   private final NcclDataType datatype;
   private final long[] sizes;
   /** The arena of a descriptor of caller-owned memory; null for a tensor NCCL EP allocated. */
   private final Arena descriptor;
-  private final AtomicBoolean closed = new AtomicBoolean();
 
   EpTensor(NcclEp ep, MemorySegment tensor, NcclDataType datatype, long[] sizes, Arena descriptor) {
     this.ep = ep;
-    this.tensor = tensor;
+    this.tensor = new NativeObject(tensor, "the NCCL EP tensor was destroyed (ncclEpTensorDestroy)");
     this.datatype = datatype;
     this.sizes = sizes.clone();
     this.descriptor = descriptor;
@@ -32,10 +30,7 @@ public final class EpTensor implements AutoCloseable {
 
   /** The {@code ncclEpTensor_t*}, sized as {@link NcclEpStructs#TENSOR}. */
   public MemorySegment segment() {
-    if (closed.get()) {
-      throw new IllegalStateException("the NCCL EP tensor was destroyed (ncclEpTensorDestroy)");
-    }
-    return tensor;
+    return tensor.address();
   }
 
   /**
@@ -62,19 +57,19 @@ public final class EpTensor implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return closed.get();
+    return tensor.isClosed();
   }
 
   /** {@code ncclEpTensorDestroy}, or for caller-owned memory the descriptor alone; a second call does nothing. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    tensor.close(t -> {
       if (descriptor == null) {
-        ep.tensorDestroy(tensor);
+        ep.tensorDestroy(t);
       } else {
         descriptor.close();
       }
-    }
+    });
   }
 
   /** Throws unless {@code tensor} is null (an absent optional tensor) or open. */

@@ -27,19 +27,17 @@ public final class Nccl {
   static final StructLayout UNIQUE_ID =
       structLayout(sequenceLayout(NcclUniqueId.BYTES, JAVA_BYTE).withName("internal")).withName("ncclUniqueId");
 
-  private final Path file;
   private final NcclVersion version;
   private final Symbols symbols;
 
-  Nccl(Path file, NcclVersion version, Symbols symbols) {
-    this.file = file;
+  Nccl(NcclVersion version, Symbols symbols) {
     this.version = version;
     this.symbols = symbols;
   }
 
   /** The file the dynamic linker mapped. */
   public Path file() {
-    return file;
+    return symbols.file();
   }
 
   /** What {@code ncclGetVersion} reported at load. */
@@ -66,8 +64,6 @@ public final class Nccl {
       check("ncclGetUniqueId", (int) symbols.function("ncclGetUniqueId", FunctionDescriptor.of(JAVA_INT, ADDRESS))
           .invokeExact(id));
       return NcclUniqueId.of(id.toArray(JAVA_BYTE));
-    } catch (NcclException e) {
-      throw e;
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
@@ -89,8 +85,6 @@ public final class Nccl {
       check("ncclCommInitRank", (int) symbols.function("ncclCommInitRank",
           FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, UNIQUE_ID, JAVA_INT)).invokeExact(out, nranks, value, rank));
       return new NcclComm(this, out.get(ADDRESS, 0));
-    } catch (NcclException e) {
-      throw e;
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
@@ -110,8 +104,6 @@ public final class Nccl {
       check("ncclMemAlloc", (int) symbols.function("ncclMemAlloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG))
           .invokeExact(out, bytes));
       return out.get(ADDRESS, 0).reinterpret(bytes);
-    } catch (NcclException e) {
-      throw e;
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
@@ -119,14 +111,7 @@ public final class Nccl {
 
   /** {@code ncclMemFree}. */
   public void memFree(MemorySegment pointer) {
-    try {
-      check("ncclMemFree", (int) symbols.function("ncclMemFree", FunctionDescriptor.of(JAVA_INT, ADDRESS))
-          .invokeExact(pointer));
-    } catch (NcclException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    callOn("ncclMemFree", pointer);
   }
 
   /**
@@ -144,19 +129,19 @@ public final class Nccl {
       check(function, (int) symbols.function(function, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS))
           .invokeExact(comm, out));
       return out.get(JAVA_INT, 0);
-    } catch (NcclException e) {
-      throw e;
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }
   }
 
   void commDestroy(MemorySegment comm) {
+    callOn("ncclCommDestroy", comm);
+  }
+
+  /** {@code ncclResult_t function(void* pointer)}: the calls that free what NCCL made. */
+  private void callOn(String function, MemorySegment pointer) {
     try {
-      check("ncclCommDestroy", (int) symbols.function("ncclCommDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS))
-          .invokeExact(comm));
-    } catch (NcclException e) {
-      throw e;
+      check(function, (int) symbols.function(function, FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(pointer));
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
     }

@@ -1,7 +1,6 @@
 package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An NCCL communicator ({@code ncclComm_t}) made by {@link Nccl#commInitRank}; {@link #close()} destroys it
@@ -9,12 +8,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class NcclComm implements AutoCloseable {
   private final Nccl nccl;
-  private final MemorySegment comm;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final NativeObject comm;
 
   NcclComm(Nccl nccl, MemorySegment comm) {
     this.nccl = nccl;
-    this.comm = comm;
+    this.comm = new NativeObject(comm, "the NCCL communicator was destroyed");
   }
 
   /** {@code ncclCommCount}: the number of ranks. */
@@ -34,21 +32,16 @@ public final class NcclComm implements AutoCloseable {
 
   /** The native {@code ncclComm_t}. */
   public MemorySegment segment() {
-    if (closed.get()) {
-      throw new IllegalStateException("the NCCL communicator was destroyed");
-    }
-    return comm;
+    return comm.address();
   }
 
   public boolean isClosed() {
-    return closed.get();
+    return comm.isClosed();
   }
 
   /** {@code ncclCommDestroy}; a second call does nothing. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      nccl.commDestroy(comm);
-    }
+    comm.close(nccl::commDestroy);
   }
 }

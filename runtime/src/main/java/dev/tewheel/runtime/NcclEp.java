@@ -45,7 +45,6 @@ public final class NcclEp {
 
 
   private final Config config;
-  private final Path file;
   private final Path mappedFrom;
   private final NcclVersion version;
   private final Availability availability;
@@ -53,10 +52,9 @@ public final class NcclEp {
   private final Optional<EnvironmentSetting> ncclEpHome;
   private final Symbols symbols;
 
-  NcclEp(Config config, Path file, Path mappedFrom, NcclVersion version, Availability availability, Nccl nccl,
+  NcclEp(Config config, Path mappedFrom, NcclVersion version, Availability availability, Nccl nccl,
       Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
     this.config = config;
-    this.file = file;
     this.mappedFrom = mappedFrom;
     this.version = version;
     this.availability = availability;
@@ -75,7 +73,7 @@ public final class NcclEp {
 
   /** The file the selection rule chose. */
   public Path file() {
-    return file;
+    return symbols.file();
   }
 
   /** The file the dynamic linker mapped, by dlinfo (the same file as {@link #file()}, maybe by another name). */

@@ -1,7 +1,7 @@
 package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
+import java.util.List;
 
 /**
  * NCCL EP's {@code ncclEpCombineConfig_t}. {@link #DEFAULT} is {@code NCCL_EP_COMBINE_CONFIG_INIT} (forward,
@@ -16,12 +16,20 @@ public sealed interface NcclEpCombineConfig permits NcclEpCombineConfigRecord {
     NVFP4
   }
 
-  /** {@code NCCL_EP_COMBINE_CONFIG_INIT}. */
-  NcclEpCombineConfig DEFAULT = builder().build();
+  /** The struct's on/off fields: a flag given is 1, one left out 0. */
+  enum Flag {
+    /** {@code send_only} (low latency only): only start the transfers; {@link EpHandle#complete} finishes them. */
+    SEND_ONLY
+  }
 
-  /** A builder holding {@code NCCL_EP_COMBINE_CONFIG_INIT}'s values. */
-  static Builder builder() {
-    return new Builder();
+  /** {@code NCCL_EP_COMBINE_CONFIG_INIT}. */
+  NcclEpCombineConfig DEFAULT = of(EpPassDirection.FWD, Quant.NONE);
+
+  /** A config with {@code pass_direction} (high throughput only), {@code quant_recipe} and the flags given set. */
+  static NcclEpCombineConfig of(EpPassDirection passDirection, Quant quantRecipe, Flag... flags) {
+    boolean sendOnly = List.of(flags).contains(Flag.SEND_ONLY);
+    return Fields.struct(NcclEpStructs.COMBINE_CONFIG,
+        s -> new NcclEpCombineConfigRecord(sendOnly, passDirection, quantRecipe, s));
   }
 
   /** {@code send_only} (low latency only): only start the transfers; {@link EpHandle#complete} finishes them. */
@@ -35,36 +43,4 @@ public sealed interface NcclEpCombineConfig permits NcclEpCombineConfigRecord {
 
   /** The {@code ncclEpCombineConfig_t*}, for the raw {@link NcclEp#combine}. */
   MemorySegment segment();
-
-  /** Builds an {@link NcclEpCombineConfig}; each setter names the C field it sets. */
-  final class Builder {
-    private boolean sendOnly;
-    private EpPassDirection passDirection = EpPassDirection.FWD;
-    private Quant quantRecipe = Quant.NONE;
-
-    private Builder() {}
-
-    /** {@code send_only}. */
-    public Builder sendOnly(boolean value) {
-      sendOnly = value;
-      return this;
-    }
-
-    /** {@code pass_direction}. */
-    public Builder passDirection(EpPassDirection value) {
-      passDirection = Objects.requireNonNull(value, "passDirection");
-      return this;
-    }
-
-    /** {@code quant_recipe}. */
-    public Builder quantRecipe(Quant value) {
-      quantRecipe = Objects.requireNonNull(value, "quantRecipe");
-      return this;
-    }
-
-    public NcclEpCombineConfig build() {
-      return Fields.struct(NcclEpStructs.COMBINE_CONFIG,
-          s -> new NcclEpCombineConfigRecord(sendOnly, passDirection, quantRecipe, s));
-    }
-  }
 }

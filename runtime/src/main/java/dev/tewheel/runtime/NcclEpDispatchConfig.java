@@ -1,7 +1,7 @@
 package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
+import java.util.List;
 
 /**
  * NCCL EP's {@code ncclEpDispatchConfig_t}, checked in Java. {@link #DEFAULT} is
@@ -19,12 +19,29 @@ public sealed interface NcclEpDispatchConfig permits NcclEpDispatchConfigRecord 
     DS_FP8E3M4
   }
 
-  /** {@code NCCL_EP_DISPATCH_CONFIG_INIT}. */
-  NcclEpDispatchConfig DEFAULT = builder().build();
+  /** The struct's on/off fields: a flag given is 1, one left out 0. */
+  enum Flag {
+    /** {@code send_only} (low latency only): only start the transfers; {@link EpHandle#complete} finishes them. */
+    SEND_ONLY,
+    /** {@code round_scales}: round the scales to powers of two (not with {@link Quant#FWD}). */
+    ROUND_SCALES
+  }
 
-  /** A builder holding {@code NCCL_EP_DISPATCH_CONFIG_INIT}'s values. */
-  static Builder builder() {
-    return new Builder();
+  /** {@code NCCL_EP_DISPATCH_CONFIG_INIT}. */
+  NcclEpDispatchConfig DEFAULT = of(EpPassDirection.FWD, Quant.NONE);
+
+  /**
+   * A config with {@code pass_direction} (high throughput only), {@code quant_recipe} and the flags given set.
+   *
+   * @throws IllegalArgumentException for {@code round_scales} with {@link Quant#FWD}, which NCCL EP refuses
+   */
+  static NcclEpDispatchConfig of(EpPassDirection passDirection, Quant quantRecipe, Flag... flags) {
+    List<Flag> set = List.of(flags);
+    boolean roundScales = set.contains(Flag.ROUND_SCALES);
+    new Problems("ncclEpDispatchConfig_t").check(!(roundScales && quantRecipe == Quant.FWD),
+        "round_scales must be zero when QUANT_FWD forwards the scales").throwIfAny();
+    return Fields.struct(NcclEpStructs.DISPATCH_CONFIG, s -> new NcclEpDispatchConfigRecord(
+        set.contains(Flag.SEND_ONLY), roundScales, passDirection, quantRecipe, s));
   }
 
   /** {@code send_only} (low latency only): only start the transfers; {@link EpHandle#complete} finishes them. */
@@ -41,46 +58,4 @@ public sealed interface NcclEpDispatchConfig permits NcclEpDispatchConfigRecord 
 
   /** The {@code ncclEpDispatchConfig_t*}, for the raw {@link NcclEp#dispatch}. */
   MemorySegment segment();
-
-  /** Builds an {@link NcclEpDispatchConfig}; each setter names the C field it sets. */
-  final class Builder {
-    private boolean sendOnly;
-    private boolean roundScales;
-    private EpPassDirection passDirection = EpPassDirection.FWD;
-    private Quant quantRecipe = Quant.NONE;
-
-    private Builder() {}
-
-    /** {@code send_only}. */
-    public Builder sendOnly(boolean value) {
-      sendOnly = value;
-      return this;
-    }
-
-    /** {@code round_scales}. */
-    public Builder roundScales(boolean value) {
-      roundScales = value;
-      return this;
-    }
-
-    /** {@code pass_direction}. */
-    public Builder passDirection(EpPassDirection value) {
-      passDirection = Objects.requireNonNull(value, "passDirection");
-      return this;
-    }
-
-    /** {@code quant_recipe}. */
-    public Builder quantRecipe(Quant value) {
-      quantRecipe = Objects.requireNonNull(value, "quantRecipe");
-      return this;
-    }
-
-    /** @throws IllegalArgumentException for {@code round_scales} with {@link Quant#FWD}, which NCCL EP refuses */
-    public NcclEpDispatchConfig build() {
-      new Problems("ncclEpDispatchConfig_t").check(!(roundScales && quantRecipe == Quant.FWD),
-          "round_scales must be zero when QUANT_FWD forwards the scales").throwIfAny();
-      return Fields.struct(NcclEpStructs.DISPATCH_CONFIG,
-          s -> new NcclEpDispatchConfigRecord(sendOnly, roundScales, passDirection, quantRecipe, s));
-    }
-  }
 }

@@ -9,9 +9,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -59,76 +62,62 @@ public final class NcclEpStructs {
   public static final int NCCL_BFLOAT16 = 9;
 
   /** {@code ncclEpTensor_t}, 48 bytes. */
-  public static final StructLayout TENSOR = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), JAVA_INT.withName("ndim"),
+  public static final StructLayout TENSOR = sized("ncclEpTensor_t", JAVA_INT.withName("ndim"),
       JAVA_INT.withName("datatype"), ADDRESS.withName("data"), ADDRESS.withName("win_hdl"),
-      JAVA_LONG.withName("win_offset"), ADDRESS.withName("sizes")).withName("ncclEpTensor_t");
+      JAVA_LONG.withName("win_offset"), ADDRESS.withName("sizes"));
 
   /** {@code ncclEpTensorAllocConfig_t}, 8 bytes. */
-  public static final StructLayout TENSOR_ALLOC_CONFIG = header("ncclEpTensorAllocConfig_t");
+  public static final StructLayout TENSOR_ALLOC_CONFIG = sized("ncclEpTensorAllocConfig_t");
 
   /** {@code ncclEpAllocConfig_t}, inside the group config. */
   public static final StructLayout ALLOC_CONFIG = structLayout(ADDRESS.withName("alloc_fn"),
       ADDRESS.withName("free_fn"), ADDRESS.withName("context")).withName("ncclEpAllocConfig_t");
 
   /** {@code ncclEpGroupConfig_t}, 112 bytes (version 1 ended at 96). */
-  public static final StructLayout GROUP_CONFIG = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), JAVA_INT.withName("version"),
+  public static final StructLayout GROUP_CONFIG = sized("ncclEpGroupConfig_t", JAVA_INT.withName("version"),
       JAVA_INT.withName("algorithm"), JAVA_INT.withName("num_experts"),
       JAVA_INT.withName("max_dispatch_tokens_per_rank"), JAVA_INT.withName("max_recv_tokens_per_rank"),
       JAVA_INT.withName("max_token_bytes"), JAVA_LONG.withName("rdma_buffer_size"),
       JAVA_INT.withName("num_qp_per_rank"), JAVA_INT.withName("num_channels"), JAVA_INT.withName("max_num_sms"),
       paddingLayout(4), ALLOC_CONFIG.withName("alloc"), JAVA_INT.withName("enable_mask"), paddingLayout(4),
       JAVA_LONG.withName("timeout_ns"), JAVA_INT.withName("zero_copy"), JAVA_INT.withName("overflow_policy"),
-      JAVA_INT.withName("num_topk"), sequenceLayout(4, JAVA_BYTE).withName("padding_v2"))
-      .withName("ncclEpGroupConfig_t");
+      JAVA_INT.withName("num_topk"), sequenceLayout(4, JAVA_BYTE).withName("padding_v2"));
 
   /** {@code ncclEpLayoutInfo_t}, 48 bytes. */
-  public static final StructLayout LAYOUT_INFO = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), ADDRESS.withName("expert_counters"),
-      ADDRESS.withName("src_rank_counters"), ADDRESS.withName("expert_offsets"),
-      ADDRESS.withName("recv_total_counter"), JAVA_INT.withName("recv_topk_idx_kind"),
-      sequenceLayout(4, JAVA_BYTE).withName("padding_v2")).withName("ncclEpLayoutInfo_t");
+  public static final StructLayout LAYOUT_INFO = sized("ncclEpLayoutInfo_t", ADDRESS.withName("expert_counters"),
+      ADDRESS.withName("src_rank_counters"), ADDRESS.withName("expert_offsets"), ADDRESS.withName("recv_total_counter"),
+      JAVA_INT.withName("recv_topk_idx_kind"), sequenceLayout(4, JAVA_BYTE).withName("padding_v2"));
 
   /** {@code ncclEpDispatchInputs_t}, 32 bytes. */
-  public static final StructLayout DISPATCH_INPUTS = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), ADDRESS.withName("tokens"),
-      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales")).withName("ncclEpDispatchInputs_t");
+  public static final StructLayout DISPATCH_INPUTS = sized("ncclEpDispatchInputs_t", ADDRESS.withName("tokens"),
+      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales"));
 
   /** {@code ncclEpDispatchOutputs_t}, 40 bytes. */
-  public static final StructLayout DISPATCH_OUTPUTS = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), ADDRESS.withName("tokens"),
-      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales"), ADDRESS.withName("topk_idx"))
-      .withName("ncclEpDispatchOutputs_t");
+  public static final StructLayout DISPATCH_OUTPUTS = sized("ncclEpDispatchOutputs_t", ADDRESS.withName("tokens"),
+      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales"), ADDRESS.withName("topk_idx"));
 
   /** {@code ncclEpCombineInputs_t}, 32 bytes. */
-  public static final StructLayout COMBINE_INPUTS = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), ADDRESS.withName("tokens"),
-      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales")).withName("ncclEpCombineInputs_t");
+  public static final StructLayout COMBINE_INPUTS = sized("ncclEpCombineInputs_t", ADDRESS.withName("tokens"),
+      ADDRESS.withName("topk_weights"), ADDRESS.withName("scales"));
 
   /** {@code ncclEpCombineOutputs_t}, 24 bytes. */
-  public static final StructLayout COMBINE_OUTPUTS = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), ADDRESS.withName("tokens"),
-      ADDRESS.withName("topk_weights")).withName("ncclEpCombineOutputs_t");
+  public static final StructLayout COMBINE_OUTPUTS = sized("ncclEpCombineOutputs_t", ADDRESS.withName("tokens"),
+      ADDRESS.withName("topk_weights"));
 
   /** {@code ncclEpHandleConfig_t}, 16 bytes. */
-  public static final StructLayout HANDLE_CONFIG = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"),
-      JAVA_LONG.withName("dispatch_output_per_expert_alignment")).withName("ncclEpHandleConfig_t");
+  public static final StructLayout HANDLE_CONFIG = sized("ncclEpHandleConfig_t",
+      JAVA_LONG.withName("dispatch_output_per_expert_alignment"));
 
   /** {@code ncclEpDispatchConfig_t}, 24 bytes. */
-  public static final StructLayout DISPATCH_CONFIG = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), JAVA_INT.withName("send_only"),
-      JAVA_INT.withName("round_scales"), JAVA_INT.withName("pass_direction"), JAVA_INT.withName("quant_recipe"))
-      .withName("ncclEpDispatchConfig_t");
+  public static final StructLayout DISPATCH_CONFIG = sized("ncclEpDispatchConfig_t", JAVA_INT.withName("send_only"),
+      JAVA_INT.withName("round_scales"), JAVA_INT.withName("pass_direction"), JAVA_INT.withName("quant_recipe"));
 
   /** {@code ncclEpCombineConfig_t}, 20 bytes. */
-  public static final StructLayout COMBINE_CONFIG = structLayout(
-      JAVA_INT.withName("size"), JAVA_INT.withName("magic"), JAVA_INT.withName("send_only"),
-      JAVA_INT.withName("pass_direction"), JAVA_INT.withName("quant_recipe")).withName("ncclEpCombineConfig_t");
+  public static final StructLayout COMBINE_CONFIG = sized("ncclEpCombineConfig_t", JAVA_INT.withName("send_only"),
+      JAVA_INT.withName("pass_direction"), JAVA_INT.withName("quant_recipe"));
 
   /** {@code ncclEpCompleteConfig_t}, 8 bytes. */
-  public static final StructLayout COMPLETE_CONFIG = header("ncclEpCompleteConfig_t");
+  public static final StructLayout COMPLETE_CONFIG = sized("ncclEpCompleteConfig_t");
 
   private NcclEpStructs() {}
 
@@ -170,7 +159,10 @@ public final class NcclEpStructs {
     return layout.byteOffset(PathElement.groupElement(field));
   }
 
-  private static StructLayout header(String name) {
-    return structLayout(JAVA_INT.withName("size"), JAVA_INT.withName("magic")).withName(name);
+  /** The struct {@code name}: {@code unsigned size; unsigned magic}, as all sized ones start, then {@code members}. */
+  private static StructLayout sized(String name, MemoryLayout... members) {
+    List<MemoryLayout> all = new ArrayList<>(List.of(JAVA_INT.withName("size"), JAVA_INT.withName("magic")));
+    all.addAll(List.of(members));
+    return structLayout(all.toArray(MemoryLayout[]::new)).withName(name);
   }
 }

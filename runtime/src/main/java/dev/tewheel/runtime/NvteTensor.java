@@ -2,7 +2,6 @@ package dev.tewheel.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A TE tensor ({@code NVTETensor}) made by {@link TransformerEngine#createTensor}: unquantized, row-wise data the
@@ -11,15 +10,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class NvteTensor implements AutoCloseable {
   private final TransformerEngine te;
-  private final MemorySegment handle;
+  private final NativeObject handle;
   private final MemorySegment data;
   private final int dtype;
   private final long[] shape;
-  private final AtomicBoolean closed = new AtomicBoolean();
 
   NvteTensor(TransformerEngine te, MemorySegment handle, MemorySegment data, int dtype, long[] shape) {
     this.te = te;
-    this.handle = handle;
+    this.handle = new NativeObject(handle, "the NVTETensor was destroyed");
     this.data = data;
     this.dtype = dtype;
     this.shape = shape.clone();
@@ -27,10 +25,7 @@ public final class NvteTensor implements AutoCloseable {
 
   /** The native {@code NVTETensor}. */
   public MemorySegment handle() {
-    if (closed.get()) {
-      throw new IllegalStateException("the NVTETensor was destroyed");
-    }
-    return handle;
+    return handle.address();
   }
 
   /** The data pointer given at creation. */
@@ -58,9 +53,7 @@ public final class NvteTensor implements AutoCloseable {
   /** {@code nvte_destroy_tensor}; a second call does nothing. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      te.destroyTensor(handle);
-    }
+    handle.close(te::destroyTensor);
   }
 
   @Override

@@ -235,7 +235,7 @@ public final class TeRuntime {
         throw failure("dlopen(" + file + ") failed: " + opened.error());
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
-      ProcessState.nccl = new Nccl(mapped, gate.version().get(), new Symbols(opened.handle(), mapped));
+      ProcessState.nccl = new Nccl(gate.version().get(), new Symbols(opened.handle(), mapped));
       return ProcessState.nccl;
     }
   }
@@ -311,7 +311,7 @@ public final class TeRuntime {
         throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-      ProcessState.transformerEngine = new TransformerEngine(te.get(), mapped, home, boundNccl,
+      ProcessState.transformerEngine = new TransformerEngine(mapped, home, boundNccl,
           new Symbols(opened.handle(), te.get()), this::availability);
       return ProcessState.transformerEngine;
     }
@@ -385,7 +385,7 @@ public final class TeRuntime {
             availability);
       }
       keep = true;
-      return new NcclEp(config, chosen.file(), mapped, version, availability, boundNccl, home, symbols);
+      return new NcclEp(config, mapped, version, availability, boundNccl, home, symbols);
     } finally {
       if (!keep) {
         Libc.dlclose(opened.handle());

@@ -30,7 +30,6 @@ import java.util.function.Supplier;
 public final class TransformerEngine {
   /** TE's EP backend is a process-wide singleton; so is this mirror of its state. */
 
-  private final Path file;
   private final Path mappedFrom;
   private final Optional<EnvironmentSetting> ncclEpHome;
   private final Nccl nccl;
@@ -40,9 +39,8 @@ public final class TransformerEngine {
   /** Each function bound once, on first use; a function the library lacks throws when it is called. */
   private final MethodHandle[] bound = new MethodHandle[Function.values().length];
 
-  TransformerEngine(Path file, Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
+  TransformerEngine(Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
       Supplier<Availability> availability) {
-    this.file = file;
     this.mappedFrom = mappedFrom;
     this.ncclEpHome = ncclEpHome;
     this.nccl = nccl;
@@ -50,8 +48,9 @@ public final class TransformerEngine {
     this.availability = availability;
   }
 
+  /** The file te-runtime opened. */
   public Path file() {
-    return file;
+    return symbols.file();
   }
 
   /** The file the dynamic linker mapped, by dlinfo. */

@@ -270,13 +270,14 @@ class TypedEpTest {
         // What the header forbids is refused in Java, every problem at once, and the handle stays usable.
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> handle.dispatch(
             NcclEpDispatchInputs.builder().tokens(xT).build(), out, info,
-            NcclEpDispatchConfig.builder().sendOnly(true).build(), MemorySegment.NULL));
+            NcclEpDispatchConfig.of(EpPassDirection.FWD, NcclEpDispatchConfig.Quant.NONE,
+                NcclEpDispatchConfig.Flag.SEND_ONLY), MemorySegment.NULL));
         assertEquals("ncclEpDispatch refused before the native call: high throughput takes no layout_info (its"
             + " counters come from the handle update); high throughput's forward pass needs inputs topk_weights;"
             + " send_only is for low latency only", refused.getMessage());
         IllegalArgumentException backward = assertThrows(IllegalArgumentException.class, () -> handle.combine(
             combineIn, NcclEpCombineOutputs.builder().tokens(resultT).build(),
-            NcclEpCombineConfig.builder().passDirection(EpPassDirection.BWD).build(), MemorySegment.NULL));
+            NcclEpCombineConfig.of(EpPassDirection.BWD, NcclEpCombineConfig.Quant.NONE), MemorySegment.NULL));
         assertEquals("ncclEpCombine refused before the native call: the backward pass needs inputs and outputs"
             + " topk_weights", backward.getMessage());
         IllegalArgumentException noMember = assertThrows(IllegalArgumentException.class,
@@ -311,12 +312,12 @@ class TypedEpTest {
     assertEquals("ncclEpCombineOutputs_t: tokens is required",
         assertThrows(IllegalArgumentException.class, () -> NcclEpCombineOutputs.builder().build()).getMessage());
     IllegalArgumentException rounding = assertThrows(IllegalArgumentException.class, () -> NcclEpDispatchConfig
-        .builder().roundScales(true).quantRecipe(NcclEpDispatchConfig.Quant.FWD).build());
+        .of(EpPassDirection.FWD, NcclEpDispatchConfig.Quant.FWD, NcclEpDispatchConfig.Flag.ROUND_SCALES));
     assertEquals("ncclEpDispatchConfig_t: round_scales must be zero when QUANT_FWD forwards the scales",
         rounding.getMessage());
 
-    MemorySegment dispatch = NcclEpDispatchConfig.builder().sendOnly(true).passDirection(EpPassDirection.BWD)
-        .quantRecipe(NcclEpDispatchConfig.Quant.DS_FP8E3M4).build().segment();
+    MemorySegment dispatch = NcclEpDispatchConfig.of(EpPassDirection.BWD, NcclEpDispatchConfig.Quant.DS_FP8E3M4,
+        NcclEpDispatchConfig.Flag.SEND_ONLY).segment();
     assertEquals(24, dispatch.get(JAVA_INT, 0));
     assertEquals(NcclEpStructs.MAGIC, dispatch.get(JAVA_INT, 4));
     assertArrayEquals(new int[] {1, 0, NcclEpStructs.BWD_PASS, 2}, dispatch.asSlice(8).toArray(JAVA_INT));

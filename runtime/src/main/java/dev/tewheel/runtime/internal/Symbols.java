@@ -64,4 +64,9 @@ public final class Symbols {
   public MemorySegment handle() {
     return handle;
   }
+
+  /** The file the library was opened by. */
+  public Path file() {
+    return file;
+  }
 }
