@@ -74,22 +74,16 @@ public final class GpuSmoke {
   record Options(String mode, Path wheelLib, Path ncclLibrary, String algorithm, String expectCache,
       String expectNccl, boolean standIns) {}
 
+  private static final String USAGE = "usage: java -jar gpu-smoke.jar --mode run|no-headers|refused|old-nccl"
+      + " --wheel-lib DIR [--nccl-library FILE] [--algorithm ll|ht] [--expect-cache cold|warm] [--expect-nccl 2.30.7]"
+      + " [--stand-ins]";
+
   private GpuSmoke(Options options) {
     this.options = options;
   }
 
   public static void main(String[] args) {
-    Options options;
-    try {
-      options = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("gpu-smoke: " + e.getMessage());
-      System.err.println("usage: java -jar gpu-smoke.jar --mode run|no-headers|refused|old-nccl --wheel-lib DIR"
-          + " [--nccl-library FILE] [--algorithm ll|ht] [--expect-cache cold|warm] [--expect-nccl 2.30.7]"
-          + " [--stand-ins]");
-      System.exit(2);
-      return;
-    }
+    Options options = Usage.parseOrExit("gpu-smoke", USAGE, GpuSmoke::parse, args);
     GpuSmoke smoke = new GpuSmoke(options);
     long start = System.nanoTime();
     try {
