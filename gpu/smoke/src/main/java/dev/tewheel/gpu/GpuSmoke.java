@@ -24,6 +24,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -572,15 +573,12 @@ public final class GpuSmoke {
   private static int ncclGetVersion(Nccl nccl) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment code = arena.allocate(JAVA_INT);
-      int result = (int) nccl.function("ncclGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(code);
+      MethodHandle getVersion = nccl.function("ncclGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+      int result = NativeCall.value(() -> (int) getVersion.invokeExact(code));
       if (result != 0) {
         throw new IllegalStateException("ncclGetVersion returned " + result);
       }
       return code.get(JAVA_INT, 0);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 
@@ -606,13 +604,10 @@ public final class GpuSmoke {
   static String getenv(String name) {
     try (Arena arena = Arena.ofConfined()) {
       Linker linker = Linker.nativeLinker();
-      MemorySegment value = (MemorySegment) linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
-          FunctionDescriptor.of(ADDRESS, ADDRESS)).invokeExact(arena.allocateFrom(name));
+      MethodHandle getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
+          FunctionDescriptor.of(ADDRESS, ADDRESS));
+      MemorySegment value = NativeCall.value(() -> (MemorySegment) getenv.invokeExact(arena.allocateFrom(name)));
       return value.equals(MemorySegment.NULL) ? null : value.reinterpret(Long.MAX_VALUE).getString(0);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 
