@@ -4,19 +4,10 @@ import java.io.EOFException;
 import java.nio.ByteBuffer;
 
 /** Reads from a buffer in memory without copying: each read is a read-only slice. */
-final class BufferByteSource implements ByteSource {
-  private final ByteBuffer buffer;
-  private final String name;
-
+record BufferByteSource(ByteBuffer buffer, String name) implements ByteSource {
   /** @param buffer positioned at 0; never modified through this source */
-  BufferByteSource(ByteBuffer buffer, String name) {
-    this.buffer = buffer.asReadOnlyBuffer();
-    this.name = name;
-  }
-
-  @Override
-  public String name() {
-    return name;
+  BufferByteSource {
+    buffer = buffer.asReadOnlyBuffer();
   }
 
   @Override

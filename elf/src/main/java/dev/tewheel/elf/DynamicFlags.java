@@ -3,30 +3,16 @@ package dev.tewheel.elf;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The bits of DT_FLAGS and DT_FLAGS_1 this project cares about, and their names for printing. */
+/** The bits of DT_FLAGS and DT_FLAGS_1 this project reads, and every bit's name for printing. */
 public final class DynamicFlags {
-  /** DT_FLAGS: $ORIGIN is used. */
-  public static final long DF_ORIGIN = 0x1;
-  public static final long DF_SYMBOLIC = 0x2;
-  public static final long DF_TEXTREL = 0x4;
   /** DT_FLAGS: resolve every symbol at load time (what {@code -z now} writes). */
   public static final long DF_BIND_NOW = 0x8;
-  public static final long DF_STATIC_TLS = 0x10;
-
   /** DT_FLAGS_1: resolve every symbol at load time (what {@code -z now} also writes). */
   public static final long DF_1_NOW = 0x1;
-  public static final long DF_1_GLOBAL = 0x2;
-  public static final long DF_1_GROUP = 0x4;
+  /** DT_FLAGS_1: never unloaded ({@code -z nodelete}). */
   public static final long DF_1_NODELETE = 0x8;
-  public static final long DF_1_LOADFLTR = 0x10;
-  public static final long DF_1_INITFIRST = 0x20;
-  public static final long DF_1_NOOPEN = 0x40;
-  public static final long DF_1_ORIGIN = 0x80;
-  public static final long DF_1_DIRECT = 0x100;
-  public static final long DF_1_INTERPOSE = 0x400;
+  /** DT_FLAGS_1: the loader skips its default folders for this object's dependencies ({@code -z nodefaultlib}). */
   public static final long DF_1_NODEFLIB = 0x800;
-  public static final long DF_1_NODUMP = 0x1000;
-  public static final long DF_1_PIE = 0x8000000;
 
   private static final String[] FLAGS = {"ORIGIN", "SYMBOLIC", "TEXTREL", "BIND_NOW", "STATIC_TLS"};
   private static final String[] FLAGS_1 = {

@@ -10,8 +10,12 @@ import java.util.Map;
 /**
  * The entries of the dynamic section up to DT_NULL, as values: string-table indexes for names, addresses for
  * tables. For a tag that may appear once, the last entry wins, as in glibc's {@code elf_get_dynamic_info}.
+ *
+ * @param offset the file offset of the dynamic section, for messages
+ * @param single the value of each tag that may appear once
  */
-final class DynamicTable {
+record DynamicTable(long offset, Map<Long, Long> single, List<Long> needed, List<Long> rpath, List<Long> runpath,
+    boolean bindNowTag) {
   static final long DT_NULL = 0;
   static final long DT_NEEDED = 1;
   static final long DT_HASH = 4;
@@ -33,23 +37,6 @@ final class DynamicTable {
   static final long DT_VERNEEDNUM = 0x6fffffffL;
 
   static final String STRUCTURE = "dynamic section";
-
-  private final long offset;
-  private final Map<Long, Long> single;
-  private final List<Long> needed;
-  private final List<Long> rpath;
-  private final List<Long> runpath;
-  private final boolean bindNowTag;
-
-  private DynamicTable(long offset, Map<Long, Long> single, List<Long> needed, List<Long> rpath, List<Long> runpath,
-      boolean bindNowTag) {
-    this.offset = offset;
-    this.single = single;
-    this.needed = needed;
-    this.rpath = rpath;
-    this.runpath = runpath;
-    this.bindNowTag = bindNowTag;
-  }
 
   /** Reads the entries in {@code [offset, offset + length)}, stopping at DT_NULL. */
   static DynamicTable read(ElfInput input, long offset, long length) throws IOException {
@@ -82,11 +69,6 @@ final class DynamicTable {
         bindNow);
   }
 
-  /** The file offset of the dynamic section, for messages. */
-  long offset() {
-    return offset;
-  }
-
   boolean has(long tag) {
     return single.containsKey(tag);
   }
@@ -94,22 +76,6 @@ final class DynamicTable {
   /** The value of a single-valued tag, or {@code fallback} when absent. */
   long value(long tag, long fallback) {
     return single.getOrDefault(tag, fallback);
-  }
-
-  List<Long> needed() {
-    return needed;
-  }
-
-  List<Long> rpath() {
-    return rpath;
-  }
-
-  List<Long> runpath() {
-    return runpath;
-  }
-
-  boolean bindNowTag() {
-    return bindNowTag;
   }
 
   /** Whether any entry refers to the string table, which the file then must have. */

@@ -32,18 +32,7 @@ public final class ElfFile {
   private final List<ProgramHeader> programHeaders;
   private final List<SectionHeader> sectionHeaders;
   private final Optional<String> interpreter;
-  private final boolean dynamic;
-  private final Optional<String> soname;
-  private final List<String> needed;
-  private final List<String> rpath;
-  private final List<String> runpath;
-  private final long flags;
-  private final long flags1;
-  private final boolean bindNowTag;
-  private final boolean symbolsRead;
-  private final List<DynamicSymbol> dynamicSymbols;
-  private final List<String> versionDefinitions;
-  private final List<VersionNeed> versionNeeds;
+  private final DynamicFacts facts;
   // Sorted on first use: sorting thousands of names costs more than reading them, and many callers want only the
   // SONAME. Racy but idempotent: every thread computes the same immutable set.
   private volatile SortedSet<String> definedSymbolNames;
@@ -56,18 +45,7 @@ public final class ElfFile {
     this.programHeaders = List.copyOf(programHeaders);
     this.sectionHeaders = List.copyOf(sectionHeaders);
     this.interpreter = interpreter;
-    this.dynamic = facts.present();
-    this.soname = facts.soname();
-    this.needed = facts.needed();
-    this.rpath = facts.rpath();
-    this.runpath = facts.runpath();
-    this.flags = facts.flags();
-    this.flags1 = facts.flags1();
-    this.bindNowTag = facts.bindNowTag();
-    this.symbolsRead = facts.symbolsRead();
-    this.dynamicSymbols = facts.symbols();
-    this.versionDefinitions = facts.versionDefinitions();
-    this.versionNeeds = facts.versionNeeds();
+    this.facts = facts;
   }
 
   /** Reads the file at {@code path}, opening and closing it. */
@@ -119,37 +97,37 @@ public final class ElfFile {
 
   /** Whether the file has a dynamic section; when false, every dynamic fact below is empty. */
   public boolean isDynamic() {
-    return dynamic;
+    return facts.present();
   }
 
   /** DT_SONAME. */
   public Optional<String> soname() {
-    return soname;
+    return facts.soname();
   }
 
   /** DT_NEEDED entries in file order, the order the loader loads them. */
   public List<String> needed() {
-    return needed;
+    return facts.needed();
   }
 
   /** DT_RPATH split on ':', in order (a legacy search path, searched before LD_LIBRARY_PATH). */
   public List<String> rpath() {
-    return rpath;
+    return facts.rpath();
   }
 
   /** DT_RUNPATH split on ':', in order. */
   public List<String> runpath() {
-    return runpath;
+    return facts.runpath();
   }
 
   /** DT_FLAGS, 0 when absent; see {@link DynamicFlags}. */
   public long flags() {
-    return flags;
+    return facts.flags();
   }
 
   /** DT_FLAGS_1, 0 when absent; see {@link DynamicFlags}. */
   public long flags1() {
-    return flags1;
+    return facts.flags1();
   }
 
   /**
@@ -157,7 +135,7 @@ public final class ElfFile {
    * DT_FLAGS_1 has DF_1_NOW. Linking with {@code -z now} gives this.
    */
   public boolean bindNow() {
-    return bindNowTag || (flags & DynamicFlags.DF_BIND_NOW) != 0 || (flags1 & DynamicFlags.DF_1_NOW) != 0;
+    return facts.bindNowTag() || (flags() & DynamicFlags.DF_BIND_NOW) != 0 || (flags1() & DynamicFlags.DF_1_NOW) != 0;
   }
 
   /** Whether a PT_GNU_RELRO segment asks the loader to make relocated data read-only after relocation. */
@@ -188,7 +166,7 @@ public final class ElfFile {
 
   /** Whether the dynamic symbol table was read: false after {@link #readWithoutSymbols}. */
   public boolean hasDynamicSymbols() {
-    return symbolsRead;
+    return facts.symbolsRead();
   }
 
   /**
@@ -197,11 +175,11 @@ public final class ElfFile {
    * @throws IllegalStateException when the file was read {@linkplain #readWithoutSymbols without it}
    */
   public List<DynamicSymbol> dynamicSymbols() {
-    if (!symbolsRead) {
+    if (!facts.symbolsRead()) {
       throw new IllegalStateException(name + " was read without its dynamic symbol table"
           + " (ElfFile.readWithoutSymbols); read it with ElfFile.read for its symbols");
     }
-    return dynamicSymbols;
+    return facts.symbols();
   }
 
   /**
@@ -209,12 +187,12 @@ public final class ElfFile {
    * dynamic linker checks a dependent's DT_VERNEED against exactly these names.
    */
   public List<String> versionDefinitions() {
-    return versionDefinitions;
+    return facts.versionDefinitions();
   }
 
   /** DT_VERNEED in file order: each needed file with the versions needed from it. */
   public List<VersionNeed> versionNeeds() {
-    return versionNeeds;
+    return facts.versionNeeds();
   }
 
   /**
@@ -252,6 +230,6 @@ public final class ElfFile {
 
   @Override
   public String toString() {
-    return "ElfFile[" + name + ", " + header + soname.map(s -> ", SONAME " + s).orElse("") + "]";
+    return "ElfFile[" + name + ", " + header + soname().map(s -> ", SONAME " + s).orElse("") + "]";
   }
 }

@@ -1,6 +1,7 @@
 package dev.tewheel.elf;
 
 import java.io.IOException;
+import java.io.Serializable;
 
 /**
  * The one error a malformed ELF file raises: it names the file, the structure being read and the byte offset of
@@ -13,42 +14,25 @@ import java.io.IOException;
 public class ElfFormatException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  private final String file;
-  private final String structure;
-  private final long offset;
-  private final String detail;
-
   /**
-   * @param file the name of the source being read
+   * What is wrong, and where.
+   *
+   * @param file the name of the source that was read (usually its path)
    * @param structure what was being read ("program header table", "dynamic section", …)
-   * @param offset the file offset of that structure
-   * @param detail what is wrong with it
+   * @param offset the file offset of that structure (unsigned; printed in hex in the message)
+   * @param detail the problem itself, without file, structure and offset
    */
+  public record Problem(String file, String structure, long offset, String detail) implements Serializable {}
+
+  private final Problem problem;
+
+  /** The parameters are those of {@link Problem}. */
   public ElfFormatException(String file, String structure, long offset, String detail) {
     super(file + ": " + structure + " at byte 0x" + Long.toHexString(offset) + ": " + detail);
-    this.file = file;
-    this.structure = structure;
-    this.offset = offset;
-    this.detail = detail;
+    this.problem = new Problem(file, structure, offset, detail);
   }
 
-  /** The name of the source that was read (usually its path). */
-  public String file() {
-    return file;
-  }
-
-  /** The structure being read when the problem was found. */
-  public String structure() {
-    return structure;
-  }
-
-  /** The file offset of that structure (unsigned; printed in hex in the message). */
-  public long offset() {
-    return offset;
-  }
-
-  /** The problem itself, without file, structure and offset. */
-  public String detail() {
-    return detail;
+  public Problem problem() {
+    return problem;
   }
 }

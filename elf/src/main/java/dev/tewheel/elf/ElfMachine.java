@@ -7,17 +7,6 @@ import java.util.Map;
  * "aarch64"); any other prints as its number, so every file still reads.
  */
 public final class ElfMachine extends NumberedConstant {
-  public static final ElfMachine X86_64 = new ElfMachine(62);
-  public static final ElfMachine AARCH64 = new ElfMachine(183);
-  public static final ElfMachine I386 = new ElfMachine(3);
-  public static final ElfMachine ARM = new ElfMachine(40);
-  public static final ElfMachine PPC = new ElfMachine(20);
-  public static final ElfMachine PPC64 = new ElfMachine(21);
-  public static final ElfMachine S390 = new ElfMachine(22);
-  public static final ElfMachine RISCV = new ElfMachine(243);
-  /** Alpha's unofficial number; like 64-bit s390 it uses 8-byte DT_HASH entries. */
-  public static final ElfMachine ALPHA = new ElfMachine(0x9026);
-
   private static final Map<Integer, String> NAMES = Map.ofEntries(
       Map.entry(0, "none"),
       Map.entry(2, "sparc"),
@@ -42,12 +31,17 @@ public final class ElfMachine extends NumberedConstant {
       Map.entry(258, "loongarch"),
       Map.entry(0x9026, "alpha"));
 
-  public ElfMachine(int value) {
-    super(value);
-  }
+  public static final ElfMachine X86_64 = new ElfMachine(62);
+  public static final ElfMachine AARCH64 = new ElfMachine(183);
+  public static final ElfMachine I386 = new ElfMachine(3);
+  public static final ElfMachine ARM = new ElfMachine(40);
+  public static final ElfMachine PPC64 = new ElfMachine(21);
+  public static final ElfMachine S390 = new ElfMachine(22);
+  public static final ElfMachine RISCV = new ElfMachine(243);
+  /** Alpha's unofficial number; like 64-bit s390 it uses 8-byte DT_HASH entries. */
+  public static final ElfMachine ALPHA = new ElfMachine(0x9026);
 
-  @Override
-  Map<Integer, String> names() {
-    return NAMES;
+  public ElfMachine(int value) {
+    super(value, NAMES);
   }
 }

@@ -4,21 +4,13 @@ import java.util.Map;
 
 /** e_type: relocatable, executable, shared object, core, or an OS- or processor-specific number. */
 public final class ElfType extends NumberedConstant {
-  public static final ElfType NONE = new ElfType(0);
-  public static final ElfType REL = new ElfType(1);
-  public static final ElfType EXEC = new ElfType(2);
-  public static final ElfType DYN = new ElfType(3);
-  public static final ElfType CORE = new ElfType(4);
-
   private static final Map<Integer, String> NAMES =
       Map.of(0, "NONE", 1, "REL", 2, "EXEC", 3, "DYN", 4, "CORE");
 
-  public ElfType(int value) {
-    super(value);
-  }
+  public static final ElfType EXEC = new ElfType(2);
+  public static final ElfType DYN = new ElfType(3);
 
-  @Override
-  Map<Integer, String> names() {
-    return NAMES;
+  public ElfType(int value) {
+    super(value, NAMES);
   }
 }

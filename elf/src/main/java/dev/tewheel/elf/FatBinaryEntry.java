@@ -1,5 +1,7 @@
 package dev.tewheel.elf;
 
+import java.util.Locale;
+
 /**
  * One entry of a CUDA fat binary: device code for one GPU architecture, as its header describes it. The payload
  * (the cubin or the PTX text, possibly compressed) is never read.
@@ -47,20 +49,15 @@ public record FatBinaryEntry(String section, long offset, Kind kind, int kindCod
 
   /** How the payload is stored. */
   public enum Compression {
-    NONE("none"),
+    NONE,
     /** The LZ-style compression of older toolkits' default and nvcc 13's {@code --compress-mode=speed}. */
-    LZ("lz"),
+    LZ,
     /** Zstandard: nvcc 13's default for PTX, and for everything with {@code --compress-mode=size}. */
-    ZSTD("zstd");
+    ZSTD;
 
-    private final String label;
-
-    Compression(String label) {
-      this.label = label;
-    }
-
+    /** "none", "lz" or "zstd". */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

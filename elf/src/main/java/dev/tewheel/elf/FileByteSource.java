@@ -12,19 +12,7 @@ import java.nio.file.StandardOpenOption;
  * Positional reads from a file, or from a region of one (a stored entry of a zip); FileChannel's positional read is
  * safe to call from several threads at once.
  */
-final class FileByteSource implements ByteSource {
-  private final FileChannel channel;
-  private final String name;
-  private final long offset;
-  private final long size;
-
-  private FileByteSource(FileChannel channel, String name, long offset, long size) {
-    this.channel = channel;
-    this.name = name;
-    this.offset = offset;
-    this.size = size;
-  }
-
+record FileByteSource(FileChannel channel, String name, long offset, long size) implements ByteSource {
   static FileByteSource open(Path path) throws IOException {
     // Opening a folder for reading succeeds on Linux and only fails at the first read, with a vaguer message.
     if (Files.isDirectory(path)) {
@@ -52,16 +40,6 @@ final class FileByteSource implements ByteSource {
       channel.close();
       throw e;
     }
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public long size() {
-    return size;
   }
 
   @Override

@@ -10,6 +10,6 @@ public final class NotElfException extends ElfFormatException {
 
   @Override
   public String getMessage() {
-    return file() + ": not an ELF file (" + detail() + ")";
+    return problem().file() + ": not an ELF file (" + problem().detail() + ")";
   }
 }

@@ -8,9 +8,12 @@ import java.util.Map;
  */
 public abstract class NumberedConstant {
   private final int value;
+  private final String name;
 
-  NumberedConstant(int value) {
+  /** @param names the subclass's table; declared before its constants, so that it exists when they are made */
+  NumberedConstant(int value, Map<Integer, String> names) {
     this.value = value;
+    this.name = names.get(value);
   }
 
   /** The number as the file has it. */
@@ -18,12 +21,8 @@ public abstract class NumberedConstant {
     return value;
   }
 
-  /** The known values' names. */
-  abstract Map<Integer, String> names();
-
   /** The name, e.g. "x86_64" or "FUNC", or {@link #unnamed} for a value without a name. */
   public final String name() {
-    String name = names().get(value);
     return name != null ? name : unnamed(value);
   }
 

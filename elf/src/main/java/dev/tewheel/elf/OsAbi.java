@@ -4,9 +4,6 @@ import java.util.Map;
 
 /** EI_OSABI: the OS or ABI extensions the file uses; GNU/Linux files say SYSV (0) or GNU (3). */
 public final class OsAbi extends NumberedConstant {
-  public static final OsAbi SYSV = new OsAbi(0);
-  public static final OsAbi GNU = new OsAbi(3);
-
   private static final Map<Integer, String> NAMES = Map.ofEntries(
       Map.entry(0, "SYSV"),
       Map.entry(1, "HPUX"),
@@ -21,12 +18,10 @@ public final class OsAbi extends NumberedConstant {
       Map.entry(97, "ARM"),
       Map.entry(255, "STANDALONE"));
 
-  public OsAbi(int value) {
-    super(value);
-  }
+  public static final OsAbi SYSV = new OsAbi(0);
+  public static final OsAbi GNU = new OsAbi(3);
 
-  @Override
-  Map<Integer, String> names() {
-    return NAMES;
+  public OsAbi(int value) {
+    super(value, NAMES);
   }
 }

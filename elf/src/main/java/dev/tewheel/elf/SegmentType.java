@@ -4,18 +4,6 @@ import java.util.Map;
 
 /** p_type of a program header. */
 public final class SegmentType extends NumberedConstant {
-  public static final SegmentType NULL = new SegmentType(0);
-  public static final SegmentType LOAD = new SegmentType(1);
-  public static final SegmentType DYNAMIC = new SegmentType(2);
-  public static final SegmentType INTERP = new SegmentType(3);
-  public static final SegmentType NOTE = new SegmentType(4);
-  public static final SegmentType PHDR = new SegmentType(6);
-  public static final SegmentType TLS = new SegmentType(7);
-  public static final SegmentType GNU_EH_FRAME = new SegmentType(0x6474e550);
-  public static final SegmentType GNU_STACK = new SegmentType(0x6474e551);
-  public static final SegmentType GNU_RELRO = new SegmentType(0x6474e552);
-  public static final SegmentType GNU_PROPERTY = new SegmentType(0x6474e553);
-
   private static final Map<Integer, String> NAMES = Map.ofEntries(
       Map.entry(0, "NULL"),
       Map.entry(1, "LOAD"),
@@ -30,13 +18,16 @@ public final class SegmentType extends NumberedConstant {
       Map.entry(0x6474e552, "GNU_RELRO"),
       Map.entry(0x6474e553, "GNU_PROPERTY"));
 
-  public SegmentType(int value) {
-    super(value);
-  }
+  public static final SegmentType LOAD = new SegmentType(1);
+  public static final SegmentType DYNAMIC = new SegmentType(2);
+  public static final SegmentType INTERP = new SegmentType(3);
+  public static final SegmentType NOTE = new SegmentType(4);
+  public static final SegmentType GNU_STACK = new SegmentType(0x6474e551);
+  public static final SegmentType GNU_RELRO = new SegmentType(0x6474e552);
+  public static final SegmentType GNU_PROPERTY = new SegmentType(0x6474e553);
 
-  @Override
-  Map<Integer, String> names() {
-    return NAMES;
+  public SegmentType(int value) {
+    super(value, NAMES);
   }
 
   /** "0x…", as readelf prints a type without a name here. */

@@ -4,19 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** A string table (DT_STRTAB, a section-name table): NUL-terminated strings addressed by byte index. */
-final class StringTable {
-  private final ByteBuffer bytes;
-  private final String structure;
-  private final long fileOffset;
-  private final ElfInput input;
-
-  private StringTable(ByteBuffer bytes, String structure, long fileOffset, ElfInput input) {
-    this.bytes = bytes;
-    this.structure = structure;
-    this.fileOffset = fileOffset;
-    this.input = input;
-  }
-
+record StringTable(ByteBuffer bytes, String structure, long fileOffset, ElfInput input) {
   static StringTable read(ElfInput input, String structure, long offset, long length) throws java.io.IOException {
     return new StringTable(input.read(structure, offset, length), structure, offset, input);
   }

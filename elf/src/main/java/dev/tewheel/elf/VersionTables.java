@@ -86,9 +86,7 @@ final class VersionTables {
       Map<Integer, Version> out, List<String> names) throws IOException {
     walk(VERDEF, input, at, declared, counter, offset -> {
       RawVerdef def = RawVerdef.decode(input.read(VERDEF, offset, RawVerdef.SIZE));
-      if (def.version() != 1) {
-        throw input.error(VERDEF, offset, "unsupported vd_version " + def.version());
-      }
+      requireVersion1(input, VERDEF, offset, "vd_version", def.version());
       // The first Verdaux holds the version's own name; later ones name its parents.
       if (def.count() > 0) {
         long auxAt = input.add(VERDEF, offset, def.aux());
@@ -108,9 +106,7 @@ final class VersionTables {
       Map<Integer, Version> out, List<VersionNeed> needs) throws IOException {
     walk(VERNEED, input, at, declared, counter, offset -> {
       RawVerneed need = RawVerneed.decode(input.read(VERNEED, offset, RawVerneed.SIZE));
-      if (need.version() != 1) {
-        throw input.error(VERNEED, offset, "unsupported vn_version " + need.version());
-      }
+      requireVersion1(input, VERNEED, offset, "vn_version", need.version());
       String file = strings.at(need.file());
       List<String> versions = new ArrayList<>();
       walk(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter, auxAt -> {
@@ -123,6 +119,14 @@ final class VersionTables {
       needs.add(new VersionNeed(file, versions));
       return need.next();
     });
+  }
+
+  /** Only version 1 of either record is defined; a record of another would be misread. */
+  private static void requireVersion1(ElfInput input, String structure, long offset, String field, int version)
+      throws ElfFormatException {
+    if (version != 1) {
+      throw input.error(structure, offset, "unsupported " + field + " " + version);
+    }
   }
 
   /** Reads the record at an offset and gives its next field: the distance to the following one, 0 after the last. */

@@ -66,8 +66,8 @@ class CudaFatBinaryMalformedTest {
     int header = sectionHeaderOf(image);
     ElfFormatException e = assertThrows(ElfFormatException.class,
         () -> read(change(image, b -> b.putLong(header + 32, (long) image.length)))); // sh_size
-    assertEquals(".nv_fatbin section", e.structure());
-    assertEquals(section, e.offset());
+    assertEquals(".nv_fatbin section", e.problem().structure());
+    assertEquals(section, e.problem().offset());
   }
 
   @Test
@@ -123,9 +123,9 @@ class CudaFatBinaryMalformedTest {
   private static void assertError(byte[] image, String structure, long offset, String detail) {
     ElfFormatException e = assertThrows(ElfFormatException.class,
         () -> assertTimeoutPreemptively(Duration.ofSeconds(2), () -> read(image)));
-    assertEquals(structure, e.structure(), e.getMessage());
-    assertEquals(offset, e.offset(), e.getMessage());
-    assertTrue(e.detail().contains(detail), e.getMessage());
+    assertEquals(structure, e.problem().structure(), e.getMessage());
+    assertEquals(offset, e.problem().offset(), e.getMessage());
+    assertTrue(e.problem().detail().contains(detail), e.getMessage());
     assertTrue(e.getMessage().startsWith("hostile.so: " + structure + " at byte 0x" + Long.toHexString(offset)),
         e.getMessage());
   }

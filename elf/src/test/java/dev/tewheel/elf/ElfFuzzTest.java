@@ -77,7 +77,7 @@ class ElfFuzzTest {
         outcome = -1;
       } catch (ElfFormatException expected) {
         // The one permitted failure.
-        outcome = STRUCTURES.indexOf(expected.structure());
+        outcome = STRUCTURES.indexOf(expected.problem().structure());
       }
       return new long[] {threads.getCurrentThreadAllocatedBytes() - before, outcome};
     });

@@ -221,8 +221,8 @@ class MalformedInputTest {
     setDynamic(image, w, DynamicTable.DT_VERNEEDNUM, 0xffffffffL);
     ElfFormatException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
         () -> assertThrows(ElfFormatException.class, () -> read(image)));
-    assertEquals("version needs (DT_VERNEED)", e.structure());
-    assertTrue(e.detail().contains("more than 32768 version records"), e.getMessage());
+    assertEquals("version needs (DT_VERNEED)", e.problem().structure());
+    assertTrue(e.problem().detail().contains("more than 32768 version records"), e.getMessage());
   }
 
   @Test
@@ -254,7 +254,7 @@ class MalformedInputTest {
     Path truncated = Files.write(dir.resolve("truncated.so"),
         Arrays.copyOf(Files.readAllBytes(StandIns.transformerEngine()), 3000));
     ElfFormatException e = assertThrows(ElfFormatException.class, () -> ElfFile.read(truncated));
-    assertEquals(truncated.toString(), e.file());
+    assertEquals(truncated.toString(), e.problem().file());
     assertTrue(e.getMessage().startsWith(truncated + ": "), e.getMessage());
   }
 
@@ -273,11 +273,11 @@ class MalformedInputTest {
 
   private static void assertError(byte[] image, String structure, long offset, String detail) {
     ElfFormatException e = assertThrows(ElfFormatException.class, () -> read(image));
-    assertEquals(NAME, e.file(), e.getMessage());
-    assertEquals(structure, e.structure(), e.getMessage());
-    assertEquals(offset, e.offset(), e.getMessage());
-    assertTrue(e.detail().contains(detail), e.getMessage());
-    assertEquals(NAME + ": " + structure + " at byte 0x" + Long.toHexString(offset) + ": " + e.detail(),
+    assertEquals(NAME, e.problem().file(), e.getMessage());
+    assertEquals(structure, e.problem().structure(), e.getMessage());
+    assertEquals(offset, e.problem().offset(), e.getMessage());
+    assertTrue(e.problem().detail().contains(detail), e.getMessage());
+    assertEquals(NAME + ": " + structure + " at byte 0x" + Long.toHexString(offset) + ": " + e.problem().detail(),
         e.getMessage());
   }
 

@@ -185,13 +185,7 @@ public final class Json {
 
   private Map<String, Object> object(int depth) {
     Map<String, Object> map = new LinkedHashMap<>();
-    at++;
-    skipSpace();
-    if (peek('}')) {
-      at++;
-      return Collections.unmodifiableMap(map);
-    }
-    while (true) {
+    members('}', () -> {
       skipSpace();
       if (!peek('"')) {
         throw error("expected a string key");
@@ -203,32 +197,32 @@ public final class Json {
         throw error("duplicate key '" + key + "'");
       }
       map.put(key, value(depth + 1));
-      skipSpace();
-      if (peek(',')) {
-        at++;
-      } else {
-        expect('}');
-        return Collections.unmodifiableMap(map);
-      }
-    }
+    });
+    return Collections.unmodifiableMap(map);
   }
 
   private List<Object> array(int depth) {
     List<Object> list = new ArrayList<>();
+    members(']', () -> list.add(value(depth + 1)));
+    return Collections.unmodifiableList(list);
+  }
+
+  /** From the opening bracket to {@code close}: reads each comma-separated member with {@code member}. */
+  private void members(char close, Runnable member) {
     at++;
     skipSpace();
-    if (peek(']')) {
+    if (peek(close)) {
       at++;
-      return Collections.unmodifiableList(list);
+      return;
     }
     while (true) {
-      list.add(value(depth + 1));
+      member.run();
       skipSpace();
       if (peek(',')) {
         at++;
       } else {
-        expect(']');
-        return Collections.unmodifiableList(list);
+        expect(close);
+        return;
       }
     }
   }

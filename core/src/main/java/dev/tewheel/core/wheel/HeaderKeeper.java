@@ -1,5 +1,7 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.elf.ProgramHeader;
+import dev.tewheel.elf.SegmentType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.AbstractMap;
@@ -43,12 +45,6 @@ final class HeaderKeeper {
   private static final int MAGIC = 0xBA55ED50;
   private static final int CONTAINER = 16;
   private static final int ENTRY = 64;
-  private static final int PT_LOAD = 1;
-  private static final int PT_DYNAMIC = 2;
-  private static final int PT_INTERP = 3;
-  private static final int PT_NOTE = 4;
-  private static final int PT_GNU_PROPERTY = 0x6474e553;
-  private static final int PF_X = 1;
 
   /** A part to keep: {@code [start, end)}; a record is a fat-binary header parsed once it is complete. */
   private static final class Want {
@@ -174,13 +170,14 @@ final class HeaderKeeper {
     if (phoff > 0 && phentsize >= (is64 ? 56 : 32) && tableEnd <= n) {
       for (int i = 0; i < phnum; i++) {
         int at = (int) (phoff + (long) i * phentsize);
-        int type = h.getInt(at);
+        SegmentType type = new SegmentType(h.getInt(at));
         int flags = h.getInt(is64 ? at + 4 : at + 24);
         long offset = is64 ? h.getLong(at + 8) : h.getInt(at + 4) & 0xffffffffL;
         long fileSize = is64 ? h.getLong(at + 32) : h.getInt(at + 16) & 0xffffffffL;
-        if (type == PT_LOAD && (flags & PF_X) != 0 && offset > 0 && offset < prefix) {
+        if (type.equals(SegmentType.LOAD) && (flags & ProgramHeader.PF_X) != 0 && offset > 0 && offset < prefix) {
           prefix = Math.max(offset, tableEnd);
-        } else if (type == PT_DYNAMIC || type == PT_INTERP || type == PT_NOTE || type == PT_GNU_PROPERTY) {
+        } else if (type.equals(SegmentType.DYNAMIC) || type.equals(SegmentType.INTERP) || type.equals(SegmentType.NOTE)
+            || type.equals(SegmentType.GNU_PROPERTY)) {
           wantCapped(offset, fileSize, RANGE_BYTES);
         }
       }

@@ -19,8 +19,25 @@ import java.util.LinkedHashMap;
  * <p>Reads are serialized: the source is safe to share, not to read in parallel.
  */
 final class InflatingEntrySource implements ByteSource {
-  static final int DEFAULT_CHUNK_BYTES = 1 << 20;
-  static final int DEFAULT_CHUNK_BUDGET = 16;
+  /** How the entry is cut: {@code chunkBudget} chunks of {@code chunkBytes} are kept. */
+  record Chunking(int chunkBytes, int chunkBudget) {
+    static final Chunking DEFAULT = new Chunking(1 << 20, 16);
+
+    Chunking {
+      if (chunkBytes <= 0 || chunkBudget <= 0) {
+        throw new IllegalArgumentException("chunkBytes and chunkBudget must be positive");
+      }
+    }
+  }
+
+  /**
+   * What reading has cost so far.
+   *
+   * @param peakCachedChunks the most chunks the cache ever held: never more than the budget
+   * @param opens how often the entry was opened: 1 plus one per jump backwards past the cache
+   * @param bytesInflated bytes inflated, skipped ones included
+   */
+  record Stats(int peakCachedChunks, int opens, long bytesInflated) {}
 
   /** Opens the entry's bytes from the start, held to its declared size. */
   interface Opener {
@@ -29,9 +46,8 @@ final class InflatingEntrySource implements ByteSource {
 
   private final String name;
   private final long size;
-  private final int chunkBytes;
-  private final int chunkBudget;
   private final Opener opener;
+  private final Chunking chunking;
   private final KeptBytes kept;
   private final LinkedHashMap<Long, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
   private InputStream stream;
@@ -42,29 +58,20 @@ final class InflatingEntrySource implements ByteSource {
   private int opens;
   private long bytesInflated;
 
-  InflatingEntrySource(String name, long size, Opener opener) {
-    this(name, size, opener, KeptBytes.NONE);
-  }
-
   /** @param kept what a pass over the entry kept ({@link HeaderKeeper}): reads it covers inflate nothing */
   InflatingEntrySource(String name, long size, Opener opener, KeptBytes kept) {
-    this(name, size, opener, DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BUDGET, kept);
+    this(name, size, opener, Chunking.DEFAULT, kept);
   }
 
   InflatingEntrySource(String name, long size, Opener opener, int chunkBytes, int chunkBudget) {
-    this(name, size, opener, chunkBytes, chunkBudget, KeptBytes.NONE);
+    this(name, size, opener, new Chunking(chunkBytes, chunkBudget), KeptBytes.NONE);
   }
 
-  private InflatingEntrySource(String name, long size, Opener opener, int chunkBytes, int chunkBudget,
-      KeptBytes kept) {
-    if (chunkBytes <= 0 || chunkBudget <= 0) {
-      throw new IllegalArgumentException("chunkBytes and chunkBudget must be positive");
-    }
+  private InflatingEntrySource(String name, long size, Opener opener, Chunking chunking, KeptBytes kept) {
     this.name = name;
     this.size = size;
     this.opener = opener;
-    this.chunkBytes = chunkBytes;
-    this.chunkBudget = chunkBudget;
+    this.chunking = chunking;
     this.kept = kept;
   }
 
@@ -92,9 +99,9 @@ final class InflatingEntrySource implements ByteSource {
     long at = position;
     long end = position + length;
     while (at < end) {
-      long index = at / chunkBytes;
+      long index = at / chunking.chunkBytes();
       byte[] chunk = chunk(index);
-      int from = (int) (at - index * chunkBytes);
+      int from = (int) (at - index * chunking.chunkBytes());
       int n = (int) Math.min(chunk.length - from, end - at);
       result.put(chunk, from, n);
       at += n;
@@ -107,8 +114,8 @@ final class InflatingEntrySource implements ByteSource {
     if (cached != null) {
       return cached;
     }
-    long start = index * chunkBytes;
-    int length = (int) Math.min(chunkBytes, size - start);
+    long start = index * chunking.chunkBytes();
+    int length = (int) Math.min(chunking.chunkBytes(), size - start);
     byte[] chunk;
     try {
       if (stream == null || streamPosition > start) {
@@ -125,7 +132,7 @@ final class InflatingEntrySource implements ByteSource {
       discardStream(); // its position is unknown now; the next read starts over
       throw e;
     }
-    while (cache.size() >= chunkBudget) {
+    while (cache.size() >= chunking.chunkBudget()) {
       Iterator<Long> eldest = cache.keySet().iterator();
       eldest.next();
       eldest.remove();
@@ -168,27 +175,12 @@ final class InflatingEntrySource implements ByteSource {
     }
   }
 
-  /** The most chunks the cache ever held: never more than {@link #chunkBudget()}. */
-  synchronized int peakCachedChunks() {
-    return peakCachedChunks;
+  Chunking chunking() {
+    return chunking;
   }
 
-  int chunkBudget() {
-    return chunkBudget;
-  }
-
-  int chunkBytes() {
-    return chunkBytes;
-  }
-
-  /** How often the entry was opened: 1 plus one per jump backwards past the cache. */
-  synchronized int opens() {
-    return opens;
-  }
-
-  /** Bytes inflated so far, skipped ones included. */
-  synchronized long bytesInflated() {
-    return bytesInflated;
+  synchronized Stats stats() {
+    return new Stats(peakCachedChunks, opens, bytesInflated);
   }
 
   @Override

@@ -44,9 +44,9 @@ class InflatingEntrySourceTest {
       }
       assertArrayEquals(java.util.Arrays.copyOfRange(data, data.length - 10, data.length),
           array(source.read(data.length - 10, 10)));
-      assertTrue(source.peakCachedChunks() <= 3, "peak " + source.peakCachedChunks());
-      assertTrue(source.opens() > 1, "reads behind the stream open the entry again");
-      assertEquals(opened.get(), source.opens());
+      assertTrue(source.stats().peakCachedChunks() <= 3, "peak " + source.stats().peakCachedChunks());
+      assertTrue(source.stats().opens() > 1, "reads behind the stream open the entry again");
+      assertEquals(opened.get(), source.stats().opens());
     }
   }
 
@@ -61,10 +61,10 @@ class InflatingEntrySourceTest {
       }
       source.read(data.length - 1500, 1500);
       source.read(data.length - 3000, 100);
-      assertEquals(1, source.opens());
-      assertEquals(data.length, source.bytesInflated());
+      assertEquals(1, source.stats().opens());
+      assertEquals(data.length, source.stats().bytesInflated());
       source.read(0, 10);
-      assertEquals(2, source.opens());
+      assertEquals(2, source.stats().opens());
     }
   }
 

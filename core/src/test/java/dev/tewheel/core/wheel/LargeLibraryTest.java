@@ -94,10 +94,10 @@ class LargeLibraryTest {
         assertEquals(expected.needed(), read.needed());
         assertEquals(ElfFacts.of(expected), ElfFacts.of(read));
         assertTrue(read.sectionHeaders().size() > 10, "the section headers at the end were read");
-        assertTrue(chunks.peakCachedChunks() <= chunks.chunkBudget(),
-            chunks.peakCachedChunks() + " chunks of " + chunks.chunkBytes() + " bytes held");
-        assertTrue((long) chunks.chunkBudget() * chunks.chunkBytes() <= 16L << 20);
-        assertEquals(1, chunks.opens(), "front, end, front again: one pass of inflating");
+        assertTrue(chunks.stats().peakCachedChunks() <= chunks.chunking().chunkBudget(),
+            chunks.stats().peakCachedChunks() + " chunks of " + chunks.chunking().chunkBytes() + " bytes held");
+        assertTrue((long) chunks.chunking().chunkBudget() * chunks.chunking().chunkBytes() <= 16L << 20);
+        assertEquals(1, chunks.stats().opens(), "front, end, front again: one pass of inflating");
       }
       // The whole catalogue, bomb bounds included, passes the grown library.
       List<Finding> findings = Judged.findings(wheel.subject(), Map.of());

@@ -74,7 +74,7 @@ final class Cuda {
       return;
     }
     boolean[] current = new boolean[1];
-    call(() -> {
+    NativeCall.run(() -> {
       try (Arena arena = Arena.ofConfined()) {
         MemorySegment ctx = arena.allocate(ADDRESS);
         check("cuCtxGetCurrent", (int) ctxGetCurrent.invokeExact(ctx));
@@ -95,7 +95,7 @@ final class Cuda {
     if (hostMemory) {
       return;
     }
-    call(() -> {
+    NativeCall.run(() -> {
       try (Arena arena = Arena.ofConfined()) {
         Linker linker = Linker.nativeLinker();
         check("cuInit", (int) linker.downcallHandle(find("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT))
@@ -116,7 +116,7 @@ final class Cuda {
     if (hostMemory) {
       MemorySegment.copy(host, 0, device, 0, host.byteSize());
     } else {
-      call(() -> check("cuMemcpyHtoD_v2", (int) htod.invokeExact(device.address(), host, host.byteSize())));
+      NativeCall.run(() -> check("cuMemcpyHtoD_v2", (int) htod.invokeExact(device.address(), host, host.byteSize())));
     }
   }
 
@@ -124,30 +124,14 @@ final class Cuda {
     if (hostMemory) {
       MemorySegment.copy(device, 0, host, 0, host.byteSize());
     } else {
-      call(() -> check("cuMemcpyDtoH_v2", (int) dtoh.invokeExact(host, device.address(), host.byteSize())));
+      NativeCall.run(() -> check("cuMemcpyDtoH_v2", (int) dtoh.invokeExact(host, device.address(), host.byteSize())));
     }
   }
 
   /** cuCtxSynchronize: waits for all work of the current context (the kernels NCCL EP launched). */
   void synchronize() {
     if (!hostMemory) {
-      call(() -> check("cuCtxSynchronize", (int) synchronize.invokeExact()));
-    }
-  }
-
-  /** Driver calls through method handles, which declare Throwable. */
-  private interface DriverCall {
-    void run() throws Throwable;
-  }
-
-  /** Runs driver calls; what they throw reaches the caller unchecked (a failed call is {@link #check}'s message). */
-  private static void call(DriverCall calls) {
-    try {
-      calls.run();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
+      NativeCall.run(() -> check("cuCtxSynchronize", (int) synchronize.invokeExact()));
     }
   }
 

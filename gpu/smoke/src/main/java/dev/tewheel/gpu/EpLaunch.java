@@ -84,6 +84,9 @@ public final class EpLaunch {
       if (wheelLib == null) {
         throw new IllegalArgumentException("--wheel-lib is required");
       }
+      if (ranks < 1) {
+        throw new IllegalArgumentException("--ranks must be at least 1");
+      }
       return new Options(ranks, wheelLib, Optional.ofNullable(ncclLibrary), standIns, EpCase.select(cases), allToAll,
           timeout, grace, failRank, Optional.ofNullable(work), List.copyOf(forwarded));
     }
@@ -101,23 +104,14 @@ public final class EpLaunch {
     }
   }
 
+  private static final String USAGE = "usage: java -cp gpu-smoke.jar dev.tewheel.gpu.EpLaunch --ranks N --wheel-lib DIR"
+      + " [--nccl-library FILE] [--stand-ins] [--cases all|NAME,...] [--all-to-all] [--timeout-s S]"
+      + " [--grace-s S] [--work DIR] [--fail-rank R]";
+
   private EpLaunch() {}
 
   public static void main(String[] args) {
-    Options options;
-    try {
-      options = Options.parse(args);
-      if (options.ranks() < 1) {
-        throw new IllegalArgumentException("--ranks must be at least 1");
-      }
-    } catch (IllegalArgumentException e) {
-      System.err.println("ep-launch: " + e.getMessage());
-      System.err.println("usage: java -cp gpu-smoke.jar dev.tewheel.gpu.EpLaunch --ranks N --wheel-lib DIR"
-          + " [--nccl-library FILE] [--stand-ins] [--cases all|NAME,...] [--all-to-all] [--timeout-s S]"
-          + " [--grace-s S] [--work DIR] [--fail-rank R]");
-      System.exit(2);
-      return;
-    }
+    Options options = Usage.parseOrExit("ep-launch", USAGE, Options::parse, args);
     int status;
     try {
       status = launch(options, System.out);

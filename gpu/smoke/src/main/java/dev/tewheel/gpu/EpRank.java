@@ -788,8 +788,8 @@ public final class EpRank {
           JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
       for (String which : new String[] {"first", "warm"}) {
         long t0 = System.nanoTime();
-        int r = (int) allToAll.invokeExact(send, recv, block / 2, NcclEpStructs.NCCL_BFLOAT16, comm.segment(),
-            MemorySegment.NULL);
+        int r = NativeCall.value(() -> (int) allToAll.invokeExact(send, recv, block / 2, NcclEpStructs.NCCL_BFLOAT16,
+            comm.segment(), MemorySegment.NULL));
         cuda.synchronize();
         double ms = ms(t0);
         check(r == 0, "ncclAlltoAll (" + which + ") of " + block * ranks + " bytes: " + (r == 0 ? "ok"
@@ -797,10 +797,6 @@ public final class EpRank {
         System.out.printf(Locale.ROOT, "BANDWIDTH rank %d ncclAlltoAll (%s): %d B in %.2f ms = %.2f GB/s%n", me, which,
             block * ranks, ms, block * ranks / ms / 1e6);
       }
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw new IllegalStateException(e);
     } finally {
       nccl.memFree(send);
       nccl.memFree(recv);
@@ -814,19 +810,16 @@ public final class EpRank {
       MemorySegment host = arena.allocate(JAVA_INT);
       host.set(JAVA_INT, 0, value);
       cuda.toDevice(d.asSlice(0, 4), host);
-      int r = (int) nccl.function("ncclAllReduce", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-          JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)).invokeExact(d, d, 1L, NcclEpStructs.NCCL_INT32, 0, comm.segment(),
-          MemorySegment.NULL);
+      MethodHandle allReduce = nccl.function("ncclAllReduce", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
+          JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+      int r = NativeCall.value(() -> (int) allReduce.invokeExact(d, d, 1L, NcclEpStructs.NCCL_INT32, 0, comm.segment(),
+          MemorySegment.NULL));
       if (r != 0) {
         throw new IllegalStateException("ncclAllReduce failed with " + r + " (" + nccl.errorString(r) + ")");
       }
       cuda.synchronize();
       cuda.toHost(host, d.asSlice(0, 4));
       return host.get(JAVA_INT, 0);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw new IllegalStateException(e);
     } finally {
       nccl.memFree(d);
     }

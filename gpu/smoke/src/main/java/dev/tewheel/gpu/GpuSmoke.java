@@ -24,6 +24,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,22 +75,16 @@ public final class GpuSmoke {
   record Options(String mode, Path wheelLib, Path ncclLibrary, String algorithm, String expectCache,
       String expectNccl, boolean standIns) {}
 
+  private static final String USAGE = "usage: java -jar gpu-smoke.jar --mode run|no-headers|refused|old-nccl"
+      + " --wheel-lib DIR [--nccl-library FILE] [--algorithm ll|ht] [--expect-cache cold|warm] [--expect-nccl 2.30.7]"
+      + " [--stand-ins]";
+
   private GpuSmoke(Options options) {
     this.options = options;
   }
 
   public static void main(String[] args) {
-    Options options;
-    try {
-      options = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("gpu-smoke: " + e.getMessage());
-      System.err.println("usage: java -jar gpu-smoke.jar --mode run|no-headers|refused|old-nccl --wheel-lib DIR"
-          + " [--nccl-library FILE] [--algorithm ll|ht] [--expect-cache cold|warm] [--expect-nccl 2.30.7]"
-          + " [--stand-ins]");
-      System.exit(2);
-      return;
-    }
+    Options options = Usage.parseOrExit("gpu-smoke", USAGE, GpuSmoke::parse, args);
     GpuSmoke smoke = new GpuSmoke(options);
     long start = System.nanoTime();
     try {
@@ -578,15 +573,12 @@ public final class GpuSmoke {
   private static int ncclGetVersion(Nccl nccl) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment code = arena.allocate(JAVA_INT);
-      int result = (int) nccl.function("ncclGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(code);
+      MethodHandle getVersion = nccl.function("ncclGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+      int result = NativeCall.value(() -> (int) getVersion.invokeExact(code));
       if (result != 0) {
         throw new IllegalStateException("ncclGetVersion returned " + result);
       }
       return code.get(JAVA_INT, 0);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 
@@ -612,13 +604,10 @@ public final class GpuSmoke {
   static String getenv(String name) {
     try (Arena arena = Arena.ofConfined()) {
       Linker linker = Linker.nativeLinker();
-      MemorySegment value = (MemorySegment) linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
-          FunctionDescriptor.of(ADDRESS, ADDRESS)).invokeExact(arena.allocateFrom(name));
+      MethodHandle getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
+          FunctionDescriptor.of(ADDRESS, ADDRESS));
+      MemorySegment value = NativeCall.value(() -> (MemorySegment) getenv.invokeExact(arena.allocateFrom(name)));
       return value.equals(MemorySegment.NULL) ? null : value.reinterpret(Long.MAX_VALUE).getString(0);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 
