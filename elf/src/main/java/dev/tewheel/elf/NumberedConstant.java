@@ -1,6 +1,7 @@
 package dev.tewheel.elf;
 
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A numbered ELF constant (e_machine, EI_OSABI, e_type, p_type, a symbol's binding and type): equal by its number, printed
@@ -8,12 +9,13 @@ import java.util.Map;
  */
 public abstract class NumberedConstant {
   private final int value;
-  private final String name;
+  private final Map<Integer, String> names;
 
-  /** @param names the subclass's table; declared before its constants, so that it exists when they are made */
+  /** @param names the subclass's table, declared before its constants so that it exists when they are made */
   NumberedConstant(int value, Map<Integer, String> names) {
     this.value = value;
-    this.name = names.get(value);
+    // Looked up when printed, not here: the parser makes two of these for each of thousands of symbols.
+    this.names = Objects.requireNonNull(names, "names");
   }
 
   /** The number as the file has it. */
@@ -23,6 +25,7 @@ public abstract class NumberedConstant {
 
   /** The name, e.g. "x86_64" or "FUNC", or {@link #unnamed} for a value without a name. */
   public final String name() {
+    String name = names.get(value);
     return name != null ? name : unnamed(value);
   }
 

@@ -185,7 +185,7 @@ public final class Json {
 
   private Map<String, Object> object(int depth) {
     Map<String, Object> map = new LinkedHashMap<>();
-    members('}', () -> {
+    for (boolean more = open('}'); more; more = next('}')) {
       skipSpace();
       if (!peek('"')) {
         throw error("expected a string key");
@@ -197,34 +197,38 @@ public final class Json {
         throw error("duplicate key '" + key + "'");
       }
       map.put(key, value(depth + 1));
-    });
+    }
     return Collections.unmodifiableMap(map);
   }
 
   private List<Object> array(int depth) {
     List<Object> list = new ArrayList<>();
-    members(']', () -> list.add(value(depth + 1)));
+    for (boolean more = open(']'); more; more = next(']')) {
+      list.add(value(depth + 1));
+    }
     return Collections.unmodifiableList(list);
   }
 
-  /** From the opening bracket to {@code close}: reads each comma-separated member with {@code member}. */
-  private void members(char close, Runnable member) {
+  /** Reads the opening bracket: whether a member follows, or {@code close} (read too) ends an empty container. */
+  private boolean open(char close) {
     at++;
     skipSpace();
     if (peek(close)) {
       at++;
-      return;
+      return false;
     }
-    while (true) {
-      member.run();
-      skipSpace();
-      if (peek(',')) {
-        at++;
-      } else {
-        expect(close);
-        return;
-      }
+    return true;
+  }
+
+  /** Reads what follows a member: a comma (true: another member follows) or {@code close} (false). */
+  private boolean next(char close) {
+    skipSpace();
+    if (peek(',')) {
+      at++;
+      return true;
     }
+    expect(close);
+    return false;
   }
 
   private String string() {
