@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.internal.Symbols;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -30,32 +29,25 @@ import java.util.function.Supplier;
 public final class TransformerEngine {
   /** TE's EP backend is a process-wide singleton; so is this mirror of its state. */
 
-  private final Path mappedFrom;
-  private final Optional<EnvironmentSetting> ncclEpHome;
-  private final Nccl nccl;
-  private final Symbols symbols;
+  private final LoadedLibrary library;
   private final Supplier<Availability> availability;
 
   /** Each function bound once, on first use; a function the library lacks throws when it is called. */
   private final MethodHandle[] bound = new MethodHandle[Function.values().length];
 
-  TransformerEngine(Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
-      Supplier<Availability> availability) {
-    this.mappedFrom = mappedFrom;
-    this.ncclEpHome = ncclEpHome;
-    this.nccl = nccl;
-    this.symbols = symbols;
+  TransformerEngine(LoadedLibrary library, Supplier<Availability> availability) {
+    this.library = library;
     this.availability = availability;
   }
 
   /** The file te-runtime opened. */
   public Path file() {
-    return symbols.file();
+    return library.symbols().file();
   }
 
   /** The file the dynamic linker mapped, by dlinfo. */
   public Path mappedFrom() {
-    return mappedFrom;
+    return library.mappedFrom();
   }
 
   /**
@@ -63,12 +55,12 @@ public final class TransformerEngine {
    * {@code include/nccl_ep/}, or already set by the user (whose value wins); empty when the bundle ships no NCCL EP.
    */
   public Optional<EnvironmentSetting> ncclEpHome() {
-    return ncclEpHome;
+    return library.ncclEpHome();
   }
 
   /** The NCCL that TE (which NEEDS libnccl.so.2) is bound to. */
   public Nccl nccl() {
-    return nccl;
+    return library.nccl();
   }
 
   /**
@@ -78,7 +70,7 @@ public final class TransformerEngine {
    * @throws UnresolvedSymbolException {@code Unresolved symbol: <name>} when the library does not define it
    */
   public MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-    return symbols.function(name, descriptor, options);
+    return library.symbols().function(name, descriptor, options);
   }
 
   /**
@@ -500,7 +492,8 @@ public final class TransformerEngine {
   private MethodHandle bound(Function f) {
     MethodHandle handle = bound[f.ordinal()];
     if (handle == null) {
-      handle = symbols.function(f.symbol, f.descriptor); // a benign race: Symbols hands out one handle per key
+      // a benign race: Symbols hands out one handle per key
+      handle = library.symbols().function(f.symbol, f.descriptor);
       bound[f.ordinal()] = handle;
     }
     return handle;
