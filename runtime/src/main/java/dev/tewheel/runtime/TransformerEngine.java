@@ -265,13 +265,9 @@ public final class TransformerEngine {
       NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
     String fn = Function.EP_DISPATCH.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
-      dims(fn, "tokens", tokens, 2);
-      dims(fn, "recv_tokens", recvTokens, 2);
-      notWider(fn, "tokens", tokens);
-      notWider(fn, "recv_tokens", recvTokens);
+      tokens(fn, "tokens", tokens);
+      tokens(fn, "recv_tokens", recvTokens);
       if (tokens.dtype() == TeStructs.FLOAT8E4M3 || tokens.dtype() == TeStructs.FLOAT8E5M2) {
         throw new IllegalArgumentException(fn + ": FP8 tokens need a block scaling mode (e.g. MXFP8); this tensor"
             + " has per-tensor scaling");
@@ -308,8 +304,6 @@ public final class TransformerEngine {
       MemorySegment stream) {
     String fn = Function.EP_COMBINE.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
       dims(fn, "expert_out", expertOut, 2);
       dims(fn, "result", result, 2);
@@ -330,8 +324,6 @@ public final class TransformerEngine {
       CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
     String fn = Function.EP_DISPATCH_BWD.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
       dims(fn, "grad", grad, 2);
       dims(fn, "grad_tokens", gradTokens, 2);
@@ -357,13 +349,9 @@ public final class TransformerEngine {
       CommWindow gradExpertOutWin, MemorySegment stream) {
     String fn = Function.EP_COMBINE_BWD.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
-      dims(fn, "grad", grad, 2);
-      dims(fn, "grad_expert_out", gradExpertOut, 2);
-      notWider(fn, "grad", grad);
-      notWider(fn, "grad_expert_out", gradExpertOut);
+      tokens(fn, "grad", grad);
+      tokens(fn, "grad_expert_out", gradExpertOut);
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
@@ -438,7 +426,10 @@ public final class TransformerEngine {
     }
   }
 
+  /** What a dispatch, a combine and their backward passes need first: EP initialized, handle memory prepared. */
   private static void requirePrepared(String fn, NvteTensor handleMem) {
+    requireInitialized(fn);
+    handleMemory(fn, handleMem);
     if (!ProcessState.TE_PREPARED.contains(handleMem.data().address()) && ProcessState.teCachedTopK == null) {
       throw new IllegalStateException(fn + " refused: no epPrepare() has run on this handle memory or any other;"
           + " call epPrepare() first");
@@ -456,7 +447,9 @@ public final class TransformerEngine {
     require(tensor.ndim() == ndim, fn, name + " must be " + ndim + "-D, got shape " + tensor);
   }
 
-  private static void notWider(String fn, String name, NvteTensor tensor) {
+  /** A tensor of token rows: 2-D, its dtype no wider than the group's {@code max_token_dtype}. */
+  private static void tokens(String fn, String name, NvteTensor tensor) {
+    dims(fn, name, tensor, 2);
     require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(ProcessState.teMaxTokenDtype), fn,
         name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
             + ProcessState.teMaxTokenDtype + ")");
