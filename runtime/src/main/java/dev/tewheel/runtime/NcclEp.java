@@ -525,7 +525,7 @@ public final class NcclEp {
     GROUP_DESTROY("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
     // Host-only sizing, short and without upcalls: a critical downcall, so its out-parameter can be a heap array.
     HANDLE_MEM_SIZE("ncclEpHandleMemSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
-        JAVA_INT), true),
+        JAVA_INT), Linker.Option.critical(true)),
     INIT_HANDLE("ncclEpInitHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT,
         ADDRESS)),
     UPDATE_HANDLE("ncclEpUpdateHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
@@ -543,17 +543,13 @@ public final class NcclEp {
 
     final String symbol;
     final FunctionDescriptor descriptor;
-    /** Bound with {@code Linker.Option.critical(true)}: heap segments may be passed. */
-    final boolean critical;
+    /** How it is bound: {@code Linker.Option.critical(true)} where heap segments may be passed. */
+    final Linker.Option[] options;
 
-    Function(String symbol, FunctionDescriptor descriptor) {
-      this(symbol, descriptor, false);
-    }
-
-    Function(String symbol, FunctionDescriptor descriptor, boolean critical) {
+    Function(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
       this.symbol = symbol;
       this.descriptor = descriptor;
-      this.critical = critical;
+      this.options = options;
     }
   }
 
@@ -588,9 +584,7 @@ public final class NcclEp {
 
     private static MethodHandle bind(Function f) {
       try {
-        return f.critical
-            ? ProcessState.boundNcclEp.library.symbols().function(f.symbol, f.descriptor, Linker.Option.critical(true))
-            : ProcessState.boundNcclEp.library.symbols().function(f.symbol, f.descriptor);
+        return ProcessState.boundNcclEp.library.symbols().function(f.symbol, f.descriptor, f.options);
       } catch (UnresolvedSymbolException missing) {
         MethodType type = f.descriptor.toMethodType();
         return MethodHandles.dropArguments(
