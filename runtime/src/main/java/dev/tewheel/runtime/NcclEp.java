@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.runtime.internal.Config;
-import dev.tewheel.runtime.internal.Symbols;
 import dev.tewheel.runtime.internal.VersionGetter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -45,22 +44,15 @@ public final class NcclEp {
 
 
   private final Config config;
-  private final Path mappedFrom;
   private final NcclVersion version;
   private final Availability availability;
-  private final Nccl nccl;
-  private final Optional<EnvironmentSetting> ncclEpHome;
-  private final Symbols symbols;
+  private final LoadedLibrary library;
 
-  NcclEp(Config config, Path mappedFrom, NcclVersion version, Availability availability, Nccl nccl,
-      Optional<EnvironmentSetting> ncclEpHome, Symbols symbols) {
+  NcclEp(Config config, LoadedLibrary library, NcclVersion version, Availability availability) {
     this.config = config;
-    this.mappedFrom = mappedFrom;
     this.version = version;
     this.availability = availability;
-    this.nccl = nccl;
-    this.ncclEpHome = ncclEpHome;
-    this.symbols = symbols;
+    this.library = library;
   }
 
   static void publish(NcclEp ep) {
@@ -73,12 +65,12 @@ public final class NcclEp {
 
   /** The file the selection rule chose. */
   public Path file() {
-    return symbols.file();
+    return library.symbols().file();
   }
 
   /** The file the dynamic linker mapped, by dlinfo (the same file as {@link #file()}, maybe by another name). */
   public Path mappedFrom() {
-    return mappedFrom;
+    return library.mappedFrom();
   }
 
   /** What {@code ncclEpGetVersion} reported when the library was loaded. */
@@ -97,12 +89,12 @@ public final class NcclEp {
    * {@link TeRuntime#loadTransformerEngine()} set it; empty when the bundle ships no headers.
    */
   public Optional<EnvironmentSetting> ncclEpHome() {
-    return ncclEpHome;
+    return library.ncclEpHome();
   }
 
   /** The NCCL this NCCL EP is bound to. */
   public Nccl nccl() {
-    return nccl;
+    return library.nccl();
   }
 
   /**
@@ -462,7 +454,7 @@ public final class NcclEp {
    * @throws UnresolvedSymbolException {@code Unresolved symbol: <name>} when the library does not define it
    */
   public MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-    return symbols.function(name, descriptor, options);
+    return library.symbols().function(name, descriptor, options);
   }
 
   /** The group config fields NCCL EP assert()s on (ending the process); refused here with a Java exception. */
@@ -487,7 +479,7 @@ public final class NcclEp {
 
   private void check(Function function, int result) {
     if (result != 0) {
-      throw new NcclEpException(function.symbol, result, nccl.errorString(result));
+      throw new NcclEpException(function.symbol, result, library.nccl().errorString(result));
     }
   }
 
@@ -533,7 +525,7 @@ public final class NcclEp {
     GROUP_DESTROY("ncclEpGroupDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
     // Host-only sizing, short and without upcalls: a critical downcall, so its out-parameter can be a heap array.
     HANDLE_MEM_SIZE("ncclEpHandleMemSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
-        JAVA_INT), true),
+        JAVA_INT), Linker.Option.critical(true)),
     INIT_HANDLE("ncclEpInitHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT,
         ADDRESS)),
     UPDATE_HANDLE("ncclEpUpdateHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
@@ -551,17 +543,13 @@ public final class NcclEp {
 
     final String symbol;
     final FunctionDescriptor descriptor;
-    /** Bound with {@code Linker.Option.critical(true)}: heap segments may be passed. */
-    final boolean critical;
+    /** How it is bound: {@code Linker.Option.critical(true)} where heap segments may be passed. */
+    final Linker.Option[] options;
 
-    Function(String symbol, FunctionDescriptor descriptor) {
-      this(symbol, descriptor, false);
-    }
-
-    Function(String symbol, FunctionDescriptor descriptor, boolean critical) {
+    Function(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
       this.symbol = symbol;
       this.descriptor = descriptor;
-      this.critical = critical;
+      this.options = options;
     }
   }
 
@@ -573,7 +561,7 @@ public final class NcclEp {
    */
   private static final class Bound {
     static final MethodHandle GET_VERSION =
-        VersionGetter.at(ProcessState.boundNcclEp.symbols.address(Function.GET_VERSION.symbol));
+        VersionGetter.at(ProcessState.boundNcclEp.library.symbols().address(Function.GET_VERSION.symbol));
     static final MethodHandle TENSOR_ALLOC = bind(Function.TENSOR_ALLOC);
     static final MethodHandle TENSOR_DESTROY = bind(Function.TENSOR_DESTROY);
     static final MethodHandle CREATE_GROUP = bind(Function.CREATE_GROUP);
@@ -596,9 +584,7 @@ public final class NcclEp {
 
     private static MethodHandle bind(Function f) {
       try {
-        return f.critical
-            ? ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor, Linker.Option.critical(true))
-            : ProcessState.boundNcclEp.symbols.function(f.symbol, f.descriptor);
+        return ProcessState.boundNcclEp.library.symbols().function(f.symbol, f.descriptor, f.options);
       } catch (UnresolvedSymbolException missing) {
         MethodType type = f.descriptor.toMethodType();
         return MethodHandles.dropArguments(

@@ -311,8 +311,8 @@ public final class TeRuntime {
         throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-      ProcessState.transformerEngine = new TransformerEngine(mapped, home, boundNccl,
-          new Symbols(opened.handle(), te.get()), this::availability);
+      ProcessState.transformerEngine = new TransformerEngine(
+          new LoadedLibrary(new Symbols(opened.handle(), te.get()), mapped, home, boundNccl), this::availability);
       return ProcessState.transformerEngine;
     }
   }
@@ -385,7 +385,8 @@ public final class TeRuntime {
             availability);
       }
       keep = true;
-      return new NcclEp(config, mapped, version, availability, boundNccl, home, symbols);
+      return new NcclEp(config, new LoadedLibrary(symbols, mapped, home, boundNccl), version,
+          availability);
     } finally {
       if (!keep) {
         Libc.dlclose(opened.handle());

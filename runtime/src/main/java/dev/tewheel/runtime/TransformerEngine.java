@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.internal.Symbols;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -30,32 +29,25 @@ import java.util.function.Supplier;
 public final class TransformerEngine {
   /** TE's EP backend is a process-wide singleton; so is this mirror of its state. */
 
-  private final Path mappedFrom;
-  private final Optional<EnvironmentSetting> ncclEpHome;
-  private final Nccl nccl;
-  private final Symbols symbols;
+  private final LoadedLibrary library;
   private final Supplier<Availability> availability;
 
   /** Each function bound once, on first use; a function the library lacks throws when it is called. */
   private final MethodHandle[] bound = new MethodHandle[Function.values().length];
 
-  TransformerEngine(Path mappedFrom, Optional<EnvironmentSetting> ncclEpHome, Nccl nccl, Symbols symbols,
-      Supplier<Availability> availability) {
-    this.mappedFrom = mappedFrom;
-    this.ncclEpHome = ncclEpHome;
-    this.nccl = nccl;
-    this.symbols = symbols;
+  TransformerEngine(LoadedLibrary library, Supplier<Availability> availability) {
+    this.library = library;
     this.availability = availability;
   }
 
   /** The file te-runtime opened. */
   public Path file() {
-    return symbols.file();
+    return library.symbols().file();
   }
 
   /** The file the dynamic linker mapped, by dlinfo. */
   public Path mappedFrom() {
-    return mappedFrom;
+    return library.mappedFrom();
   }
 
   /**
@@ -63,12 +55,12 @@ public final class TransformerEngine {
    * {@code include/nccl_ep/}, or already set by the user (whose value wins); empty when the bundle ships no NCCL EP.
    */
   public Optional<EnvironmentSetting> ncclEpHome() {
-    return ncclEpHome;
+    return library.ncclEpHome();
   }
 
   /** The NCCL that TE (which NEEDS libnccl.so.2) is bound to. */
   public Nccl nccl() {
-    return nccl;
+    return library.nccl();
   }
 
   /**
@@ -78,7 +70,7 @@ public final class TransformerEngine {
    * @throws UnresolvedSymbolException {@code Unresolved symbol: <name>} when the library does not define it
    */
   public MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-    return symbols.function(name, descriptor, options);
+    return library.symbols().function(name, descriptor, options);
   }
 
   /**
@@ -273,13 +265,9 @@ public final class TransformerEngine {
       NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
     String fn = Function.EP_DISPATCH.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
-      dims(fn, "tokens", tokens, 2);
-      dims(fn, "recv_tokens", recvTokens, 2);
-      notWider(fn, "tokens", tokens);
-      notWider(fn, "recv_tokens", recvTokens);
+      tokens(fn, "tokens", tokens);
+      tokens(fn, "recv_tokens", recvTokens);
       if (tokens.dtype() == TeStructs.FLOAT8E4M3 || tokens.dtype() == TeStructs.FLOAT8E5M2) {
         throw new IllegalArgumentException(fn + ": FP8 tokens need a block scaling mode (e.g. MXFP8); this tensor"
             + " has per-tensor scaling");
@@ -316,8 +304,6 @@ public final class TransformerEngine {
       MemorySegment stream) {
     String fn = Function.EP_COMBINE.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
       dims(fn, "expert_out", expertOut, 2);
       dims(fn, "result", result, 2);
@@ -338,8 +324,6 @@ public final class TransformerEngine {
       CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
     String fn = Function.EP_DISPATCH_BWD.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
       dims(fn, "grad", grad, 2);
       dims(fn, "grad_tokens", gradTokens, 2);
@@ -365,13 +349,9 @@ public final class TransformerEngine {
       CommWindow gradExpertOutWin, MemorySegment stream) {
     String fn = Function.EP_COMBINE_BWD.symbol;
     synchronized (ProcessState.TE_EP) {
-      requireInitialized(fn);
-      handleMemory(fn, handleMem);
       requirePrepared(fn, handleMem);
-      dims(fn, "grad", grad, 2);
-      dims(fn, "grad_expert_out", gradExpertOut, 2);
-      notWider(fn, "grad", grad);
-      notWider(fn, "grad_expert_out", gradExpertOut);
+      tokens(fn, "grad", grad);
+      tokens(fn, "grad_expert_out", gradExpertOut);
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
@@ -446,7 +426,10 @@ public final class TransformerEngine {
     }
   }
 
+  /** What a dispatch, a combine and their backward passes need first: EP initialized, handle memory prepared. */
   private static void requirePrepared(String fn, NvteTensor handleMem) {
+    requireInitialized(fn);
+    handleMemory(fn, handleMem);
     if (!ProcessState.TE_PREPARED.contains(handleMem.data().address()) && ProcessState.teCachedTopK == null) {
       throw new IllegalStateException(fn + " refused: no epPrepare() has run on this handle memory or any other;"
           + " call epPrepare() first");
@@ -464,7 +447,9 @@ public final class TransformerEngine {
     require(tensor.ndim() == ndim, fn, name + " must be " + ndim + "-D, got shape " + tensor);
   }
 
-  private static void notWider(String fn, String name, NvteTensor tensor) {
+  /** A tensor of token rows: 2-D, its dtype no wider than the group's {@code max_token_dtype}. */
+  private static void tokens(String fn, String name, NvteTensor tensor) {
+    dims(fn, name, tensor, 2);
     require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(ProcessState.teMaxTokenDtype), fn,
         name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
             + ProcessState.teMaxTokenDtype + ")");
@@ -500,7 +485,8 @@ public final class TransformerEngine {
   private MethodHandle bound(Function f) {
     MethodHandle handle = bound[f.ordinal()];
     if (handle == null) {
-      handle = symbols.function(f.symbol, f.descriptor); // a benign race: Symbols hands out one handle per key
+      // a benign race: Symbols hands out one handle per key
+      handle = library.symbols().function(f.symbol, f.descriptor);
       bound[f.ordinal()] = handle;
     }
     return handle;
