@@ -1,5 +1,7 @@
 package dev.tewheel.runtime;
 
+import static dev.tewheel.json.Json.object;
+
 import dev.tewheel.json.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -226,15 +228,6 @@ public final class Report {
     }
     out.append("  ").append(jit.verdict()).append('\n');
     return out.toString();
-  }
-
-  /** A JSON object of these key, value pairs, in this order (a value may be null). */
-  private static Map<String, Object> object(Object... pairs) {
-    Map<String, Object> object = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      object.put((String) pairs[i], pairs[i + 1]);
-    }
-    return object;
   }
 
   private static List<String> strings(List<Path> paths) {

@@ -1,16 +1,16 @@
 package dev.tewheel.runtime;
 
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Discovery;
 import dev.tewheel.runtime.internal.Environment;
-import dev.tewheel.runtime.internal.FileStamp;
 import dev.tewheel.runtime.internal.JitCheck;
 import dev.tewheel.runtime.internal.Libc;
-import dev.tewheel.runtime.internal.NcclGate;
 import dev.tewheel.runtime.internal.NativeAccess;
+import dev.tewheel.runtime.internal.NcclGate;
 import dev.tewheel.runtime.internal.Resolver;
 import dev.tewheel.runtime.internal.Symbols;
 import dev.tewheel.runtime.internal.VersionGetter;
@@ -278,14 +278,14 @@ public final class TeRuntime {
     }
     synchronized (ProcessState.LOADS) {
       if (ProcessState.transformerEngine != null) {
-        if (!FileStamp.sameFile(ProcessState.transformerEngine.file(), te.get())) {
+        if (!WheelLibPaths.sameFile(ProcessState.transformerEngine.file(), te.get())) {
           throw failure("libtransformer_engine.so is already loaded in this process from "
               + ProcessState.transformerEngine.file() + "; this configuration selects " + te.get());
         }
         return ProcessState.transformerEngine;
       }
       Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
-          .filter(p -> !FileStamp.sameFile(p, te.get()));
+          .filter(p -> !WheelLibPaths.sameFile(p, te.get()));
       if (other.isPresent()) {
         throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
             + "; loading " + te.get() + " beside it would give this process two copies");
@@ -368,7 +368,7 @@ public final class TeRuntime {
     boolean keep = false;
     try {
       Path mapped = Libc.mappedFile(opened.handle()).orElse(chosen.file());
-      if (!FileStamp.sameFile(mapped, chosen.file())) {
+      if (!WheelLibPaths.sameFile(mapped, chosen.file())) {
         throw new LoadException(Resolver.alreadyLoaded(chosen.soname(), chosen.file(), mapped), availability);
       }
       Symbols symbols = new Symbols(opened.handle(), chosen.file());
@@ -420,7 +420,7 @@ public final class TeRuntime {
       return ep;
     }
     Availability availability = Resolver.resolve(config).availability();
-    if (availability.chosenFile().filter(f -> FileStamp.sameFile(f, ep.file())).isPresent()) {
+    if (availability.chosenFile().filter(f -> WheelLibPaths.sameFile(f, ep.file())).isPresent()) {
       return ep;
     }
     throw new LoadException("NCCL EP is already loaded in this process from " + ep.file() + ", and one process"

@@ -1,12 +1,13 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;
-import dev.tewheel.runtime.NativeLibrary;
 import dev.tewheel.runtime.NativeLibrary.FoundBy;
-import dev.tewheel.runtime.NcclStatus;
+import dev.tewheel.runtime.NativeLibrary;
 import dev.tewheel.runtime.NativeWorld;
+import dev.tewheel.runtime.NcclStatus;
 import java.io.IOException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
@@ -256,7 +257,7 @@ public final class Discovery {
     for (NativeLibrary library : libraries) {
       Optional<Path> chosen = library.file();
       if (chosen.isPresent() && library.foundBy() != FoundBy.ALREADY_LOADED && !library.mapped().isEmpty()
-          && library.mapped().stream().noneMatch(m -> FileStamp.sameFile(m, chosen.get()))) {
+          && library.mapped().stream().noneMatch(m -> WheelLibPaths.sameFile(m, chosen.get()))) {
         warnings.add(library.soname().orElse(library.name()) + " is already mapped from " + library.mapped().get(0)
             + "; te-runtime's search chose " + chosen.get() + ", but symbols bind to the mapped copy");
       }
@@ -324,7 +325,7 @@ public final class Discovery {
    * lookup returns (the maps are in address order, not load order).
    */
   private static Path firstLoaded(String soname, List<Path> copies) {
-    return Libc.loadedFile(soname).filter(f -> copies.stream().anyMatch(c -> FileStamp.sameFile(c, f)))
+    return Libc.loadedFile(soname).filter(f -> copies.stream().anyMatch(c -> WheelLibPaths.sameFile(c, f)))
         .orElse(copies.get(0));
   }
 
@@ -334,8 +335,8 @@ public final class Discovery {
     }
     Path first = firstLoaded(soname, copies);
     List<Path> ordered = new ArrayList<>();
-    copies.stream().filter(c -> FileStamp.sameFile(c, first)).forEach(ordered::add);
-    copies.stream().filter(c -> !FileStamp.sameFile(c, first)).forEach(ordered::add);
+    copies.stream().filter(c -> WheelLibPaths.sameFile(c, first)).forEach(ordered::add);
+    copies.stream().filter(c -> !WheelLibPaths.sameFile(c, first)).forEach(ordered::add);
     return ordered;
   }
 
@@ -469,7 +470,7 @@ public final class Discovery {
         .map(Discovery::cudnnParts).orElse(List.of());
     Optional<String> version = Optional.empty();
     String versionSource = "none";
-    if (found.file().isPresent() && copies.stream().anyMatch(c -> FileStamp.sameFile(c, found.file().get()))) {
+    if (found.file().isPresent() && copies.stream().anyMatch(c -> WheelLibPaths.sameFile(c, found.file().get()))) {
       Libc.Opened opened = Libc.dlopen(found.file().get().toString(), Libc.RTLD_LAZY | Libc.RTLD_NOLOAD);
       if (opened.ok()) {
         try {
@@ -623,7 +624,7 @@ public final class Discovery {
   private static List<Path> distinctFiles(List<Path> files) {
     List<Path> distinct = new ArrayList<>();
     for (Path file : files) {
-      if (distinct.stream().noneMatch(d -> FileStamp.sameFile(d, file))) {
+      if (distinct.stream().noneMatch(d -> WheelLibPaths.sameFile(d, file))) {
         distinct.add(file);
       }
     }

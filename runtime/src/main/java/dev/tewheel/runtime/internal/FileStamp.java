@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.bundle.layout.WheelLibPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,11 +25,6 @@ public final class FileStamp {
   /** The stamp of {@code file} now (links followed). */
   static FileStamp of(Path file) throws IOException {
     return new FileStamp(Files.readAttributes(file, BasicFileAttributes.class));
-  }
-
-  /** Whether two paths name one file: bundle's rule ({@link WheelLibPaths#sameFile}), which selection also uses. */
-  public static boolean sameFile(Path a, Path b) {
-    return WheelLibPaths.sameFile(a, b);
   }
 
   long size() {

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
@@ -181,7 +182,7 @@ public final class LoadPredictor {
   private static String describe(Path file, Map<Path, String> labels) {
     String label = null;
     for (Map.Entry<Path, String> e : labels.entrySet()) {
-      if (FileStamp.sameFile(e.getKey(), file)) {
+      if (WheelLibPaths.sameFile(e.getKey(), file)) {
         label = e.getValue();
       }
     }

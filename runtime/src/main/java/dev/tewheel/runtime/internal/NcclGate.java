@@ -1,6 +1,7 @@
 package dev.tewheel.runtime.internal;
 
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NcclVersion;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class NcclGate {
     if (existing.isPresent()) {
       source = NcclStatus.Source.ALREADY_MAPPED;
       target = existing.get().toString();
-      if (configured != null && !FileStamp.sameFile(existing.get(), configured)) {
+      if (configured != null && !WheelLibPaths.sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
             + " that copy, not to the " + label + " " + configured + "; ";
       }

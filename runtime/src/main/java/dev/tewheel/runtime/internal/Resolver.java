@@ -220,7 +220,7 @@ public final class Resolver {
 
     Optional<String> providerRefusal = Optional.empty();
     if (selection.chosen().isPresent() && provider.isPresent()
-        && !FileStamp.sameFile(provider.get().file(), selection.chosen().get().file())) {
+        && !WheelLibPaths.sameFile(provider.get().file(), selection.chosen().get().file())) {
       providerRefusal = Optional.of(provider.get().refusal(selection.chosen().get().file(), bundle.orElseThrow()));
     }
     Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
@@ -302,7 +302,7 @@ public final class Resolver {
     if (chosen.soname().isEmpty()) {
       return Optional.empty();
     }
-    return Libc.loadedFile(chosen.soname().get()).filter(loaded -> !FileStamp.sameFile(loaded, chosen.file()));
+    return Libc.loadedFile(chosen.soname().get()).filter(loaded -> !WheelLibPaths.sameFile(loaded, chosen.file()));
   }
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
