@@ -209,13 +209,78 @@ final class LinkerHost {
         if (key.equals("vendor_id")) {
           vendor = value;
         } else if (key.equals("flags")) {
-          return Optional.of(new Cpu(vendor, new HashSet<>(List.of(value.split("\\s+")))));
+          Set<String> flags = new HashSet<>(List.of(value.split("\\s+")));
+          glibcActive(flags);
+          return Optional.of(new Cpu(vendor, flags));
         }
       }
     } catch (IOException | RuntimeException e) {
       // no cpuinfo: no subfolders known
     }
     return Optional.empty();
+  }
+
+  /**
+   * The flags the hwcaps rules read, where they are known, as glibc itself judges them usable: glibc 2.33+ answers
+   * with {@code __x86_get_cpuid_feature_leaf} (sys/platform/x86.h), whose active bits are what its hwcaps and
+   * platform choice read. The kernel's /proc/cpuinfo may hide a flag the CPU has and glibc uses (seen on a VM: no
+   * {@code abm}, while glibc counts LZCNT as usable and searches x86-64-v3 and v4).
+   */
+  private static void glibcActive(Set<String> flags) {
+    MethodHandle leaf;
+    try {
+      Optional<MemorySegment> function =
+          Linker.nativeLinker().defaultLookup().find("__x86_get_cpuid_feature_leaf");
+      if (function.isEmpty()) {
+        return; // before 2.33: /proc/cpuinfo stands in
+      }
+      leaf = Linker.nativeLinker().downcallHandle(function.get(),
+          FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    } catch (RuntimeException e) {
+      return;
+    }
+    for (X86Feature feature : X86Feature.values()) {
+      try {
+        // struct cpuid_feature { unsigned cpuid_array[4]; unsigned active_array[4]; }
+        MemorySegment words = ((MemorySegment) leaf.invokeExact(feature.leaf)).reinterpret(32);
+        boolean active = (words.get(ValueLayout.JAVA_INT, 16 + 4L * feature.register) & (1 << feature.bit)) != 0;
+        if (active) {
+          flags.add(feature.flag);
+        } else {
+          flags.remove(feature.flag);
+        }
+      } catch (Throwable t) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The cpuinfo flags the rules above read, and where glibc keeps each (leaf index, register eax..edx, bit). FPU is
+   * left to /proc/cpuinfo: glibc never marks it active (x86-64 has it by definition).
+   */
+  private enum X86Feature {
+    CX8("cx8", 0, 3, 8), CMOV("cmov", 0, 3, 15), MMX("mmx", 0, 3, 23), FXSR("fxsr", 0, 3, 24),
+    SSE("sse", 0, 3, 25), SSE2("sse2", 0, 3, 26),
+    SSE3("pni", 0, 2, 0), SSSE3("ssse3", 0, 2, 9), FMA("fma", 0, 2, 12), CX16("cx16", 0, 2, 13),
+    SSE4_1("sse4_1", 0, 2, 19), SSE4_2("sse4_2", 0, 2, 20), MOVBE("movbe", 0, 2, 22), POPCNT("popcnt", 0, 2, 23),
+    AVX("avx", 0, 2, 28), F16C("f16c", 0, 2, 29),
+    BMI1("bmi1", 1, 1, 3), AVX2("avx2", 1, 1, 5), BMI2("bmi2", 1, 1, 8), AVX512F("avx512f", 1, 1, 16),
+    AVX512DQ("avx512dq", 1, 1, 17), AVX512PF("avx512pf", 1, 1, 26), AVX512ER("avx512er", 1, 1, 27),
+    AVX512CD("avx512cd", 1, 1, 28), AVX512BW("avx512bw", 1, 1, 30), AVX512VL("avx512vl", 1, 1, 31),
+    LAHF("lahf_lm", 2, 2, 0), LZCNT("abm", 2, 2, 5);
+
+    final String flag;
+    final int leaf;
+    final int register;
+    final int bit;
+
+    X86Feature(String flag, int leaf, int register, int bit) {
+      this.flag = flag;
+      this.leaf = leaf;
+      this.register = register;
+      this.bit = bit;
+    }
   }
 
   /** glibc's major and minor from gnu_get_libc_version(); empty on another C library. */
