@@ -1,7 +1,5 @@
 package dev.tewheel.json;
 
-import java.util.Locale;
-
 /**
  * The one rule for text that reaches a person or a CI log: a console, a report, an annotation, a build log. Names
  * come from the inputs (a wheel's entries, a library's DT_NEEDED, an environment value), so what they hold is shown,
@@ -22,8 +20,14 @@ import java.util.Locale;
 public final class Printable {
   private Printable() {}
 
-  /** {@code text} with every code point {@link #escaped} written as an escape, and {@code ##[} broken. */
+  /**
+   * {@code text} with every code point {@link #escaped} written as an escape, and {@code ##[} broken; null stays
+   * null (an exception without a message).
+   */
   public static String text(String text) {
+    if (text == null) {
+      return null;
+    }
     int first = firstToEscape(text);
     if (first == text.length()) {
       return text;
@@ -49,7 +53,7 @@ public final class Printable {
    * since GitHub's runner takes a line that starts so for a workflow command. The caller ends the line.
    */
   public static String line(String text) {
-    String line = Printable.text(text);
+    String line = Printable.text(String.valueOf(text));
     int i = 0;
     while (i < line.length() && (line.charAt(i) == ' ' || Character.getType(line.charAt(i))
         == Character.SPACE_SEPARATOR)) {
@@ -102,8 +106,13 @@ public final class Printable {
       case '\r' -> out.append("\\r");
       case '\t' -> out.append("\\t");
       case 0 -> out.append("\\0");
-      default -> out.append(c > 0xffff ? String.format(Locale.ROOT, "\\U%08x", c)
-          : String.format(Locale.ROOT, "\\u%04x", c));
+      default -> hex(out.append(c > 0xffff ? "\\U" : "\\u"), c, c > 0xffff ? 8 : 4);
+    }
+  }
+
+  private static void hex(StringBuilder out, int value, int digits) {
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
+      out.append(Character.forDigit(value >> shift & 0xf, 16));
     }
   }
 }
