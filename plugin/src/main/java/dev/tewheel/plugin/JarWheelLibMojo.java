@@ -1,6 +1,7 @@
 package dev.tewheel.plugin;
 
 import dev.tewheel.core.jar.WheelLibJar;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,7 +63,7 @@ public class JarWheelLibMojo extends TeMojo {
         }
       });
     } catch (UncheckedIOException e) {
-      throw new MojoFailureException(printable(e.getCause().getMessage()), e.getCause());
+      throw new MojoFailureException(Printable.text(e.getCause().getMessage()), e.getCause());
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
         jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp(),
@@ -71,7 +72,7 @@ public class JarWheelLibMojo extends TeMojo {
     try {
       written = WheelLibJar.write(request);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(e.getMessage()), e);
     }
     info(written.jar() + ": " + written.files() + " files under " + request.resourceFolder() + "/"
         + ", classifier " + name);

@@ -7,6 +7,7 @@ import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -145,7 +146,7 @@ public class PackWheelMojo extends TeMojo {
           wheelDirectory.toPath(), timestamp(), generator());
     } catch (IllegalArgumentException e) {
       // PackRequest's messages start with the component, named as the parameter is: "distribution is required".
-      throw new MojoExecutionException(printable(goal() + ": te." + e.getMessage()), e);
+      throw new MojoExecutionException(Printable.text(goal() + ": te." + e.getMessage()), e);
     }
     sayWhichWheelLib();
     // The platform is the one the wheel's name carries: the first of a compressed set.
@@ -154,9 +155,9 @@ public class PackWheelMojo extends TeMojo {
     try {
       packed = PackedWheel.packAndVerify(request, verification, this::info);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
+      throw new MojoExecutionException(Printable.text(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(goal() + " failed: " + e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(goal() + " failed: " + e.getMessage()), e);
     }
     info(packed.result().summary());
     if (packed.verification().isPresent()) {

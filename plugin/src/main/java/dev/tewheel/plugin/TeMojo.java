@@ -14,6 +14,7 @@ import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.gate.Suppression;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -172,22 +173,17 @@ abstract class TeMojo extends AbstractMojo {
   abstract String goal();
 
   /**
-   * Logs a line with its control characters escaped ({@link ReportWriter#printable}): file names come from the
-   * inputs, and a newline in one must not forge a build-log line such as {@code [INFO] BUILD SUCCESS}. Every line
-   * the goals log goes through here or {@link #warn}; error messages through {@link #printable}.
+   * Logs a line through the one escaping rule ({@link Printable#text}): file names come from the inputs, and a
+   * newline in one must not forge a build-log line such as {@code [INFO] BUILD SUCCESS}. Every line the goals log
+   * goes through here or {@link #warn}; every failure message through {@link Printable#text}.
    */
   void info(String line) {
-    getLog().info(printable(line));
+    getLog().info(Printable.text(line));
   }
 
   /** As {@link #info}, at warning level. */
   void warn(String line) {
-    getLog().warn(printable(line));
-  }
-
-  /** An exception's message for the build log, escaped as {@link #info} escapes lines. */
-  static String printable(String message) {
-    return message == null ? null : ReportWriter.printable(message);
+    getLog().warn(Printable.text(line));
   }
 
   /**
@@ -260,7 +256,7 @@ abstract class TeMojo extends AbstractMojo {
     try {
       return parse.get();
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + ": te." + name + " = " + echo(value) + ": "
+      throw new MojoExecutionException(Printable.text(goal() + ": te." + name + " = " + echo(value) + ": "
           + e.getMessage()), e);
     }
   }
@@ -275,7 +271,7 @@ abstract class TeMojo extends AbstractMojo {
   Layout chosenLayout() throws MojoExecutionException {
     Layout chosen = parameter("layout", layout, () -> Layout.named(layout));
     if (chosen.any() && !acceptsAnyLayout()) {
-      throw new MojoExecutionException(printable(goal() + ": te.layout = 'any' is for te:verify-wheel-lib and"
+      throw new MojoExecutionException(Printable.text(goal() + ": te.layout = 'any' is for te:verify-wheel-lib and"
           + " te:diff-wheel, which check a wheel built elsewhere; " + goal() + " works on TE's wheel_lib: set"
           + " layout to default or ep-home"));
     }
@@ -343,7 +339,7 @@ abstract class TeMojo extends AbstractMojo {
   void judge(GateReport report, List<Path> files, String failure) throws MojoFailureException {
     log(report, files);
     if (!report.passed()) {
-      throw new MojoFailureException(printable(report.summary() + failure));
+      throw new MojoFailureException(Printable.text(report.summary() + failure));
     }
     info(verdictLabel() + report.summary());
   }
@@ -497,7 +493,7 @@ abstract class TeMojo extends AbstractMojo {
       return wheel.toPath();
     }
     if (unresolved(wheelLib)) {
-      throw new MojoExecutionException(printable(goal() + ": there is no POM here, so no default wheel_lib folder:"
+      throw new MojoExecutionException(Printable.text(goal() + ": there is no POM here, so no default wheel_lib folder:"
           + " set -Dte.wheel=<file>.whl or -Dte.wheelLib=<wheel_lib folder>"));
     }
     return wheelLib.toPath();

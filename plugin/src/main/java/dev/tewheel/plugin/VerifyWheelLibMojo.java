@@ -4,6 +4,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyDetails;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.json.Printable;
 import java.io.IOException;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -35,9 +36,9 @@ public class VerifyWheelLibMojo extends TeMojo {
     try {
       report = new Verifier().verify(request);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
+      throw new MojoExecutionException(Printable.text(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(goal() + " could not read its input: " + e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(goal() + " could not read its input: " + e.getMessage()), e);
     }
     judge(report, reportFiles(report), "");
   }
@@ -53,8 +54,8 @@ public class VerifyWheelLibMojo extends TeMojo {
       return List.of();
     }
     List<String> lines = new java.util.ArrayList<>();
-    lines.add(printable("suggested platform tag: " + details.suggestion().tag()));
-    details.suggestion().limits().forEach(limit -> lines.add(printable("  limited by " + limit)));
+    lines.add(Printable.text("suggested platform tag: " + details.suggestion().tag()));
+    details.suggestion().limits().forEach(limit -> lines.add(Printable.text("  limited by " + limit)));
     return lines;
   }
 }

@@ -2,6 +2,7 @@ package dev.tewheel.elf.cli;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfFormatException;
+import dev.tewheel.json.Printable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
@@ -14,7 +15,8 @@ import java.util.List;
 /**
  * {@code java -jar te-wheel-elf.jar [--json] FILE...}: prints what each ELF file says about itself.
  *
- * <p>Exit status: 0 when every file was read, 1 when any could not be, 2 for a usage error.
+ * <p>Exit status: 0 when every file was read, 1 when any could not be, 2 for a usage error. The text form prints
+ * every line through the one escaping rule ({@link Printable}); the JSON form escapes every non-ASCII character.
  */
 public final class Inspect {
   static final String USAGE = """
@@ -46,7 +48,7 @@ public final class Inspect {
         out.print(USAGE);
         return 0;
       } else if (options && arg.startsWith("-") && arg.length() > 1) {
-        err.print("te-wheel-elf: unknown option " + arg + "\n" + USAGE);
+        err.print(Printable.line("te-wheel-elf: unknown option " + arg) + "\n" + USAGE);
         return 2;
       } else {
         files.add(arg);
@@ -76,7 +78,7 @@ public final class Inspect {
           jsonReport.addError(file, message);
         } else {
           out.flush();
-          err.println("te-wheel-elf: " + message);
+          err.print(Printable.line("te-wheel-elf: " + message) + "\n");
         }
       }
     }
