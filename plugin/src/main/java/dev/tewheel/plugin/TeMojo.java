@@ -4,7 +4,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.BuildTimestamp;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.GateReport;
@@ -295,12 +295,7 @@ abstract class TeMojo extends AbstractMojo {
     if (platformTag == null || platformTag.isBlank()) {
       return null;
     }
-    return parameter("platformTag", platformTag, () -> {
-      for (String tag : platformTag.trim().split("\\.")) {
-        PlatformTag.parse(tag);
-      }
-      return platformTag.trim();
-    });
+    return parameter("platformTag", platformTag, () -> PlatformTags.parse(platformTag).text());
   }
 
   Severity failOnSeverity() throws MojoExecutionException {

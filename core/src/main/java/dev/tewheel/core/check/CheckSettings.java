@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * @param ncclEpMajor the NCCL EP major the build requires, or null to take NCCL_EP_MAJOR from the shipped header
  * @param forbiddenNeeded glob patterns ({@code *} and {@code ?}) of DT_NEEDED names the TE library must not have
  * @param includeSearchPath how the JIT resolves quoted includes, and which headers come from outside the wheel
- * @param platform the platform tag the libraries must fit, or null to skip the platform checks
+ * @param platform the platform tags the libraries must fit, every one of them, or null to skip the platform checks
  * @param allowedNeeded more DT_NEEDED patterns that may stay unshipped, beside allowed-needed.txt
  * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
  * @param cudaMajor the wheel's CUDA variant (CUDA-VARIANT): the configured cudaMajor, else the {@code _cuNN} of the
@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * @param maxWheelSize the largest .whl file, in bytes, that WHEEL-SIZE passes; null: PyPI's default limit, a warning
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
-    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
+    PlatformTags platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
     List<Path> floorLibraries, Long maxWheelSize) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
@@ -41,8 +41,8 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
       PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
-    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, cudaMajor,
-        List.of(), null);
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform == null ? null : PlatformTags.of(platform),
+        allowedNeeded, cudaArchitectures, cudaMajor, List.of(), null);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
@@ -96,8 +96,14 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
         cudaMajor, floorLibraries, maxWheelSize);
   }
 
+  /** The same settings holding the libraries to one tag. */
   public CheckSettings withPlatform(PlatformTag tag) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures,
+    return withPlatform(PlatformTags.of(tag));
+  }
+
+  /** The same settings holding the libraries to every tag of {@code tags}. */
+  public CheckSettings withPlatform(PlatformTags tags) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tags, allowedNeeded, cudaArchitectures,
         cudaMajor, floorLibraries, maxWheelSize);
   }
 
