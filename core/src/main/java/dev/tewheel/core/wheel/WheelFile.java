@@ -38,7 +38,7 @@ public record WheelFile(String wheelVersion, String generator, String rootIsPure
     String purelib = null;
     String build = null;
     List<String> tags = new ArrayList<>();
-    for (String line : text.split("\r\n|\r|\n")) {
+    for (String line : HeaderValues.lines(text)) { // every line break any Python's email parser splits at
       int colon = line.indexOf(':');
       if (colon <= 0 || Character.isWhitespace(line.charAt(0))) {
         continue;
