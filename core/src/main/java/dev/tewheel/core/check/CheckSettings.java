@@ -132,6 +132,39 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   }
 
   /**
+   * The largest CUDA major te-wheel writes into a distribution name ({@code _cu<N>}, at most four digits), so verify
+   * reads back the variant pack wrote.
+   */
+  public static final int MAX_CUDA_MAJOR = 9999;
+
+  /**
+   * Parses cudaMajor as users write it: a decimal number from 1 to {@value #MAX_CUDA_MAJOR} without a leading zero.
+   * Maven would read an Integer parameter with {@code Integer.decode}, taking {@code 012} for octal 10 and
+   * {@code 0x0C} for 12; the goals take the text and read it here.
+   *
+   * @throws IllegalArgumentException saying what is expected
+   */
+  public static int parseCudaMajor(String text) {
+    return major(text, 1, MAX_CUDA_MAJOR, "a CUDA major version such as 12 or 13");
+  }
+
+  /** Parses ncclEpMajor as {@link #parseCudaMajor} parses cudaMajor: NCCL EP's majors start at 0. */
+  public static int parseNcclEpMajor(String text) {
+    return major(text, 0, 999_999_999, "NCCL EP's major version (NCCL_EP_MAJOR), such as 0");
+  }
+
+  private static int major(String text, int min, int max, String what) {
+    String t = text == null ? "" : text.trim();
+    boolean decimal = t.matches("0|[1-9][0-9]{0,8}");
+    if (!decimal || Integer.parseInt(t) < min || Integer.parseInt(t) > max) {
+      throw new IllegalArgumentException("expected " + what + ": a decimal number from " + min + " to " + max
+          + " without leading zeros" + (t.matches("0[0-9]+") ? " (Maven alone would read " + t + " as an octal number)"
+          : ""));
+    }
+    return Integer.parseInt(t);
+  }
+
+  /**
    * Parses a size as users write it for maxWheelSize: a number with KiB, MiB or GiB, or bytes.
    *
    * @throws IllegalArgumentException naming the forms it accepts
