@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -35,7 +36,7 @@ public record PlatformTags(List<String> tags, boolean carried) {
    */
   public static PlatformTags parse(String set) {
     String trimmed = set == null ? "" : set.trim();
-    List<String> tags = List.of(trimmed.split("\\.", -1));
+    List<String> tags = Arrays.stream(trimmed.split("\\.", -1)).map(String::trim).toList();
     for (String tag : tags) {
       if (tag.isEmpty()) {
         throw new IllegalArgumentException("platform tag set '" + set + "' has an empty tag: expected one tag, or"

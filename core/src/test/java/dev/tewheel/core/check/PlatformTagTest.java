@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.elf.ElfClass;
 import dev.tewheel.elf.ElfData;
 import dev.tewheel.elf.ElfMachine;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -79,5 +80,19 @@ class PlatformTagTest {
     assertFalse(PlatformTag.parse("manylinux_2_16_s390x").matchedByInstallers());
     assertTrue(PlatformTag.parse("manylinux_2_17_s390x").matchedByInstallers());
     assertTrue(PlatformTag.parse("linux_riscv64").matchedByInstallers());
+  }
+
+  @Test
+  void aConfiguredSetIsEachOfItsTagsCheckedOnceAndWrittenWithoutSpaces() {
+    PlatformTags set = PlatformTags.parse(" manylinux_2_28_x86_64 . manylinux2014_x86_64.MANYLINUX_2_28_X86_64 ");
+    assertEquals("manylinux_2_28_x86_64.manylinux2014_x86_64", set.text());
+    assertEquals(List.of("2.28", "2.17"), set.parsed().stream().map(t -> t.glibc().orElseThrow()).toList());
+    assertFalse(set.carried());
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> PlatformTags.parse("manylinux_2_28_x86_64..linux_x86_64"));
+    assertTrue(empty.getMessage().contains("has an empty tag"), empty.getMessage());
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> PlatformTags.parse("manylinux_2_28_x86_64.win_amd64"));
+    assertTrue(bad.getMessage().startsWith("platform tag 'win_amd64' is not a glibc Linux tag"), bad.getMessage());
   }
 }
