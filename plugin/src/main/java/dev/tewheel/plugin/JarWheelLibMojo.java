@@ -53,11 +53,12 @@ public class JarWheelLibMojo extends TeMojo {
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
     Path folder = wheelLib.toPath();
+    Integer major = cudaMajor();
     String name;
     try {
       name = parameter("classifier", classifier, () -> {
         try {
-          return WheelLibJar.classifier(classifier, folder, cudaMajor);
+          return WheelLibJar.classifier(classifier, folder, major);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

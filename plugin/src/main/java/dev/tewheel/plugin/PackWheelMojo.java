@@ -138,9 +138,10 @@ public class PackWheelMojo extends TeMojo {
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
     String tag = platform() == null ? PlatformTag.ofThisMachine().tag() : platform();
+    Integer major = cudaMajor();
     PackRequest request;
     try {
-      request = new PackRequest(stagingDirectory.toPath(), distribution, version, cudaMajor, pythonTag, abiTag, tag,
+      request = new PackRequest(stagingDirectory.toPath(), distribution, version, major, pythonTag, abiTag, tag,
           metadataFile == null ? null : metadataFile.toPath(),
           new Metadata.Fields(summary, requiresPython, requiresDist, license, homePage), compressionLevel,
           wheelDirectory.toPath(), timestamp(), generator());

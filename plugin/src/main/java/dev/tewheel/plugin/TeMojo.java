@@ -4,7 +4,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.BuildTimestamp;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.GateReport;
@@ -95,9 +95,12 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
   String outputTimestamp;
 
-  /** The NCCL EP major TE was built against; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. */
+  /**
+   * The NCCL EP major TE was built against, in decimal; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. Text, so
+   * that {@code 010} is refused instead of read as octal 8 ({@link CheckSettings#parseNcclEpMajor}).
+   */
   @Parameter(property = "te.ncclEpMajor")
-  Integer ncclEpMajor;
+  String ncclEpMajor;
 
   /** Glob patterns of DT_NEEDED names the TE library must not have. */
   @Parameter(property = "te.forbiddenNeeded", defaultValue = CheckSettings.DEFAULT_FORBIDDEN_NEEDED_TEXT)
@@ -141,10 +144,11 @@ abstract class TeMojo extends AbstractMojo {
   /**
    * The CUDA major of the build: pack-wheel renames the distribution {@code <name>_cu<N>} (file name, dist-info,
    * METADATA Name); jar-wheel-lib's default classifier ends in {@code -cu<N>}; CUDA-VARIANT holds the libraries'
-   * CUDA SONAMEs to it.
+   * CUDA SONAMEs to it. In decimal: text, so that {@code 012} is refused instead of read as octal 10
+   * ({@link CheckSettings#parseCudaMajor}).
    */
   @Parameter(property = "te.cudaMajor")
-  Integer cudaMajor;
+  String cudaMajor;
 
   /**
    * The largest .whl that WHEEL-SIZE passes, e.g. 500MiB (KiB, MiB, GiB or bytes); above it an error. Unset: PyPI's
@@ -291,12 +295,19 @@ abstract class TeMojo extends AbstractMojo {
     if (platformTag == null || platformTag.isBlank()) {
       return null;
     }
-    return parameter("platformTag", platformTag, () -> {
-      for (String tag : platformTag.trim().split("\\.")) {
-        PlatformTag.parse(tag);
-      }
-      return platformTag.trim();
-    });
+    return parameter("platformTag", platformTag, () -> PlatformTags.parse(platformTag).text());
+  }
+
+  /** The configured cudaMajor, read in decimal; null when unset. */
+  Integer cudaMajor() throws MojoExecutionException {
+    return cudaMajor == null || cudaMajor.isBlank() ? null
+        : parameter("cudaMajor", cudaMajor, () -> CheckSettings.parseCudaMajor(cudaMajor));
+  }
+
+  /** The configured ncclEpMajor, read in decimal; null when unset. */
+  Integer ncclEpMajor() throws MojoExecutionException {
+    return ncclEpMajor == null || ncclEpMajor.isBlank() ? null
+        : parameter("ncclEpMajor", ncclEpMajor, () -> CheckSettings.parseNcclEpMajor(ncclEpMajor));
   }
 
   Severity failOnSeverity() throws MojoExecutionException {
@@ -431,10 +442,11 @@ abstract class TeMojo extends AbstractMojo {
 
   /** The check settings; the platform is filled in from the wheel or this machine by the verifier. */
   CheckSettings checkSettings() throws MojoExecutionException {
-    CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(ncclEpMajor,
+    Integer epMajor = ncclEpMajor();
+    CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(epMajor,
         forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
     CheckSettings declared = parameter("cudaArchitectures", cudaArchitectures,
-        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor)
+        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor())
         .withFloorLibraries(parameter("floorLibraries", floorLibraries, this::floorPaths));
     return maxWheelSize == null || maxWheelSize.isBlank() ? declared
         : parameter("maxWheelSize", maxWheelSize, () -> declared.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize)));

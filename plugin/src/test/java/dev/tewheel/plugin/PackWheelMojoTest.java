@@ -33,7 +33,7 @@ class PackWheelMojoTest {
   @Test
   @InjectMojo(goal = "pack-wheel", pom = POM)
   void packsTheCudaVariantAndVerifiesIt(PackWheelMojo mojo) throws Exception {
-    assertEquals(13, mojo.cudaMajor);
+    assertEquals(13, mojo.cudaMajor());
     mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
     mojo.wheelDirectory = temp.resolve("dist").toFile();
     mojo.reportDirectory = temp.resolve("reports").toFile();
