@@ -17,6 +17,12 @@ public final class Launcher {
 
   private Launcher() {}
 
+  /**
+   * Runs te-runtime's CLI, or says which Java it needs.
+   *
+   * @param args the CLI's arguments
+   * @throws Throwable what the CLI throws
+   */
   public static void main(String[] args) throws Throwable {
     int feature = Runtime.version().feature();
     if (feature < REQUIRED_JAVA) {

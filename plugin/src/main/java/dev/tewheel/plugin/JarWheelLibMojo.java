@@ -39,6 +39,11 @@ public class JarWheelLibMojo extends TeMojo {
 
   private final MavenProjectHelper projectHelper;
 
+  /**
+   * The goal, as Maven makes it.
+   *
+   * @param projectHelper attaches the jar to the project
+   */
   @Inject
   public JarWheelLibMojo(MavenProjectHelper projectHelper) {
     this.projectHelper = projectHelper;

@@ -81,6 +81,11 @@ public class PackWheelMojo extends TeMojo {
 
   private final MavenProjectHelper projectHelper;
 
+  /**
+   * The goal, as Maven makes it.
+   *
+   * @param projectHelper attaches the wheel to the project
+   */
   @Inject
   public PackWheelMojo(MavenProjectHelper projectHelper) {
     this.projectHelper = projectHelper;

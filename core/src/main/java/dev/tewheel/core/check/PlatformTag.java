@@ -63,7 +63,7 @@ public record PlatformTag(String tag, String arch, Optional<String> glibc) {
         + " (e.g. manylinux_2_28_x86_64), manylinux2014_<arch> or linux_<arch>");
   }
 
-  /** The tag of the machine this runs on, for a build with no tag given: linux_<arch>. */
+  /** The tag of the machine this runs on, for a build with no tag given: {@code linux_<arch>}. */
   public static PlatformTag ofThisMachine() {
     String arch = System.getProperty("os.arch");
     return parse("linux_" + switch (arch) {
