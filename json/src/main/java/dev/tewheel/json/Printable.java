@@ -23,6 +23,9 @@ public final class Printable {
   /**
    * {@code text} with every code point {@link #escaped} written as an escape, and {@code ##[} broken; null stays
    * null (an exception without a message).
+   *
+   * @param text what is to be printed, or null
+   * @return the printable form, or null for null
    */
   public static String text(String text) {
     if (text == null) {
@@ -51,6 +54,9 @@ public final class Printable {
   /**
    * One line of output: {@link #text}, and a {@code ::} that would begin it (after spaces) written {@code \u003a:},
    * since GitHub's runner takes a line that starts so for a workflow command. The caller ends the line.
+   *
+   * @param text the line's text without its line break; null prints as {@code null}
+   * @return the printable line
    */
   public static String line(String text) {
     String line = Printable.text(String.valueOf(text));
@@ -65,6 +71,9 @@ public final class Printable {
   /**
    * Whether {@link #text} writes this code point as an escape. A surrogate code point is one only {@code text} sees
    * alone: a valid pair reaches here as the supplementary code point it encodes.
+   *
+   * @param c a code point
+   * @return whether it is printed as an escape
    */
   public static boolean escaped(int c) {
     if (c < 0x20 || c >= 0x7f && c <= 0x9f) {
