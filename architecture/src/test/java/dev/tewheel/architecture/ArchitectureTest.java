@@ -40,9 +40,7 @@ class ArchitectureTest {
    */
   static final Set<String> KNOWN_LOADER_READERS = Set.of(
       "dev.tewheel.runtime.internal.LoaderSearch", // glibc's search itself, still beside dlopen in the runtime
-      "dev.tewheel.runtime.internal.Discovery", // warns of LD_LIBRARY_PATH's unnamed folders
-      "dev.tewheel.core.check.ShippedSearch", // DEPS-RESOLVE's $ORIGIN search of the wheel's own libraries
-      "dev.tewheel.core.check.DependenciesResolveCheck"); // notes a DT_RPATH ignored beside a DT_RUNPATH
+      "dev.tewheel.runtime.internal.Discovery"); // warns of LD_LIBRARY_PATH's unnamed folders
 
   /**
    * Classes that name the loader's inputs without interpreting them, and why they may: they hold the shipped bytes to
