@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.FileStamp;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
 import java.nio.file.Path;

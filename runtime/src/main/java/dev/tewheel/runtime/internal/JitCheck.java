@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.EnvironmentSetting;
 import dev.tewheel.runtime.JitPreflight;
 import dev.tewheel.runtime.NcclStatus;

@@ -4,6 +4,7 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.loader.LdSoCache;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.Dependency.FoundBy;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.loader.FileStamp;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NcclVersion;
