@@ -89,6 +89,15 @@ public final class Metadata {
     return name + separator + "cu" + cudaMajor;
   }
 
+  /** The most of a METADATA a check reads: it holds the long description (a README), rarely over a megabyte. */
+  public static final int MAX_BYTES = 16 << 20;
+
+  /** The Version: value of a METADATA text; null when it has none. */
+  public static String version(String text) {
+    Matcher version = VERSION.matcher(text);
+    return version.find() ? version.group(1) : null;
+  }
+
   /** The Name: value of a METADATA text. */
   public static String name(String text) {
     Matcher name = NAME.matcher(text);
