@@ -17,7 +17,6 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SymbolScope against glibc on the generated space of floors ({@link FloorSpace}): every combination of binding,
@@ -29,13 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class SymbolScopeGlibcSpaceTest {
-  @TempDir static Path temp;
   private static FloorSpace space;
   private static final Map<Path, ElfFile> READ = new HashMap<>();
 
   @BeforeAll
   static void build() throws Exception {
-    space = FloorSpace.build(temp.resolve("space"));
+    space = FloorSpace.shared();
   }
 
   static ElfFile read(Path file) {

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SYMBOL-FLOOR against glibc on the generated space of floors ({@link FloorSpace}): for every combination of a
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SymbolFloorGlibcSpaceTest {
-  @TempDir Path temp;
 
   /** The finding glibc's outcome calls for, as the start of its text; empty when the library loads. */
   static String expected(FloorSpace.Case c) {
@@ -51,7 +49,7 @@ class SymbolFloorGlibcSpaceTest {
 
   @Test
   void symbolFloorErrsExactlyWhereGlibcRefusesTheGeneratedFloorsWithGlibcsKindOfFinding() throws Exception {
-    FloorSpace space = FloorSpace.build(temp.resolve("space"));
+    FloorSpace space = FloorSpace.shared();
     List<String> wrong = new ArrayList<>();
     // One run per floor and fallback, whose subject holds every referencing library tried with them: the check
     // judges each library on its own, and reads the floors once.

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * te-runtime's load prediction against glibc on the generated space of floors ({@link FloorSpace}): with the floor
@@ -22,11 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LoadPredictionGlibcSpaceTest {
-  @TempDir Path temp;
 
   @Test
   void thePredictionLoadsExactlyWhereGlibcLoadsTheGeneratedFloorsAndSaysWhyNot() throws Exception {
-    FloorSpace space = FloorSpace.build(temp.resolve("space"));
+    FloorSpace space = FloorSpace.shared();
     List<String> wrong = new ArrayList<>();
     for (FloorSpace.Case c : space.cases()) {
       LoadPrediction p = LoadPredictor.predict(c.referencing(), true, Map.of(FloorSpace.FLOOR, c.floor(),
