@@ -295,16 +295,16 @@ public final class FloorSpace {
     return cannot;
   }
 
-  private static boolean uniqueDirective(Definition d) {
+  static boolean uniqueDirective(Definition d) {
     return d.section() == Section.DEFINED && d.type() == Type.OBJECT && !hiddenVersion(d.version());
   }
 
-  private static boolean hiddenVersion(Version v) {
+  static boolean hiddenVersion(Version v) {
     return v == Version.HIDDEN_2 || v == Version.HIDDEN_3;
   }
 
   /** The version tables of a floor: every entry of one floor shares them. */
-  private enum Layout {
+  enum Layout {
     NONE, FULL, MISSING;
 
     static Layout of(Version v) {
@@ -313,7 +313,7 @@ public final class FloorSpace {
   }
 
   /** One floor file: its names {@code tw_0…} in order, each one definition. */
-  private record Floor(int number, Layout layout, List<Definition> definitions) {
+  record Floor(int number, Layout layout, List<Definition> definitions) {
     String file() {
       return "floor-" + number + ".so";
     }
@@ -324,117 +324,17 @@ public final class FloorSpace {
     return build(dir, d -> true);
   }
 
-  private static FloorSpace shared;
-
   /**
    * The whole space, built once per build of this module and shared by the tests of every module (elf's, core's,
-   * te-runtime's): in this module's own target folder, under a key of everything that decides the files and glibc's
-   * answers (this module's compiled code, gcc's and ld's versions, the glibc), written beside and renamed into place.
-   * A folder whose files are not all there is built again.
+   * te-runtime's) through this module's target folder.
    */
-  public static synchronized FloorSpace shared() throws IOException, InterruptedException {
-    if (shared != null) {
-      return shared;
-    }
-    Path code;
-    try {
-      code = Path.of(FloorSpace.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (java.net.URISyntaxException e) {
-      throw new IOException(e);
-    }
-    Path target = code.getParent(); // target/classes or target/te-wheel-native-*.jar: this module's target folder
-    java.security.MessageDigest digest;
-    try {
-      digest = java.security.MessageDigest.getInstance("SHA-256");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    List<Path> files;
-    try (var walk = Files.walk(code)) {
-      files = walk.filter(Files::isRegularFile).sorted().toList();
-    }
-    for (Path file : files) {
-      digest.update(file.toString().getBytes(StandardCharsets.UTF_8));
-      digest.update(Files.readAllBytes(file));
-    }
-    digest.update((version("gcc") + version("ld") + hostGlibc()).getBytes(StandardCharsets.UTF_8));
-    String key = java.util.HexFormat.of().formatHex(digest.digest()).substring(0, 16);
-    Path dir = target.resolve("floor-space").resolve(key);
-    Optional<FloorSpace> cached = load(dir);
-    if (cached.isPresent()) {
-      return shared = cached.get();
-    }
-    Path building = Files.createDirectories(dir.getParent()).resolve(key + ".building-" + ProcessHandle.current().pid());
-    FloorSpace built = build(building);
-    save(built, building);
-    try {
-      Files.move(building, dir, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      // another build renamed its own into place first: use that one
-      return shared = load(dir).orElseThrow(() -> e);
-    }
-    return shared = load(dir).orElseThrow(() -> new IOException("the floor space just built in " + dir
-        + " does not read back"));
+  public static FloorSpace shared() throws IOException, InterruptedException {
+    return SharedFloorSpace.get();
   }
 
-  private static String version(String tool) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(tool, "--version").redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      throw new AssertionError(tool + " --version failed: " + out);
-    }
-    return out.lines().findFirst().orElse("") + "\n";
-  }
-
-  private static final String ANSWERS = "answers.tsv";
-  /** Stands for the folder in glibc's saved words, which name the files by the folder the probe ran in. */
-  private static final String FOLDER = "<folder>";
-
-  /** Writes each case with glibc's answer, paths relative to {@code dir}. */
-  private static void save(FloorSpace space, Path dir) throws IOException {
-    StringBuilder text = new StringBuilder("glibc\t" + space.glibc() + "\n");
-    for (Case c : space.cases()) {
-      text.append(String.join("\t", c.definition().toString(), c.reference().name(), Boolean.toString(c.withFallback()),
-          c.symbol(), dir.relativize(c.floor()).toString(), dir.relativize(c.fallback()).toString(),
-          dir.relativize(c.referencing()).toString(), String.join(",", new java.util.TreeSet<>(c.edited().keySet())),
-          c.glibc().kind(), c.glibc().detail().replace(dir.toString(), FOLDER))).append('\n');
-    }
-    Files.writeString(dir.resolve(ANSWERS + ".tmp"), text);
-    Files.move(dir.resolve(ANSWERS + ".tmp"), dir.resolve(ANSWERS), StandardCopyOption.ATOMIC_MOVE);
-  }
-
-  /** The space saved in {@code dir}, when every file it names is there. */
-  private static Optional<FloorSpace> load(Path dir) throws IOException {
-    Path answers = dir.resolve(ANSWERS);
-    if (!Files.isRegularFile(answers)) {
-      return Optional.empty();
-    }
-    List<String> lines = Files.readAllLines(answers);
-    String glibc = lines.get(0).substring("glibc\t".length());
-    List<Case> cases = new ArrayList<>();
-    Map<Definition, String> pruned = new LinkedHashMap<>();
-    for (Definition d : all()) {
-      pruned(d).ifPresent(why -> pruned.put(d, why));
-    }
-    for (String line : lines.subList(1, lines.size())) {
-      String[] f = line.split("\t", -1);
-      Definition d = Definition.parse(f[0]);
-      Path floor = dir.resolve(f[4]);
-      Path fallback = dir.resolve(f[5]);
-      Path referencing = dir.resolve(f[6]);
-      if (!Files.isRegularFile(floor) || !Files.isRegularFile(fallback) || !Files.isRegularFile(referencing)) {
-        return Optional.empty();
-      }
-      Map<String, String> cannot = toolchainCannot(d);
-      Map<String, String> edited = new LinkedHashMap<>();
-      for (String field : f[7].isEmpty() ? new String[0] : f[7].split(",")) {
-        edited.put(field, cannot.getOrDefault(field, "?"));
-      }
-      String detail = f[9].replace(FOLDER, dir.toString());
-      cases.add(new Case(d, Reference.valueOf(f[1]), Boolean.parseBoolean(f[2]), f[3], floor, fallback, referencing,
-          Map.copyOf(edited), new Outcome(f[8], detail)));
-    }
-    return Optional.of(new FloorSpace(cases, pruned, glibc));
+  /** A space read back from a saved one. */
+  static FloorSpace of(List<Case> cases, Map<Definition, String> pruned, String glibc) {
+    return new FloorSpace(cases, pruned, glibc);
   }
 
   /** {@link #build(Path)} for the definitions {@code wanted} takes only (a test of a few cases). */
@@ -460,17 +360,17 @@ public final class FloorSpace {
 
     List<String> sources = new ArrayList<>();
     for (Floor floor : floors) {
-      write(dir, "floor-" + floor.number() + ".s", floorAssembly(floor));
-      script(floor).ifPresent(text -> write(dir, "floor-" + floor.number() + ".map", text));
+      write(dir, "floor-" + floor.number() + ".s", FloorAssembly.floor(floor));
+      FloorAssembly.script(floor).ifPresent(text -> write(dir, "floor-" + floor.number() + ".map", text));
       sources.add("floor-" + floor.number() + ".s");
     }
-    write(dir, "stub.s", definitions("tw_", NAMES));
-    write(dir, "empty.s", definitions("tw_none_", 1));
+    write(dir, "stub.s", FloorAssembly.definitions("tw_", NAMES));
+    write(dir, "empty.s", FloorAssembly.definitions("tw_none_", 1));
     write(dir, "v1.map", V1 + " { global: *; };\n");
     sources.addAll(List.of("stub.s", "empty.s"));
     for (int k = 0; k < NAMES; k++) {
-      write(dir, "ref-" + k + ".s", reference("tw_" + k, false));
-      write(dir, "ref-weak-" + k + ".s", reference("tw_" + k, true));
+      write(dir, "ref-" + k + ".s", FloorAssembly.reference("tw_" + k, false));
+      write(dir, "ref-weak-" + k + ".s", FloorAssembly.reference("tw_" + k, true));
       sources.add("ref-" + k + ".s");
       sources.add("ref-weak-" + k + ".s");
     }
@@ -523,7 +423,7 @@ public final class FloorSpace {
     }
 
     Path probe = dir.resolve("floor-probe");
-    write(dir, "floor-probe.c", PROBE);
+    write(dir, "floor-probe.c", FloorProbe.SOURCE);
     Gcc.run(dir, List.of("-O1", "-o", probe.toString(), "floor-probe.c", "-ldl"));
     List<Case> unanswered = new ArrayList<>();
     StringBuilder input = new StringBuilder();
@@ -542,7 +442,7 @@ public final class FloorSpace {
       }
     }
     Path list = write(dir, "cases.txt", input.toString());
-    List<String> answers = probe(probe, list);
+    List<String> answers = FloorProbe.run(probe, list);
     if (answers.size() != unanswered.size() + 1 || !answers.get(0).startsWith("glibc ")) {
       throw new AssertionError("floor-probe answered " + answers.size() + " lines for " + unanswered.size()
           + " cases: " + answers.subList(0, Math.min(3, answers.size())));
@@ -601,97 +501,8 @@ public final class FloorSpace {
     }
   }
 
-  /** Assembler text of one floor: each definition {@code tw_k}, written as far as directives can. */
-  private static String floorAssembly(Floor floor) {
-    StringBuilder head = new StringBuilder();
-    StringBuilder text = new StringBuilder(".text\ntw_resolve:\n  leaq tw_impl(%rip), %rax\n  ret\ntw_impl:\n  ret\n");
-    StringBuilder data = new StringBuilder(".data\n");
-    StringBuilder tls = new StringBuilder();
-    StringBuilder debug = new StringBuilder();
-    for (int k = 0; k < floor.definitions().size(); k++) {
-      Definition d = floor.definitions().get(k);
-      String name = "tw_" + k;
-      boolean hidden = hiddenVersion(d.version()) && d.section() != Section.COMMON;
-      String w = hidden ? name + "_v" : name;
-      if (d.section() != Section.COMMON) {
-        head.append(d.binding() == Binding.WEAK ? ".weak " : ".globl ").append(w).append('\n');
-      }
-      if (d.visibility() == Visibility.PROTECTED && d.section() != Section.UNDEF) {
-        head.append(".protected ").append(w).append('\n');
-      }
-      String type = switch (d.type()) {
-        case FUNC -> "@function";
-        case OBJECT -> uniqueDirective(d) && d.binding() == Binding.GNU_UNIQUE ? "%gnu_unique_object" : "@object";
-        case TLS -> "@tls_object";
-        case IFUNC -> d.section() == Section.UNDEF ? "@function" : "%gnu_indirect_function";
-      };
-      switch (d.section()) {
-        case DEFINED -> {
-          head.append(".type ").append(w).append(", ").append(type).append('\n');
-          switch (d.type()) {
-            case FUNC -> text.append(w).append(":\n  ret\n");
-            case OBJECT -> data.append(".size ").append(w).append(", 8\n").append(w).append(":\n  .quad 1\n");
-            // Every TLS definition at offset 0 of .tdata: glibc binds a TLS symbol of value 0.
-            case TLS -> tls.append(".size ").append(w).append(", 8\n").append(w).append(":\n");
-            case IFUNC -> head.append(".set ").append(w).append(", tw_resolve\n");
-          }
-        }
-        case UNDEF -> {
-          head.append(".type ").append(w).append(", ").append(type).append('\n');
-          debug.append("  .quad ").append(w).append('\n'); // an entry in .dynsym without a dynamic relocation
-        }
-        case ABS -> head.append(".type ").append(w).append(", ").append(type).append('\n').append(".set ").append(w)
-            .append(", 0\n");
-        case COMMON -> head.append(d.type() == Type.TLS ? ".tls_common " : ".comm ").append(w).append(", 8, 8\n");
-      }
-      if (hidden) {
-        head.append(".symver ").append(w).append(", ").append(name).append('@')
-            .append(d.version() == Version.HIDDEN_2 ? V1 : V2).append(", remove\n");
-      }
-    }
-    StringBuilder all = new StringBuilder(head).append(text).append(data);
-    if (tls.length() > 0) {
-      all.append(".section .tdata,\"awT\",@progbits\n").append(tls).append("  .quad 1\n");
-    }
-    if (debug.length() > 0) {
-      all.append(".section .debug_info,\"\",@progbits\n").append(debug);
-    }
-    return all.append(".section .note.GNU-stack,\"\",@progbits\n").toString();
-  }
 
-  /** The version script of a floor: V1 (index 2) and V2 (index 3), or only V2 (index 2) for a missing node. */
-  private static Optional<String> script(Floor floor) {
-    List<String> v1 = new ArrayList<>();
-    List<String> v2 = new ArrayList<>();
-    for (int k = 0; k < floor.definitions().size(); k++) {
-      Definition d = floor.definitions().get(k);
-      boolean common = d.section() == Section.COMMON;
-      switch (d.version()) {
-        case INDEX_2 -> v1.add("tw_" + k);
-        case HIDDEN_2 -> {
-          if (common) {
-            v1.add("tw_" + k); // the hidden bit is edited in
-          }
-        }
-        case INDEX_3 -> v2.add("tw_" + k);
-        case HIDDEN_3 -> {
-          if (common) {
-            v2.add("tw_" + k);
-          }
-        }
-        default -> { }
-      }
-    }
-    return switch (floor.layout()) {
-      case NONE -> Optional.empty();
-      case FULL -> Optional.of(V1 + " {" + names(v1) + " };\n" + V2 + " {" + names(v2) + " } " + V1 + ";\n");
-      case MISSING -> Optional.of(V2 + " {" + names(v2) + " };\n");
-    };
-  }
 
-  private static String names(List<String> names) {
-    return names.isEmpty() ? "" : " global: " + String.join("; ", names) + ";";
-  }
 
   /**
    * Edits into the linked floor what the toolchain could not write, after checking that it wrote everything else
@@ -751,28 +562,9 @@ public final class FloorSpace {
     done.put(field, cannot.getOrDefault(field, "?"));
   }
 
-  /** {@code count} plain objects {@code prefix0…}: the stubs linked against, the fallback, the empty fallback. */
-  private static String definitions(String prefix, int count) {
-    StringBuilder s = new StringBuilder(".data\n");
-    for (int k = 0; k < count; k++) {
-      String name = prefix + k;
-      s.append(".globl ").append(name).append("\n.type ").append(name).append(", @object\n.size ").append(name)
-          .append(", 8\n").append(name).append(":\n  .quad 1\n");
-    }
-    return s.append(".section .note.GNU-stack,\"\",@progbits\n").toString();
-  }
 
-  /**
-   * A library whose one word holds the address of {@code name}: a plain R_X86_64_64 relocation, whose lookup glibc
-   * makes as any other's (the relocation class matters only for an undefined entry with a value, which a shared
-   * library never has).
-   */
-  private static String reference(String name, boolean weak) {
-    return (weak ? ".weak " + name + "\n" : "") + ".data\n.globl " + WORD + "\n.type " + WORD + ", @object\n.size "
-        + WORD + ", 8\n" + WORD + ":\n  .quad " + name + "\n.section .note.GNU-stack,\"\",@progbits\n";
-  }
 
-  private static Path write(Path dir, String name, String text) {
+  static Path write(Path dir, String name, String text) {
     try {
       return Files.writeString(dir.resolve(name), text);
     } catch (IOException e) {
@@ -780,164 +572,5 @@ public final class FloorSpace {
     }
   }
 
-  private static List<String> probe(Path probe, Path list) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(probe.toString()).redirectInput(list.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(5, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new AssertionError("floor-probe did not finish within 5 minutes");
-    }
-    if (process.exitValue() != 0) {
-      throw new AssertionError("floor-probe exited " + process.exitValue() + ":\n" + out);
-    }
-    return out.lines().toList();
-  }
 
-  /**
-   * The oracle. Input: one line {@code floor TAB fallback TAB referencing} per case, the cases of one floor and
-   * fallback together. For each such group a child process dlopen()s the floor and the fallback (RTLD_NOW |
-   * RTLD_LOCAL; every referencing library's DT_NEEDED then binds to them by SONAME), then each referencing library
-   * of the group with RTLD_NOW, and says what glibc did; each referencing library has its own SONAME and is opened
-   * RTLD_LOCAL, so one that stays mapped changes no other's lookup. A case that ends the process (an assertion of
-   * ld.so, a resolver called at address 0) is answered with how it ended and what it printed, and a new child
-   * goes on with the next case. Output: {@code glibc VERSION}, then one line per case in input order.
-   */
-  private static final String PROBE = """
-      #define _GNU_SOURCE
-      #include <dlfcn.h>
-      #include <gnu/libc-version.h>
-      #include <stdio.h>
-      #include <stdlib.h>
-      #include <string.h>
-      #include <sys/wait.h>
-      #include <unistd.h>
-
-      static char **floors, **fallbacks, **refs, **answers;
-
-      /* The child: answers cases from..to-1 on fd 1 as "R <i> <answer>", one write each. */
-      static void child(int from, int to) {
-        if (!dlopen(floors[from], RTLD_NOW | RTLD_LOCAL) || !dlopen(fallbacks[from], RTLD_NOW | RTLD_LOCAL)) {
-          dprintf(1, "R %d floor %s\\n", from, dlerror());
-          return;
-        }
-        for (int i = from; i < to; i++) {
-          void *lib = dlopen(refs[i], RTLD_NOW | RTLD_LOCAL);
-          if (!lib) {
-            dprintf(1, "R %d fail %s\\n", i, dlerror());
-            continue;
-          }
-          void **word = dlsym(lib, "ref_word");
-          Dl_info info;
-          if (!word) {
-            dprintf(1, "R %d floor no ref_word in %s\\n", i, refs[i]);
-          } else if (*word == NULL) {
-            dprintf(1, "R %d ok 0\\n", i);
-          } else if (dladdr(*word, &info) && info.dli_fname) {
-            dprintf(1, "R %d ok %s\\n", i, info.dli_fname);
-          } else {
-            dprintf(1, "R %d ok abs:%lx\\n", i, (unsigned long) *word);
-          }
-        }
-      }
-
-      /* Runs a child on from..to-1; returns the first case it did not answer (to when all were). */
-      static int run(int from, int to, char *stray, size_t stray_size, int *status) {
-        int fds[2];
-        if (pipe(fds) != 0) {
-          exit(3);
-        }
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0) {
-          exit(4);
-        }
-        if (pid == 0) {
-          close(fds[0]);
-          dup2(fds[1], 1);
-          dup2(fds[1], 2);
-          child(from, to);
-          _exit(0);
-        }
-        close(fds[1]);
-        size_t size = 1 << 16, n = 0;
-        char *out = malloc(size);
-        ssize_t got;
-        while ((got = read(fds[0], out + n, size - n - 1)) > 0) {
-          n += (size_t) got;
-          if (size - n < 4096) {
-            out = realloc(out, size *= 2);
-          }
-        }
-        close(fds[0]);
-        out[n] = 0;
-        waitpid(pid, status, 0);
-        int next = from;
-        stray[0] = 0;
-        for (char *line = strtok(out, "\\n"); line; line = strtok(NULL, "\\n")) {
-          int i, used;
-          if (sscanf(line, "R %d %n", &i, &used) == 1 && i >= from && i < to) {
-            answers[i] = strdup(line + used);
-            next = i + 1;
-          } else if (strlen(stray) + strlen(line) + 2 < stray_size) {
-            strcat(stray, stray[0] ? " " : "");
-            strcat(stray, line);
-          }
-        }
-        free(out);
-        return next;
-      }
-
-      int main(void) {
-        size_t cap = 1024, count = 0;
-        floors = malloc(cap * sizeof *floors);
-        fallbacks = malloc(cap * sizeof *fallbacks);
-        refs = malloc(cap * sizeof *refs);
-        static char line[3 * 4096 + 8];
-        while (fgets(line, sizeof line, stdin)) {
-          line[strcspn(line, "\\n")] = 0;
-          char *floor = strtok(line, "\\t"), *fallback = strtok(NULL, "\\t"), *ref = strtok(NULL, "\\t");
-          if (!floor || !fallback || !ref) {
-            return 2;
-          }
-          if (count == cap) {
-            cap *= 2;
-            floors = realloc(floors, cap * sizeof *floors);
-            fallbacks = realloc(fallbacks, cap * sizeof *fallbacks);
-            refs = realloc(refs, cap * sizeof *refs);
-          }
-          floors[count] = strdup(floor);
-          fallbacks[count] = strdup(fallback);
-          refs[count] = strdup(ref);
-          count++;
-        }
-        answers = calloc(count, sizeof *answers);
-        static char stray[4096], ended[4096 + 64];
-        for (int from = 0; from < (int) count;) {
-          int to = from;
-          while (to < (int) count && !strcmp(floors[to], floors[from]) && !strcmp(fallbacks[to], fallbacks[from])) {
-            to++;
-          }
-          while (from < to) {
-            int status;
-            int next = run(from, to, stray, sizeof stray, &status);
-            if (next < to) {
-              if (WIFSIGNALED(status)) {
-                snprintf(ended, sizeof ended, "signal %d %s", WTERMSIG(status), stray);
-              } else {
-                snprintf(ended, sizeof ended, "exit %d %s", WEXITSTATUS(status), stray);
-              }
-              answers[next] = strdup(ended);
-              next++;
-            }
-            from = next;
-          }
-        }
-        printf("glibc %s\\n", gnu_get_libc_version());
-        for (size_t i = 0; i < count; i++) {
-          printf("%s\\n", answers[i]);
-        }
-        return 0;
-      }
-      """;
 }

@@ -58,8 +58,8 @@ class SymbolScopeGlibcSpaceTest {
     if (!verdict.unbound().isEmpty()) {
       SymbolScope.Unbound u = verdict.unbound().get(0);
       if (u.abortsAt().isPresent()) {
-        return "exit 127 Inconsistency detected by ld.so: dl-lookup.c: <line>: check_match: Assertion `version->filename"
-            + " == NULL || ! _dl_name_match_p (version->filename, map)' failed!";
+        return "exit 127 Inconsistency detected by ld.so: dl-lookup.c: <line>: check_match: Assertion"
+            + " `version->filename == NULL || ! _dl_name_match_p (version->filename, map)' failed!";
       }
       return "fail " + c.referencing() + ": undefined symbol: " + u.symbol().name()
           + u.symbol().version().map(v -> ", version " + v.name()).orElse("");

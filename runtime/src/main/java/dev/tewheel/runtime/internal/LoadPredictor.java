@@ -125,8 +125,8 @@ public final class LoadPredictor {
   /**
    * Where an unbound import was needed from: a versioned one names its file (DT_VERNEED). An unversioned one names
    * none: the library's own DT_NEEDED that have the name in a form glibc does not bind (hidden, local, a hidden
-   * version, …); else, of the library's own DT_NEEDED without version definitions, the one whose own symbols share the longest
-   * prefix with it ({@code ncclTeamLsa}: libnccl.so.2, not libcuda.so.1), else all of them.
+   * version, …); else, of the library's own DT_NEEDED without version definitions, the one whose own symbols share
+   * the longest prefix with it ({@code ncclTeamLsa}: libnccl.so.2, not libcuda.so.1), else all of them.
    */
   private static List<String> neededFrom(SymbolScope.Unbound u, ElfFile elf, List<SymbolScope.Member> scope) {
     List<String> refusing = u.refused().stream().map(SymbolScope.Refusal::member).filter(elf.needed()::contains)
