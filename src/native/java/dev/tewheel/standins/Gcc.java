@@ -29,9 +29,24 @@ public final class Gcc {
 
   /** {@link #run(String...)} with the arguments as a list. */
   public static void run(List<String> args) throws IOException, InterruptedException {
+    run(null, args);
+  }
+
+  /** {@link #run(List)} in {@code directory} (null: the current one), where gcc writes what has no {@code -o}. */
+  public static void run(Path directory, List<String> args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("gcc"));
     command.addAll(args);
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new AssertionError("gcc could not be started (" + e.getMessage() + "); these fixtures need it (Debian:"
+          + " apt-get install gcc)", e);
+    }
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();

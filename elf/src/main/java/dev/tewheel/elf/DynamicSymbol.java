@@ -13,13 +13,32 @@ import java.util.Optional;
  * @param value st_value
  * @param size st_size
  * @param version the version from DT_VERSYM with DT_VERDEF/DT_VERNEED, if any
+ * @param versym the raw DT_VERSYM entry: the version index in the low 15 bits and {@link #VERSYM_HIDDEN}, or
+ *     {@link #NO_VERSYM} when the object has no DT_VERSYM. glibc reads the index itself (index 0 and 1 name no
+ *     version; an unversioned reference treats index 2 apart from the higher ones)
  */
 public record DynamicSymbol(
     String name, SymbolBinding binding, SymbolType type, SymbolVisibility visibility, int sectionIndex, long value,
-    long size, Optional<SymbolVersion> version) {
+    long size, Optional<SymbolVersion> version, int versym) {
 
   /** SHN_UNDEF. */
   public static final int SHN_UNDEF = 0;
+  /** SHN_ABS: an absolute value, not an address in the object. */
+  public static final int SHN_ABS = 0xfff1;
+  /** {@link #versym()} of a symbol whose object has no DT_VERSYM. */
+  public static final int NO_VERSYM = -1;
+  /** The DT_VERSYM bit of a non-default version ({@code name@VER} rather than {@code name@@VER}). */
+  public static final int VERSYM_HIDDEN = 0x8000;
+
+  /** The version index of {@link #versym()} without the hidden bit; {@link #NO_VERSYM} without DT_VERSYM. */
+  public int versionIndex() {
+    return versym == NO_VERSYM ? NO_VERSYM : versym & 0x7fff;
+  }
+
+  /** Whether DT_VERSYM marks this entry hidden ({@link #VERSYM_HIDDEN}). */
+  public boolean versymHidden() {
+    return versym != NO_VERSYM && (versym & VERSYM_HIDDEN) != 0;
+  }
 
   /** Whether this object defines the symbol (st_shndx is not SHN_UNDEF). */
   public boolean defined() {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 
@@ -41,6 +43,7 @@ public final class ElfFile {
   // SONAME. Racy but idempotent: every thread computes the same immutable set.
   private volatile SortedSet<String> definedSymbolNames;
   private volatile SortedSet<String> undefinedSymbolNames;
+  private volatile Map<String, List<DynamicSymbol>> symbolsByName;
 
   ElfFile(String name, ElfHeader header, List<ProgramHeader> programHeaders, List<SectionHeader> sectionHeaders,
       Optional<String> interpreter, DynamicFacts facts) {
@@ -201,6 +204,28 @@ public final class ElfFile {
           + " (ElfFile.readWithoutSymbols); read it with ElfFile.read for its symbols");
     }
     return facts.symbols();
+  }
+
+  /**
+   * The dynamic symbol table's entries named {@code name}, in table order: several for a name defined in several
+   * versions. What the dynamic linker's hash lookup finds; the index is built on the first call.
+   *
+   * @throws IllegalStateException when the file was read {@linkplain #readWithoutSymbols without it}
+   */
+  public List<DynamicSymbol> dynamicSymbolsNamed(String name) {
+    Map<String, List<DynamicSymbol>> byName = symbolsByName;
+    if (byName == null) {
+      Map<String, List<DynamicSymbol>> index = new HashMap<>();
+      for (DynamicSymbol s : dynamicSymbols()) {
+        if (!s.name().isEmpty()) {
+          index.computeIfAbsent(s.name(), k -> new ArrayList<>(1)).add(s);
+        }
+      }
+      index.replaceAll((k, v) -> List.copyOf(v));
+      byName = Map.copyOf(index);
+      symbolsByName = byName;
+    }
+    return byName.getOrDefault(name, List.of());
   }
 
   /**

@@ -237,15 +237,16 @@ final class ElfParser {
       RawSymbol raw = RawSymbol.decode(table, (int) (i * entrySize), is64);
       boolean defined = raw.shndx() != DynamicSymbol.SHN_UNDEF;
       Optional<SymbolVersion> version = Optional.empty();
+      int v = DynamicSymbol.NO_VERSYM;
       if (versym != null) {
-        int v = u16(versym, i * 2);
+        v = u16(versym, i * 2);
         boolean hidden = (v & 0x8000) != 0;
         version = versions.lookup(v & 0x7fff, defined)
             .map(found -> new SymbolVersion(found.name(), hidden, found.neededFrom()));
       }
       symbols.add(new DynamicSymbol(strings.at(raw.name()), new SymbolBinding(raw.binding()),
           new SymbolType(raw.type()), SymbolVisibility.of(raw.other()), raw.shndx(), raw.value(), raw.size(),
-          version));
+          version, v));
     }
     return symbols;
   }

@@ -1,32 +1,56 @@
 package dev.tewheel.elf;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The objects an ELF object's undefined symbols are looked up in, in lookup order, and which of those symbols none
- * of them defines: what glibc's dynamic linker reports as {@code undefined symbol: NAME, version VER} (at load time
- * for a BIND_NOW object, at the first call for a lazy one). The SYMBOL-FLOOR check and te-runtime's load prediction
- * both ask this class, so the gate and the loader agree by construction.
+ * What glibc's dynamic linker does with one object's version needs and imports in a lookup scope, decided from ELF
+ * facts alone: a pure function (no file is read here), so the SYMBOL-FLOOR release check and te-runtime's load
+ * prediction ask the same rule and agree by construction.
  *
- * <p>The matching follows glibc's elf/dl-lookup.c ({@code check_match}): a definition counts when it is defined
- * (st_shndx not SHN_UNDEF, and a non-zero value unless it is TLS), GLOBAL, WEAK or GNU_UNIQUE, of type NOTYPE,
- * OBJECT, FUNC, COMMON, TLS or GNU_IFUNC. A reference {@code name@VER} binds to a definition of version VER, or to an
- * unversioned one (an object without DT_VERSYM, or the base or global index); an unversioned reference binds to an
- * unversioned definition or to one of a default (not hidden) version. Weak references may stay unbound and are never
- * reported.
+ * <p>Versions first, as elf/dl-version.c ({@code _dl_check_map_versions}, {@code match_symbol}) checks them before
+ * any symbol is bound: every version of a DT_VERNEED entry must be among the DT_VERDEF names (the base one
+ * included) of the member that entry names, unless that member has no DT_VERDEF at all or the version is marked
+ * VER_FLG_WEAK; otherwise dlopen fails with {@code version `V' not found (required by …)}.
  *
- * <p>Where a missing symbol was expected: a versioned reference names its file (DT_VERNEED); an unversioned one is
- * what the linker records for a definition that carries no version, so it was expected from the members without
- * version definitions (NCCL's libnccl.so.2 is one; the CUDA libraries and glibc's version every symbol).
+ * <p>Then each import, as elf/dl-lookup.c ({@code do_lookup_x}, {@code check_match}) looks it up: the members in
+ * order, in each the entries of that name in table order. An entry is a candidate when it is defined (an undefined
+ * entry is not in the GNU hash table), its value is not 0 unless it is SHN_ABS or TLS, and its type is NOTYPE,
+ * OBJECT, FUNC, COMMON, TLS or GNU_IFUNC. A reference {@code name@V} takes a candidate of version V, or one whose
+ * index names no version (0, 1 or an unused index) unless the candidate or the need is marked hidden; in a member
+ * without any version table it takes any candidate. An unversioned reference takes a candidate of index 0 to 2
+ * (index 2 even when hidden), else the only non-hidden candidate of a higher index. The candidate found is then
+ * skipped with the rest of its member when its visibility is HIDDEN or INTERNAL or its binding is not GLOBAL, WEAK
+ * or GNU_UNIQUE; otherwise the import binds there. A weak import that binds nowhere is left at 0, never an error;
+ * a strong one is {@code undefined symbol: NAME[, version V]}. An import whose own binding is LOCAL or whose
+ * visibility is HIDDEN or INTERNAL binds to its object without a lookup.
+ *
+ * <p>One case depends on the glibc ({@link Glibc}): a versioned import reaching a candidate in the very member its
+ * DT_VERNEED names, when that member has no version table at all, fails an assertion of glibc before 2.41 and the
+ * process aborts; 2.41 and later bind it.
+ *
+ * <p>Not modelled: version hashes that do not match their names (no linker writes them); an undefined entry with a
+ * non-zero value, which only an executable's canonical PLT entry has and which binds only non-PLT relocations; the
+ * chain order of a SysV-only hash table (symbol-table order is assumed, as the GNU hash table has it).
  */
 public final class SymbolScope {
   private static final Set<SymbolType> BINDABLE = Set.of(SymbolType.NOTYPE, SymbolType.OBJECT, SymbolType.FUNC,
       SymbolType.COMMON, SymbolType.TLS, SymbolType.GNU_IFUNC);
+
+  /** The glibc whose rules apply where they differ. */
+  public enum Glibc {
+    /** glibc 2.40 and older: a versioned import reaching its own needed file without a version table aborts. */
+    BEFORE_2_41,
+    /** glibc 2.41 and later: that import binds. */
+    SINCE_2_41;
+
+    /** The rules of glibc {@code major.minor}. */
+    public static Glibc of(int major, int minor) {
+      return major > 2 || (major == 2 && minor >= 41) ? SINCE_2_41 : BEFORE_2_41;
+    }
+  }
 
   /**
    * One object of the scope.
@@ -51,38 +75,116 @@ public final class SymbolScope {
     public static Member unknown(String name) {
       return new Member(name, Optional.empty());
     }
+
+    /** Whether glibc's name match ({@code _dl_name_match_p}) takes this member for {@code file}. */
+    boolean answersTo(String file) {
+      return name.equals(file) || elf.flatMap(ElfFile::soname).filter(file::equals).isPresent();
+    }
   }
 
   /**
-   * A strong undefined reference that no readable member defines.
+   * A version the object needs that the member its DT_VERNEED entry names does not define: dlopen fails with
+   * {@code version `VERSION' not found (required by OBJECT)} before any symbol is bound.
    *
-   * @param symbol the reference as the needing object has it
-   * @param expectedFrom the members it was expected from (see the class comment), in scope order; for a versioned
-   *     reference its DT_VERNEED file, whether or not the scope holds it
-   * @param unknown the members that could not be read and so might still define it, in scope order
+   * @param version the version needed
+   * @param file the DT_VERNEED file, which is the member that decides (its name in the scope)
+   * @param defined that member's DT_VERDEF names, in file order (the base one first)
+   * @param symbols the object's imports of that version from that file, in symbol-table order
    */
-  public record Unbound(DynamicSymbol symbol, List<String> expectedFrom, List<String> unknown) {
+  public record MissingVersion(String version, String file, List<String> defined, List<String> symbols) {
+    public MissingVersion {
+      defined = List.copyOf(defined);
+      symbols = List.copyOf(symbols);
+    }
+  }
+
+  /**
+   * An import and the definition it binds to.
+   *
+   * @param reference the import as the object has it
+   * @param member the member that defines it (the one that decides)
+   * @param definition the entry bound
+   */
+  public record Bound(DynamicSymbol reference, String member, DynamicSymbol definition) {}
+
+  /**
+   * An entry of the wanted name that glibc looked at and did not bind.
+   *
+   * @param member the member holding it
+   * @param definition the entry
+   * @param reason why, in a few words: {@code has HIDDEN visibility}, {@code is version V2, not V1}, …
+   */
+  public record Refusal(String member, DynamicSymbol definition, String reason) {
+    /** {@code member: name@VER reason}. */
+    public String describe() {
+      return member + " has " + definition.nameWithVersion() + ", which " + reason;
+    }
+  }
+
+  /**
+   * A strong import that no readable member binds, or an import (weak ones too) whose lookup aborts the process.
+   *
+   * @param symbol the import as the object has it
+   * @param expectedFrom where it was linked from: for a versioned import its DT_VERNEED file, whether or not the
+   *     scope holds it; for an unversioned one the members without version definitions, where the static linker
+   *     leaves references unversioned (NCCL's libnccl.so.2 is one; the CUDA libraries and glibc's version every
+   *     symbol). A hint for messages only: glibc looks in every member
+   * @param unknown the members that could not be read and so might still define it, in scope order
+   * @param refused the entries of that name glibc looked at and did not bind, in lookup order
+   * @param abortsAt the member at which glibc before 2.41 aborts the process (see {@link Glibc}); empty when the
+   *     import is simply not defined
+   */
+  public record Unbound(DynamicSymbol symbol, List<String> expectedFrom, List<String> unknown,
+      List<Refusal> refused, Optional<String> abortsAt) {
+    public Unbound {
+      expectedFrom = List.copyOf(expectedFrom);
+      unknown = List.copyOf(unknown);
+      refused = List.copyOf(refused);
+    }
+
     /** {@code name} or {@code name@VER}, as glibc's message and nm print it. */
     public String describe() {
       return symbol.version().map(v -> symbol.name() + "@" + v.name()).orElse(symbol.name());
     }
   }
 
-  private final List<Member> members;
-  private final List<Map<String, List<DynamicSymbol>>> definitions;
-
-  private SymbolScope(List<Member> members) {
-    this.members = List.copyOf(members);
-    List<Map<String, List<DynamicSymbol>>> defs = new ArrayList<>(members.size());
-    for (Member m : this.members) {
-      defs.add(m.elf().map(SymbolScope::index).orElse(Map.of()));
+  /**
+   * What glibc does with one object in this scope.
+   *
+   * @param missingVersions the versions it needs that their member does not define (dlopen fails on the first)
+   * @param bound every import that binds, strong or weak, with the member that decides
+   * @param unbound the strong imports no readable member binds (those of a missing version included) and the
+   *     imports whose lookup aborts, in symbol-table order
+   */
+  public record Verdict(List<MissingVersion> missingVersions, List<Bound> bound, List<Unbound> unbound) {
+    public Verdict {
+      missingVersions = List.copyOf(missingVersions);
+      bound = List.copyOf(bound);
+      unbound = List.copyOf(unbound);
     }
-    this.definitions = defs;
+
+    /** Whether an unbound import is one of a missing version, which that version's failure already accounts for. */
+    public boolean ofMissingVersion(Unbound u) {
+      Optional<SymbolVersion> v = u.symbol().version();
+      return v.isPresent() && missingVersions.stream().anyMatch(m -> m.version().equals(v.get().name())
+          && v.get().neededFrom().filter(m.file()::equals).isPresent());
+    }
   }
 
-  /** A scope of {@code members} in lookup order (the needing object's DT_NEEDED breadth first, as ld.so loads). */
-  public static SymbolScope of(List<Member> members) {
-    return new SymbolScope(members);
+  private final List<Member> members;
+  private final Glibc glibc;
+
+  private SymbolScope(List<Member> members, Glibc glibc) {
+    this.members = List.copyOf(members);
+    this.glibc = glibc;
+  }
+
+  /**
+   * A scope of {@code members} in lookup order (the global scope, then the needing object's DT_NEEDED closure
+   * breadth first, as ld.so searches), judged by {@code glibc}'s rules.
+   */
+  public static SymbolScope of(List<Member> members, Glibc glibc) {
+    return new SymbolScope(members, glibc);
   }
 
   public List<Member> members() {
@@ -90,56 +192,165 @@ public final class SymbolScope {
   }
 
   /**
-   * The strong undefined references of {@code object} that no readable member defines, in symbol-table order. A
-   * reference that may still bind to an unreadable member is listed too, with that member in
-   * {@link Unbound#unknown()}; the caller decides what an unknown means.
+   * The versions of {@code need} that {@code provider} lacks, by dl-version.c's {@code match_symbol}: none when it
+   * has no DT_VERDEF at all; else each version that is neither among its DT_VERDEF names (the base one included)
+   * nor marked weak. te-runtime's loader search asks this for every object it would load.
    */
-  public List<Unbound> unbound(ElfFile object) {
-    List<Unbound> out = new ArrayList<>();
+  public static List<String> missingVersions(VersionNeed need, ElfFile provider) {
+    List<String> defined = provider.versionDefinitions();
+    if (defined.isEmpty()) {
+      return List.of();
+    }
+    return need.versions().stream().filter(v -> !defined.contains(v) && !need.weak().contains(v)).distinct()
+        .toList();
+  }
+
+  /** What glibc does with {@code object}'s version needs and imports in this scope. */
+  public Verdict judge(ElfFile object) {
+    List<MissingVersion> missing = new ArrayList<>();
+    for (VersionNeed need : object.versionNeeds()) {
+      Optional<Member> provider = provider(need.file());
+      if (provider.isEmpty() || provider.get().elf().isEmpty()) {
+        continue; // not in the scope, or unreadable: nothing to judge by
+      }
+      ElfFile elf = provider.get().elf().get();
+      for (String version : missingVersions(need, elf)) {
+        List<String> symbols = object.dynamicSymbols().stream().filter(s -> !s.defined())
+            .filter(s -> s.version().filter(v -> v.name().equals(version)
+                && v.neededFrom().filter(need.file()::equals).isPresent()).isPresent())
+            .map(DynamicSymbol::name).toList();
+        missing.add(new MissingVersion(version, need.file(), elf.versionDefinitions(), symbols));
+      }
+    }
     List<String> unknown = members.stream().filter(m -> m.elf().isEmpty()).map(Member::name).toList();
     List<String> unversioned = members.stream()
         .filter(m -> m.elf().isPresent() && m.elf().get().versionDefinitions().isEmpty()).map(Member::name).toList();
+    List<Bound> bound = new ArrayList<>();
+    List<Unbound> unbound = new ArrayList<>();
     for (DynamicSymbol ref : object.dynamicSymbols()) {
-      if (ref.defined() || ref.name().isEmpty() || !ref.binding().equals(SymbolBinding.GLOBAL)) {
-        continue; // weak references may stay unbound; local ones are never looked up
+      if (ref.defined() || ref.name().isEmpty() || !ref.binding().isExported()
+          || ref.visibility() == SymbolVisibility.HIDDEN || ref.visibility() == SymbolVisibility.INTERNAL) {
+        continue; // defined here, or bound to this object without a lookup (dl-reloc.c's resolve_map)
       }
-      if (!bound(ref)) {
+      Lookup found = lookup(ref, object);
+      if (found.bound() != null) {
+        bound.add(found.bound());
+      } else if (!ref.binding().equals(SymbolBinding.WEAK) || found.abortsAt() != null) {
         List<String> expected = ref.version().flatMap(SymbolVersion::neededFrom).map(List::of).orElse(unversioned);
-        out.add(new Unbound(ref, expected, unknown));
+        unbound.add(new Unbound(ref, expected, unknown, found.refused(), Optional.ofNullable(found.abortsAt())));
       }
     }
-    return List.copyOf(out);
+    return new Verdict(missing, bound, unbound);
   }
 
-  private boolean bound(DynamicSymbol ref) {
-    for (Map<String, List<DynamicSymbol>> defs : definitions) {
-      for (DynamicSymbol def : defs.getOrDefault(ref.name(), List.of())) {
-        if (matches(ref.version(), def)) {
-          return true;
+  /** The strong imports of {@code object} that no readable member binds ({@link #judge}'s unbound). */
+  public List<Unbound> unbound(ElfFile object) {
+    return judge(object).unbound();
+  }
+
+  /** The result of one lookup: bound, or refused everywhere (and perhaps aborted). */
+  private record Lookup(Bound bound, List<Refusal> refused, String abortsAt) {}
+
+  /** The version a reference asks for: glibc's {@code r_found_version} of the needing object. */
+  private record Wanted(String name, boolean hidden, Optional<String> file) {}
+
+  /** do_lookup_x over the members in order. */
+  private Lookup lookup(DynamicSymbol ref, ElfFile object) {
+    Wanted wanted = ref.version().map(v -> new Wanted(v.name(), v.neededFrom().map(file -> object.versionNeeds()
+        .stream().anyMatch(n -> n.file().equals(file) && n.hidden().contains(v.name()))).orElse(false),
+        v.neededFrom())).orElse(null);
+    List<Refusal> refused = new ArrayList<>();
+    for (Member member : members) {
+      if (member.elf().isEmpty()) {
+        continue;
+      }
+      List<DynamicSymbol> named = member.elf().get().dynamicSymbolsNamed(ref.name());
+      if (named.isEmpty()) {
+        continue;
+      }
+      boolean versioned = hasVersionTable(member.elf().get());
+      DynamicSymbol found = null;
+      DynamicSymbol onlyVersion = null;
+      int versions = 0;
+      for (DynamicSymbol def : named) {
+        String refusal = checkMatch(def, wanted, versioned);
+        if (refusal != null) {
+          refused.add(new Refusal(member.name(), def, refusal));
+          continue;
         }
+        if (wanted != null && !versioned && wanted.file().filter(member::answersTo).isPresent()
+            && glibc == Glibc.BEFORE_2_41) {
+          return new Lookup(null, refused, member.name()); // check_match's assertion
+        }
+        if (wanted == null && versioned && def.versionIndex() >= 3) {
+          if (def.versymHidden()) {
+            refused.add(new Refusal(member.name(), def, "is a hidden version above index 2, which an unversioned"
+                + " reference does not bind"));
+          } else if (versions++ == 0) {
+            onlyVersion = def;
+          }
+          continue;
+        }
+        found = def;
+        break;
       }
+      if (found == null && versions == 1) {
+        found = onlyVersion;
+      } else if (found == null && versions > 1) {
+        refused.add(new Refusal(member.name(), onlyVersion, "is one of " + versions + " default versions above"
+            + " index 2, none of which an unversioned reference binds"));
+      }
+      if (found == null) {
+        continue;
+      }
+      if (found.visibility() == SymbolVisibility.HIDDEN || found.visibility() == SymbolVisibility.INTERNAL) {
+        refused.add(new Refusal(member.name(), found, "has " + found.visibility() + " visibility, local to "
+            + member.name()));
+        continue;
+      }
+      SymbolBinding binding = found.binding();
+      if (binding.equals(SymbolBinding.GLOBAL) || binding.equals(SymbolBinding.WEAK)
+          || binding.equals(SymbolBinding.GNU_UNIQUE)) {
+        return new Lookup(new Bound(ref, member.name(), found), refused, null);
+      }
+      refused.add(new Refusal(member.name(), found, "has " + binding + " binding, which glibc skips"));
     }
-    return false;
+    return new Lookup(null, refused, null);
   }
 
-  /** dl-lookup.c's check_match for a definition already known to be bindable. */
-  private static boolean matches(Optional<SymbolVersion> wanted, DynamicSymbol def) {
-    if (def.version().isEmpty()) {
-      return true; // no DT_VERSYM, or the local/global index: matches any reference
+  /** check_match: null when {@code def} is a match, else why not. */
+  private static String checkMatch(DynamicSymbol def, Wanted wanted, boolean versioned) {
+    if (!def.defined()) {
+      return "is undefined there";
     }
-    SymbolVersion has = def.version().get();
-    return wanted.map(w -> w.name().equals(has.name())).orElse(!has.hidden());
+    if (def.value() == 0 && def.sectionIndex() != DynamicSymbol.SHN_ABS && !def.type().equals(SymbolType.TLS)) {
+      return "has value 0, which glibc takes for no definition";
+    }
+    if (!BINDABLE.contains(def.type())) {
+      return "is of type " + def.type() + ", which glibc never binds";
+    }
+    if (wanted == null || !versioned) {
+      return null;
+    }
+    // glibc compares the names behind the indexes, whichever table (DT_VERDEF, else DT_VERNEED) names them.
+    boolean same = def.version().filter(v -> v.name().equals(wanted.name())).isPresent();
+    if (!same && (wanted.hidden() || def.version().isPresent() || def.versymHidden())) {
+      return def.version().map(v -> "is version " + v.name() + ", not " + wanted.name())
+          .orElse("is unversioned but marked hidden, not version " + wanted.name());
+    }
+    return null;
   }
 
-  /** The bindable definitions of an object by name. */
-  private static Map<String, List<DynamicSymbol>> index(ElfFile elf) {
-    Map<String, List<DynamicSymbol>> byName = new HashMap<>();
-    for (DynamicSymbol s : elf.dynamicSymbols()) {
-      if (s.defined() && s.binding().isExported() && BINDABLE.contains(s.type())
-          && (s.value() != 0 || s.type().equals(SymbolType.TLS))) {
-        byName.computeIfAbsent(s.name(), k -> new ArrayList<>(1)).add(s);
-      }
-    }
-    return byName;
+  /** The first member glibc's find_needed takes for {@code file}. */
+  private Optional<Member> provider(String file) {
+    return members.stream().filter(m -> m.answersTo(file)).findFirst();
+  }
+
+  /**
+   * Whether glibc sets up a version table for the object ({@code l_versyms}): only when it has version
+   * definitions or needs.
+   */
+  private static boolean hasVersionTable(ElfFile elf) {
+    return !elf.versionDefinitions().isEmpty() || !elf.versionNeeds().isEmpty();
   }
 }

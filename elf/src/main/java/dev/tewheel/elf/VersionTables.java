@@ -3,9 +3,11 @@ package dev.tewheel.elf;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * DT_VERDEF and DT_VERNEED decoded: the version names behind DT_VERSYM's indexes, and the needs per file.
@@ -109,14 +111,22 @@ final class VersionTables {
       requireVersion1(input, VERNEED, offset, "vn_version", need.version());
       String file = strings.at(need.file());
       List<String> versions = new ArrayList<>();
+      Set<String> weak = new HashSet<>();
+      Set<String> hidden = new HashSet<>();
       walk(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter, auxAt -> {
         RawVernaux aux = RawVernaux.decode(input.read(VERNEED, auxAt, RawVernaux.SIZE));
         String name = strings.at(aux.name());
         versions.add(name);
+        if ((aux.flags() & VersionNeed.VER_FLG_WEAK) != 0) {
+          weak.add(name);
+        }
+        if ((aux.other() & DynamicSymbol.VERSYM_HIDDEN) != 0) {
+          hidden.add(name);
+        }
         out.put(aux.other() & 0x7fff, new Version(name, Optional.of(file)));
         return aux.next();
       });
-      needs.add(new VersionNeed(file, versions));
+      needs.add(new VersionNeed(file, versions, weak, hidden));
       return need.next();
     });
   }

@@ -3,6 +3,7 @@ package dev.tewheel.elf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.standins.FloorSpace;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SymbolScope against glibc itself: for real gcc-built libraries and the library folders each case puts first,
@@ -28,6 +30,17 @@ import org.junit.jupiter.api.Test;
  */
 @Timeout(120)
 class SymbolScopeTest {
+  /** The rules of this machine's glibc, whose dlopen the cases are held to. */
+  static final SymbolScope.Glibc HOST = hostGlibc();
+
+  static SymbolScope.Glibc hostGlibc() {
+    try {
+      String[] version = dev.tewheel.standins.FloorSpace.hostGlibc().split("\\.");
+      return SymbolScope.Glibc.of(Integer.parseInt(version[0]), Integer.parseInt(version[1]));
+    } catch (java.io.IOException | InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
   static Stream<Arguments> cases() {
     Path probe = StandIns.root().resolve("checks/cuda13-probe.so");
     return Stream.of(
@@ -121,7 +134,7 @@ class SymbolScopeTest {
     List<SymbolScope.Member> members = new ArrayList<>(scope(ep, List.of(StandIns.oldNcclLibDir(),
         StandIns.cudaLibDir())).members());
     members.add(SymbolScope.Member.unknown("libextra.so.1"));
-    SymbolScope.Unbound first = SymbolScope.of(members).unbound(ep).get(0);
+    SymbolScope.Unbound first = SymbolScope.of(members, HOST).unbound(ep).get(0);
     assertEquals(List.of("libextra.so.1"), first.unknown());
   }
 
@@ -129,11 +142,120 @@ class SymbolScopeTest {
   void weakReferencesAreNeverReported() throws Exception {
     ElfFile probe = ElfFile.read(StandIns.root().resolve("checks/cuda13-probe.so"));
     // The probe's weak __gmon_start__ and _ITM_* references are defined nowhere, even with an empty scope.
-    List<String> unbound = SymbolScope.of(List.of()).unbound(probe).stream().map(SymbolScope.Unbound::describe)
+    List<String> unbound = SymbolScope.of(List.of(), HOST).unbound(probe).stream().map(SymbolScope.Unbound::describe)
         .toList();
     assertTrue(unbound.stream().noneMatch(s -> s.startsWith("__gmon_start__") || s.startsWith("_ITM_")), unbound
         .toString());
     assertEquals(4, unbound.size(), unbound.toString());
+  }
+
+  // --- issue 31: glibc's rules on generated floors (FloorSpace), each verdict held to the forked dlopen too
+
+  private static final List<String> FEW = List.of("GLOBAL HIDDEN DEFINED FUNC NONE",
+      "GLOBAL INTERNAL DEFINED OBJECT BASE", "GLOBAL DEFAULT DEFINED FUNC MISSING_NODE",
+      "GLOBAL DEFAULT DEFINED FUNC HIDDEN_3", "GLOBAL DEFAULT DEFINED FUNC HIDDEN_2", "GLOBAL DEFAULT DEFINED FUNC INDEX_3",
+      "GLOBAL DEFAULT ABS OBJECT NONE", "GLOBAL DEFAULT DEFINED TLS NONE", "GLOBAL DEFAULT DEFINED OBJECT NONE",
+      "LOCAL DEFAULT DEFINED OBJECT BASE");
+  @TempDir static Path temp;
+  private static FloorSpace few;
+
+  /** A few generated cases: the floors of {@link #FEW}, every import kind, with and without a fallback. */
+  private static synchronized FloorSpace few() throws IOException, InterruptedException {
+    if (few == null) {
+      List<FloorSpace.Definition> wanted = FEW.stream().map(FloorSpace.Definition::parse).toList();
+      few = FloorSpace.build(temp.resolve("few"), wanted::contains);
+    }
+    return few;
+  }
+
+  /** SymbolScope's verdict on a case, after checking that glibc's dlopen did what the verdict says. */
+  private static SymbolScope.Verdict judged(String definition, FloorSpace.Reference reference, boolean fallback,
+      SymbolScope.Glibc glibc) throws IOException, InterruptedException {
+    FloorSpace.Case c = few().find(definition, reference, fallback);
+    SymbolScope.Verdict verdict = SymbolScope.of(SymbolScopeGlibcSpaceTest.members(c), glibc)
+        .judge(SymbolScopeGlibcSpaceTest.read(c.referencing()));
+    if (glibc == HOST) {
+      assertEquals(SymbolScopeGlibcSpaceTest.said(c.glibc()), SymbolScopeGlibcSpaceTest.expected(c, verdict),
+          c.toString());
+    }
+    return verdict;
+  }
+
+  private static SymbolScope.Verdict judged(String definition, FloorSpace.Reference reference, boolean fallback)
+      throws IOException, InterruptedException {
+    return judged(definition, reference, fallback, HOST);
+  }
+
+  @Test
+  void aHiddenOrInternalFloorDefinitionDefinesNothingAndTheLookupGoesOnToTheNextLibrary() throws Exception {
+    SymbolScope.Verdict hidden = judged("GLOBAL HIDDEN DEFINED FUNC NONE", FloorSpace.Reference.UNVERSIONED, false);
+    assertEquals(1, hidden.unbound().size(), hidden.toString());
+    String name = few().find("GLOBAL HIDDEN DEFINED FUNC NONE", FloorSpace.Reference.UNVERSIONED, false).symbol();
+    assertEquals(List.of("libfloor.so has " + name + ", which has HIDDEN visibility, local to libfloor.so"),
+        hidden.unbound().get(0).refused().stream().map(SymbolScope.Refusal::describe).toList());
+    SymbolScope.Verdict internal = judged("GLOBAL INTERNAL DEFINED OBJECT BASE", FloorSpace.Reference.VERSIONED,
+        true);
+    assertEquals(List.of(), internal.unbound());
+    assertEquals(List.of(FloorSpace.FALLBACK), internal.bound().stream().map(SymbolScope.Bound::member).toList(),
+        "the member that binds it is the fallback behind the floor");
+  }
+
+  @Test
+  void aVersionTheFloorDoesNotDefineIsMissingBeforeAnySymbolBindsUnlessTheNeedIsWeak() throws Exception {
+    SymbolScope.Verdict missing = judged("GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", FloorSpace.Reference.VERSIONED,
+        true);
+    assertEquals(List.of(new SymbolScope.MissingVersion("V1", FloorSpace.FLOOR, List.of(FloorSpace.FLOOR, "V2"),
+        List.of(few().find("GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", FloorSpace.Reference.VERSIONED, true)
+            .symbol()))), missing.missingVersions());
+    SymbolScope.Verdict weak = judged("GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", FloorSpace.Reference.WEAK_NEED,
+        false);
+    assertEquals(List.of(), weak.missingVersions());
+    assertEquals(List.of(FloorSpace.FLOOR), weak.bound().stream().map(SymbolScope.Bound::member).toList(),
+        "its definition at index 1 takes any version");
+  }
+
+  @Test
+  void anUnversionedImportTakesIndexTwoEvenHiddenAndTheOnlyDefaultAboveButNoHiddenVersionAbove() throws Exception {
+    SymbolScope.Verdict hidden3 = judged("GLOBAL DEFAULT DEFINED FUNC HIDDEN_3", FloorSpace.Reference.UNVERSIONED,
+        false);
+    assertEquals(1, hidden3.unbound().size(), hidden3.toString());
+    assertTrue(hidden3.unbound().get(0).refused().get(0).reason().startsWith("is a hidden version above index 2"),
+        hidden3.toString());
+    for (String bound : List.of("GLOBAL DEFAULT DEFINED FUNC HIDDEN_2", "GLOBAL DEFAULT DEFINED FUNC INDEX_3")) {
+      SymbolScope.Verdict v = judged(bound, FloorSpace.Reference.UNVERSIONED, true);
+      assertEquals(List.of(FloorSpace.FLOOR), v.bound().stream().map(SymbolScope.Bound::member).toList(), bound);
+    }
+  }
+
+  @Test
+  void anAbsoluteDefinitionOfValueZeroAndATlsOneOfValueZeroBind() throws Exception {
+    for (String definition : List.of("GLOBAL DEFAULT ABS OBJECT NONE", "GLOBAL DEFAULT DEFINED TLS NONE")) {
+      SymbolScope.Verdict v = judged(definition, FloorSpace.Reference.UNVERSIONED, true);
+      assertEquals(0, v.bound().get(0).definition().value(), definition);
+      assertEquals(List.of(FloorSpace.FLOOR), v.bound().stream().map(SymbolScope.Bound::member).toList(), definition);
+    }
+  }
+
+  @Test
+  void aVersionedImportOfAFloorWithoutAnyVersionTableAbortsGlibcBefore241AndBindsOnLaterOnes() throws Exception {
+    String bare = "GLOBAL DEFAULT DEFINED OBJECT NONE";
+    for (FloorSpace.Reference kind : List.of(FloorSpace.Reference.VERSIONED, FloorSpace.Reference.WEAK_VERSIONED)) {
+      SymbolScope.Verdict old = judged(bare, kind, true, SymbolScope.Glibc.BEFORE_2_41);
+      assertEquals(Optional.of(FloorSpace.FLOOR), old.unbound().get(0).abortsAt(), kind.toString());
+      SymbolScope.Verdict later = judged(bare, kind, true, SymbolScope.Glibc.SINCE_2_41);
+      assertEquals(List.of(), later.unbound(), kind.toString());
+      assertEquals(List.of(FloorSpace.FLOOR), later.bound().stream().map(SymbolScope.Bound::member).toList());
+      judged(bare, kind, true); // and this machine's glibc did what its rules say
+    }
+  }
+
+  @Test
+  void aLocalFloorDefinitionIsSkippedForTheNextLibrary() throws Exception {
+    SymbolScope.Verdict v = judged("LOCAL DEFAULT DEFINED OBJECT BASE", FloorSpace.Reference.UNVERSIONED, true);
+    assertEquals(List.of(FloorSpace.FALLBACK), v.bound().stream().map(SymbolScope.Bound::member).toList());
+    assertEquals(List.of("has LOCAL binding, which glibc skips"), judged("LOCAL DEFAULT DEFINED OBJECT BASE",
+        FloorSpace.Reference.UNVERSIONED, false).unbound().get(0).refused().stream().map(SymbolScope.Refusal::reason)
+        .toList());
   }
 
   /** The library's DT_NEEDED closure breadth first, each name found in {@code first}, then the system folders. */
@@ -155,7 +277,7 @@ class SymbolScopeTest {
     }
     List<SymbolScope.Member> members = new ArrayList<>();
     found.forEach((n, e) -> members.add(SymbolScope.Member.of(n, e)));
-    return SymbolScope.of(members);
+    return SymbolScope.of(members, HOST);
   }
 
   private static Tools.Result dlopenNow(Path library, List<Path> first) throws IOException, InterruptedException {

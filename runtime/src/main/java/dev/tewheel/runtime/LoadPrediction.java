@@ -30,16 +30,23 @@ public sealed interface LoadPrediction permits LoadPredictionRecord {
   List<String> unresolved();
 
   /**
+   * Versions the library needs (DT_VERNEED) that the library its scope binds for them does not define, as
+   * {@code VERSION (FILE)}: glibc refuses the load before any symbol binds ({@code version `V' not found}), lazily
+   * bound or not.
+   */
+  List<String> missingVersions();
+
+  /**
    * Libraries of the scope that could not be found or read: an import only they might define is not judged (dlopen
    * says more about a library it cannot find).
    */
   List<String> unchecked();
 
-  /** What is not defined by which file, and the fix; empty when nothing is unresolved. */
+  /** What is not defined by which file, and the fix; empty when nothing is missing or unresolved. */
   String detail();
 
-  /** Whether dlopen would succeed as far as symbols go: nothing unresolved, or lazily bound. */
+  /** Whether dlopen would succeed as far as versions and symbols go: no version missing, and nothing unresolved or lazily bound. */
   default boolean loads() {
-    return unresolved().isEmpty() || !bindNow();
+    return missingVersions().isEmpty() && (unresolved().isEmpty() || !bindNow());
   }
 }

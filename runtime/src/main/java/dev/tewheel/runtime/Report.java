@@ -140,10 +140,11 @@ public final class Report {
     return root;
   }
 
-  /** {@code {library, file, bindNow, loads, unresolved, unchecked, detail}}. */
+  /** {@code {library, file, bindNow, loads, unresolved, missingVersions, unchecked, detail}}. */
   private static Object tree(LoadPrediction p) {
     return object("library", p.library(), "file", p.file().toString(), "bindNow", p.bindNow(), "loads", p.loads(),
-        "unresolved", p.unresolved(), "unchecked", p.unchecked(), "detail", p.detail().isEmpty() ? null : p.detail());
+        "unresolved", p.unresolved(), "missingVersions", p.missingVersions(), "unchecked", p.unchecked(),
+        "detail", p.detail().isEmpty() ? null : p.detail());
   }
 
   /** The dependency table for people: each library, its version, how it was found and from where. */

@@ -69,8 +69,8 @@ final class ReportFactory implements Reports.Factory {
 
   @Override
   public LoadPrediction loadPrediction(String library, Path file, boolean bindNow, List<String> unresolved,
-      List<String> unchecked, String detail) {
-    return new LoadPredictionRecord(library, file, bindNow, unresolved, unchecked, detail);
+      List<String> missingVersions, List<String> unchecked, String detail) {
+    return new LoadPredictionRecord(library, file, bindNow, unresolved, missingVersions, unchecked, detail);
   }
 
   @Override

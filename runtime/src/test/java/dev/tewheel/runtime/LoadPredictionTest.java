@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.cli.Main;
+import dev.tewheel.runtime.internal.LoadPredictor;
+import dev.tewheel.standins.FloorSpace;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -199,5 +201,84 @@ class LoadPredictionTest {
     LoadException refused = assertThrows(LoadException.class, runtime::loadNcclEp);
     assertEquals("NCCL EP is not available: " + reason, refused.getMessage());
     assertEquals(List.of(), TeEpSequenceTest.mapped("libnccl_ep"));
+  }
+  // --- issue 31: glibc's rules on generated floors (FloorSpace), each prediction beside the forked dlopen's
+
+  private static final List<String> FEW = List.of("GLOBAL HIDDEN DEFINED FUNC NONE",
+      "GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", "GLOBAL DEFAULT ABS OBJECT NONE",
+      "GLOBAL DEFAULT DEFINED OBJECT NONE");
+  @TempDir static Path spaceDir;
+  private static FloorSpace few;
+
+  private static synchronized FloorSpace few() throws Exception {
+    if (few == null) {
+      List<FloorSpace.Definition> wanted = FEW.stream().map(FloorSpace.Definition::parse).toList();
+      few = FloorSpace.build(spaceDir.resolve("few"), wanted::contains);
+    }
+    return few;
+  }
+
+  /** The prediction for a generated case, the floor and the fallback preloaded; read from files, nothing loaded. */
+  private static LoadPrediction predicted(FloorSpace.Case c, boolean openedNow) {
+    return LoadPredictor.predict(c.referencing(), openedNow, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
+        c.fallback()), List.of(), Map.of()).orElseThrow();
+  }
+
+  @Test
+  void aVersionThePreloadedFloorLacksIsPredictedAsAMissingVersionThatStopsEvenALazyLoad() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", FloorSpace.Reference.VERSIONED, true);
+    assertTrue(c.glibc().detail().contains("version `V1' not found"), c.glibc().toString());
+    // The same import linked without -z now, predicted as TE is opened (RTLD_LAZY): a missing version stops it too.
+    Path dir = c.referencing().getParent();
+    Path lazy = dir.resolve("lazy-" + c.referencing().getFileName());
+    dev.tewheel.standins.Gcc.run(dir, List.of("-shared", "-nostdlib", "-o", lazy.toString(), "ref-"
+        + c.symbol().substring(3) + ".o", "-L.", "-Wl,--no-as-needed", "-l:libfloor-v1.so", "-l:libfallback.so",
+        "-Wl,-soname,lib" + c.referencing().getFileName()));
+    String name = "lib" + c.referencing().getFileName();
+    for (Path library : List.of(c.referencing(), lazy)) {
+      boolean now = library.equals(c.referencing());
+      LoadPrediction p = LoadPredictor.predict(library, now, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
+          c.fallback()), List.of(), Map.of()).orElseThrow();
+      assertEquals(now, p.bindNow());
+      assertFalse(p.loads(), p.toString());
+      assertEquals(List.of("V1 (libfloor.so)"), p.missingVersions());
+      assertEquals(List.of(), p.unresolved(), "the missing version accounts for its import");
+      assertEquals(name + " would not load: version V1 (needed from libfloor.so by " + c.symbol() + ") is not"
+          + " defined by " + c.floor().toRealPath() + " (its versions: libfloor.so, V2), so glibc refuses the load"
+          + " before binding any symbol (version `V1' not found). Use a libfloor.so that defines it (a newer"
+          + " release), or a " + name + " built against the one found", p.detail());
+    }
+  }
+
+  @Test
+  void aHiddenFloorDefinitionIsPredictedUnresolvedSayingWhy() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL HIDDEN DEFINED FUNC NONE", FloorSpace.Reference.UNVERSIONED, false);
+    assertTrue(c.glibc().detail().contains("undefined symbol: " + c.symbol()), c.glibc().toString());
+    LoadPrediction p = predicted(c, true);
+    assertEquals(List.of(c.symbol()), p.unresolved());
+    assertTrue(p.detail().contains(c.symbol() + " (needed from libfloor.so) is not defined by "
+        + c.floor().toRealPath() + " (glibc binds none of what it has: " + c.floor().toRealPath() + " has "
+        + c.symbol() + ", which has HIDDEN visibility, local to libfloor.so)"), p.detail());
+  }
+
+  @Test
+  void anAbsoluteDefinitionOfValueZeroIsPredictedToBind() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT ABS OBJECT NONE", FloorSpace.Reference.UNVERSIONED, false);
+    assertEquals("ok 0", c.glibc().toString());
+    LoadPrediction p = predicted(c, true);
+    assertTrue(p.loads() && p.unresolved().isEmpty(), p.toString());
+  }
+
+  @Test
+  void aVersionedImportOfAFloorWithoutVersioningIsPredictedAsThisGlibcBindsIt() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT DEFINED OBJECT NONE", FloorSpace.Reference.VERSIONED, true);
+    LoadPrediction p = predicted(c, true);
+    boolean aborts = c.glibc().kind().equals("exit 127");
+    assertEquals(!aborts, p.loads(), c.glibc() + "\n" + p);
+    if (aborts) {
+      assertEquals(List.of(c.symbol() + "@V1"), p.unresolved());
+      assertTrue(p.detail().contains(c.floor().toRealPath() + " has no symbol versioning at all, and this glibc"
+          + " (before 2.41) aborts the process"), p.detail());
+    }
   }
 }

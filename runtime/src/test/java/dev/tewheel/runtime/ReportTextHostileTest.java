@@ -92,7 +92,7 @@ class ReportTextHostileTest {
     Path p = path(s);
     NativeLibrary library = new NativeLibraryRecord(s, Optional.of(p), List.of(p, p), Optional.of(s), Optional.of(s),
         s, NativeLibrary.FoundBy.SYSTEM, s, List.of(p), Optional.of(s));
-    LoadPrediction te = new LoadPredictionRecord(s, p, true, List.of(s), List.of(s), "detail " + s);
+    LoadPrediction te = new LoadPredictionRecord(s, p, true, List.of(s), List.of(s), List.of(s), "detail " + s);
     return new NativeWorldRecord(List.of(library, library), Optional.of(p), s, false, Optional.of(12), s,
         List.of(s, s), List.of(s), Optional.of(te));
   }

@@ -79,6 +79,6 @@ public class RuntimePredictionBenchmark {
 
   @Benchmark
   public List<SymbolScope.Unbound> matchScope() {
-    return SymbolScope.of(scope).unbound(elf);
+    return SymbolScope.of(scope, SymbolScope.Glibc.BEFORE_2_41).unbound(elf);
   }
 }

@@ -20,16 +20,23 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Every symbol a shipped library binds in an external library is defined by the oldest version of that library the
- * release supports (its floor, {@code floorLibraries}): what ld.so does when the library loads on a machine that has
- * only the floor. The scope is the library's DT_NEEDED closure breadth first, each name the floor of that SONAME,
- * else the shipped file glibc would find ({@link ShippedSearch}), else unknown; the matching is {@link SymbolScope}'s,
- * te-runtime's load prediction's too. A BIND_NOW library fails to load (error); a lazy one loads and fails at the
- * first call of the missing function (warning). NCCL EP is loaded only after NCCL's gate ({@link NcclGate}), so its
- * NCCL imports are held only to a floor NCCL that passes it.
+ * Every version a shipped library needs from an external library, and every symbol it binds there, is defined by the
+ * oldest version of that library the release supports (its floor, {@code floorLibraries}): what ld.so does when the
+ * library loads on a machine that has only the floor. The scope is the library's DT_NEEDED closure breadth first,
+ * each name the floor of that SONAME, else the shipped file glibc would find ({@link ShippedSearch}), else unknown;
+ * what glibc does there is {@link SymbolScope}'s verdict, te-runtime's load prediction's too, and each finding names
+ * the floor that decides. A version the floor lacks stops any load (error); a missing symbol, or the abort of glibc
+ * before 2.41, stops a BIND_NOW library (error), while a lazy one loads and fails at the first call (warning). NCCL EP
+ * is loaded only after NCCL's gate ({@link NcclGate}), so its NCCL imports are held only to a floor NCCL that passes
+ * it.
  */
 final class SymbolFloorCheck extends BaseCheck {
   static final String ID = "SYMBOL-FLOOR";
+  /**
+   * The glibc whose rules judge the floors: a wheel installs on every glibc its platform tag allows, and each of
+   * those before 2.41 aborts on a versioned import of a floor without symbol versioning (SymbolScope.Glibc).
+   */
+  private static final SymbolScope.Glibc GLIBC = SymbolScope.Glibc.BEFORE_2_41;
   /**
    * glibc's and GCC's runtime libraries version every symbol they export, and the static linker records that version
    * in the reference; so an unversioned reference was never linked against one of them, and their having no floor
@@ -40,8 +47,8 @@ final class SymbolFloorCheck extends BaseCheck {
       + "|libgcc_s\\.so\\.1)");
 
   SymbolFloorCheck() {
-    super(ID, "every symbol a library binds in an external library is defined by that library's floor (the oldest"
-        + " version the release supports)", Severity.ERROR);
+    super(ID, "every version a library needs from an external library and every symbol it binds there are defined"
+        + " by that library's floor (the oldest version the release supports)", Severity.ERROR);
   }
 
   @Override
@@ -133,13 +140,29 @@ final class SymbolFloorCheck extends BaseCheck {
       }
     }
     Severity severity = elf.bindNow() ? Severity.ERROR : Severity.WARNING;
+    SymbolScope.Verdict verdict = SymbolScope.of(members, GLIBC).judge(elf);
+    for (SymbolScope.MissingVersion m : verdict.missingVersions()) {
+      FloorLibraries.Floor floor = inScope.get(m.file());
+      if (floor != null) {
+        findings.add(versionMissing(library, name, m, floor)); // the load fails, lazy or not
+      }
+    }
     List<String> ambiguous = new ArrayList<>();
     Set<String> mayDefine = new LinkedHashSet<>();
-    for (SymbolScope.Unbound unbound : SymbolScope.of(members).unbound(elf)) {
-      List<FloorLibraries.Floor> lacking = unbound.expectedFrom().stream().map(inScope::get)
-          .filter(java.util.Objects::nonNull).toList();
-      if (lacking.isEmpty() || unbound.expectedFrom().stream().anyMatch(gated::contains)) {
-        continue; // no floor's business; or an unversioned symbol a gated NCCL may define: NCCL's, not judged there
+    for (SymbolScope.Unbound unbound : verdict.unbound()) {
+      if (verdict.ofMissingVersion(unbound)) {
+        continue; // its version's finding says why
+      }
+      List<FloorLibraries.Floor> lacking;
+      if (unbound.symbol().version().isPresent()) {
+        lacking = unbound.expectedFrom().stream().map(inScope::get).filter(java.util.Objects::nonNull).toList();
+      } else if (unbound.expectedFrom().stream().anyMatch(gated::contains)) {
+        continue; // an unversioned symbol a gated NCCL may be meant to define: NCCL's, not judged there
+      } else {
+        lacking = List.copyOf(inScope.values()); // glibc looks in every one, versioned or not
+      }
+      if (lacking.isEmpty()) {
+        continue; // no floor's business
       }
       List<String> unversionedUnknown = unbound.unknown().stream()
           .filter(n -> !VERSIONED_RUNTIME.matcher(n).matches()).toList();
@@ -148,7 +171,10 @@ final class SymbolFloorCheck extends BaseCheck {
         mayDefine.addAll(unversionedUnknown);
         continue;
       }
-      findings.add(missing(library, name, elf.bindNow(), unbound, lacking).withSeverity(severity));
+      Finding finding = unbound.abortsAt().isPresent()
+          ? aborts(library, name, elf.bindNow(), unbound, inScope.get(unbound.abortsAt().get()))
+          : missing(library, name, elf.bindNow(), unbound, lacking, inScope);
+      findings.add(finding.withSeverity(severity));
     }
     if (!ambiguous.isEmpty()) {
       String others = String.join(", ", mayDefine);
@@ -160,16 +186,55 @@ final class SymbolFloorCheck extends BaseCheck {
   }
 
   private Finding missing(SubjectFile library, String name, boolean bindNow, SymbolScope.Unbound unbound,
-      List<FloorLibraries.Floor> lacking) {
-    String from = lacking.stream().map(FloorLibraries.Floor::soname).collect(Collectors.joining(", "));
+      List<FloorLibraries.Floor> lacking, Map<String, FloorLibraries.Floor> inScope) {
+    List<FloorLibraries.Floor> expected = unbound.expectedFrom().stream().map(inScope::get)
+        .filter(java.util.Objects::nonNull).toList();
+    String from = (expected.isEmpty() ? lacking : expected).stream().map(FloorLibraries.Floor::soname)
+        .collect(Collectors.joining(", "));
     String floors = lacking.stream().map(FloorLibraries.Floor::describe).collect(Collectors.joining(", "));
     String when = bindNow ? "a BIND_NOW library fails to load where a symbol is missing"
         : "a lazily bound library loads, then fails at the first call of a missing function";
     String which = lacking.size() == 1 ? "which the floor " + floors + " does not define"
         : "which none of the floors " + floors + " defines";
-    return finding(library.origin(), unbound.describe() + " (needed from " + from + "), " + which,
-        "every symbol " + name + " binds in " + from + " defined by its floor (" + when + ")", "raise the release's pinned " + from + " to a version that defines " + unbound.symbol().name()
-        + ", or build " + name + " against the floor's headers and library so it does not need it");
+    List<String> refused = unbound.refused().stream()
+        .filter(r -> inScope.containsKey(r.member()) && r.definition().defined())
+        .map(r -> inScope.get(r.member()).origin() + " has " + r.definition().nameWithVersion() + ", which "
+            + r.reason()).distinct().toList();
+    String why = refused.isEmpty() ? "" : " (glibc binds none of what they have: " + String.join("; ", refused) + ")";
+    return finding(library.origin(), unbound.describe() + " (needed from " + from + "), " + which + why,
+        "every symbol " + name + " binds in " + from + " defined by its floor (" + when + ")",
+        "raise the release's pinned " + from + " to a version that defines " + unbound.symbol().name() + ", or build "
+            + name + " against the floor's headers and library so it does not need it");
+  }
+
+  /** glibc before 2.41 aborts the process while binding the import (SymbolScope.Glibc). */
+  private Finding aborts(SubjectFile library, String name, boolean bindNow, SymbolScope.Unbound unbound,
+      FloorLibraries.Floor floor) {
+    String file = floor == null ? unbound.abortsAt().get() : floor.soname();
+    String origin = floor == null ? file : floor.describe();
+    return finding(library.origin(), unbound.describe() + " (needed from " + file + "), which the floor " + origin
+        + " defines without any symbol versioning (no version definitions or needs): glibc before 2.41 aborts the"
+        + " process binding a versioned import to the very file its version need names (an assertion in"
+        + " dl-lookup.c)" + (bindNow ? ", as " + name + " loads" : ", at the first call"),
+        "a floor " + file + " that defines version " + unbound.symbol().version().get().name() + ", as the library "
+            + name + " was linked against does", "give the floor as its package ships it (with its version"
+            + " definitions), or link " + name + " against an unversioned " + file + " so its imports carry no"
+            + " version");
+  }
+
+  /** A version the library needs that its floor lacks: dlopen fails before any symbol is bound, lazy or not. */
+  private Finding versionMissing(SubjectFile library, String name, SymbolScope.MissingVersion m,
+      FloorLibraries.Floor floor) {
+    List<String> symbols = m.symbols();
+    String which = symbols.isEmpty() ? "" : " by " + String.join(", ", symbols.subList(0, Math.min(5,
+        symbols.size()))) + (symbols.size() > 5 ? " and " + (symbols.size() - 5) + " more" : "");
+    return new Finding(ID, Severity.ERROR, library.origin(), "version " + m.version() + " (needed from " + m.file()
+        + which + "), which the floor " + floor.describe() + " does not define (its versions: "
+        + String.join(", ", m.defined()) + "): glibc refuses to load " + name + " (version `" + m.version()
+        + "' not found), lazily bound or not", "every version " + name + " needs from " + m.file()
+        + " (DT_VERNEED) defined by its floor (DT_VERDEF)", "raise the release's pinned " + m.file() + " to a"
+        + " version that defines " + m.version() + ", or build " + name + " against the floor so it does not need"
+        + " it");
   }
 
   private Finding belowGate(SubjectFile library, FloorLibraries.Floor floor) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.standins.FloorSpace;
 import dev.tewheel.standins.StandIns.Defect;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
@@ -260,5 +261,92 @@ class SymbolFloorCheckTest {
     assertEquals(1, named.size(), named.toString());
     assertTrue(named.get(0).found().startsWith("a library that cannot be read (" + fifo + " is not a regular file"
         + " (a FIFO)"), named.get(0).found());
+  }
+  // --- issue 31: glibc's rules on generated floors (FloorSpace), each verdict beside the forked dlopen's
+
+  private static final List<String> FEW = List.of("GLOBAL HIDDEN DEFINED FUNC NONE",
+      "GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", "GLOBAL DEFAULT DEFINED FUNC HIDDEN_3",
+      "GLOBAL DEFAULT ABS OBJECT NONE", "GLOBAL DEFAULT DEFINED OBJECT NONE");
+  @TempDir static Path spaceDir;
+  private static FloorSpace few;
+
+  private static synchronized FloorSpace few() throws Exception {
+    if (few == null) {
+      List<FloorSpace.Definition> wanted = FEW.stream().map(FloorSpace.Definition::parse).toList();
+      few = FloorSpace.build(spaceDir.resolve("few"), wanted::contains);
+    }
+    return few;
+  }
+
+  /** SYMBOL-FLOOR's warnings and errors on a generated case, the floor and the fallback as the floors. */
+  private static List<Finding> judged(FloorSpace.Case c) {
+    return atLeast(Severity.WARNING, run(List.of(c.floor(), c.fallback()), SubjectFile.onDisk("libref.so",
+        c.referencing())));
+  }
+
+  /** The one finding SYMBOL-FLOOR makes, after checking it is glibc's kind (SymbolFloorGlibcSpaceTest). */
+  private static Finding theFinding(FloorSpace.Case c) {
+    List<Finding> findings = judged(c);
+    assertEquals(1, findings.size(), c + ": " + findings);
+    assertEquals(Severity.ERROR, findings.get(0).severity());
+    String expected = SymbolFloorGlibcSpaceTest.expected(c);
+    assertTrue(!expected.isEmpty() && findings.get(0).found().startsWith(expected), c + "\n glibc: " + c.glibc()
+        + "\n found: " + findings.get(0).found());
+    return findings.get(0);
+  }
+
+  @Test
+  void aHiddenFloorDefinitionDefinesNothingSoTheImportIsAnError() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL HIDDEN DEFINED FUNC NONE", FloorSpace.Reference.UNVERSIONED, false);
+    Finding f = theFinding(c);
+    assertTrue(f.found().endsWith("(glibc binds none of what they have: " + c.floor() + " has " + c.symbol()
+        + ", which has HIDDEN visibility, local to libfloor.so)"), f.found());
+  }
+
+  @Test
+  void anUnversionedImportIsHeldToAFloorWithVersionDefinitionsAsGlibcHoldsIt() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT DEFINED FUNC HIDDEN_3", FloorSpace.Reference.UNVERSIONED, false);
+    Finding f = theFinding(c);
+    assertTrue(f.found().contains(c.floor() + " has " + c.symbol() + "@V2, which is a hidden version above index 2,"
+        + " which an unversioned reference does not bind"), f.found());
+  }
+
+  @Test
+  void anAbsoluteDefinitionOfValueZeroDefinesTheSymbol() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT ABS OBJECT NONE", FloorSpace.Reference.UNVERSIONED, false);
+    assertEquals(List.of(), judged(c));
+    assertEquals("ok 0", c.glibc().toString(), "glibc binds it, to 0");
+  }
+
+  @Test
+  void aVersionedImportOfAFloorWithoutAnyVersioningIsAnErrorForGlibcBefore241() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT DEFINED OBJECT NONE", FloorSpace.Reference.VERSIONED, true);
+    Finding f = theFinding(c);
+    assertTrue(f.found().endsWith("glibc before 2.41 aborts the process binding a versioned import to the very file"
+        + " its version need names (an assertion in dl-lookup.c), as libref.so loads"), f.found());
+  }
+
+  @Test
+  void aVersionTheFloorLacksIsItsOwnErrorNamingTheFloorForALazilyBoundLibraryToo() throws Exception {
+    FloorSpace.Case c = few().find("GLOBAL DEFAULT DEFINED FUNC MISSING_NODE", FloorSpace.Reference.VERSIONED, true);
+    Finding f = theFinding(c);
+    String missing = "version V1 (needed from libfloor.so by " + c.symbol() + "), which the floor " + c.floor()
+        + " does not define (its versions: libfloor.so, V2): glibc refuses to load libref.so (version `V1' not"
+        + " found), lazily bound or not";
+    assertEquals(missing, f.found());
+    // The same import linked without -z now: still an error, and glibc's RTLD_LAZY refuses it too.
+    Path dir = c.referencing().getParent();
+    Path lazy = dir.resolve("lazy-" + c.referencing().getFileName());
+    dev.tewheel.standins.Gcc.run(dir, List.of("-shared", "-nostdlib", "-o", lazy.toString(), "ref-"
+        + c.symbol().substring(3) + ".o", "-L.", "-Wl,--no-as-needed", "-l:libfloor-v1.so", "-l:libfallback.so",
+        "-Wl,-soname,libref.so"));
+    List<Finding> findings = atLeast(Severity.WARNING, run(List.of(c.floor(), c.fallback()),
+        SubjectFile.onDisk("libref.so", lazy)));
+    assertEquals(List.of(missing), findings.stream().map(Finding::found).toList());
+    assertEquals(Severity.ERROR, findings.get(0).severity());
+    Path found = Files.createDirectories(temp.resolve("lazy-floors"));
+    Files.copy(c.floor(), found.resolve(FloorSpace.FLOOR));
+    Files.copy(c.fallback(), found.resolve(FloorSpace.FALLBACK));
+    assertEquals(false, glibcLoads(lazy, List.of(found), true));
   }
 }

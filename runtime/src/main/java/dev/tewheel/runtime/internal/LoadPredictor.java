@@ -21,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * prediction"). The lookup scope is what glibc searches: the global scope first (the executable and the libraries
  * it needs, then what te-runtime opens with RTLD_GLOBAL before this one), then the library and its DT_NEEDED
  * closure breadth first, each name bound to the file {@link LoaderSearch} finds (a copy already mapped, a
- * preload, else the loader's search). Which imports stay unbound is elf's {@link SymbolScope}, the rule the
- * SYMBOL-FLOOR release check applies too.
+ * preload, else the loader's search). Which versions are missing and which imports stay unbound is elf's
+ * {@link SymbolScope}, the rule the SYMBOL-FLOOR release check applies too, with this process's glibc's rules.
  *
  * <p>Symbol tables are read through {@link ElfCache}, and the unbound imports are remembered per library while the
  * library and every member of its scope stay the same files ({@link FileStamp}): a warm report only walks the
@@ -40,8 +40,17 @@ public final class LoadPredictor {
   /** An unbound import, and the libraries it was needed from (its DT_VERNEED file, or the likely one). */
   private record Unresolved(SymbolScope.Unbound unbound, List<String> neededFrom) {}
 
-  /** The unbound imports of one library for one scope of files, and the members that could not be read. */
-  private record Memo(FileStamp library, List<Member> members, List<Unresolved> unbound, List<String> unchecked) {}
+  /**
+   * The missing versions and unbound imports of one library for one scope of files, and the members that could not
+   * be read.
+   */
+  private record Memo(FileStamp library, List<Member> members, List<SymbolScope.MissingVersion> missingVersions,
+      List<Unresolved> unbound, List<String> unchecked) {}
+
+  /** The running glibc's rules where glibc's releases differ. */
+  private static SymbolScope.Glibc glibc() {
+    return LinkerHost.glibcAtLeast(2, 41) ? SymbolScope.Glibc.SINCE_2_41 : SymbolScope.Glibc.BEFORE_2_41;
+  }
 
   /**
    * The prediction for opening {@code library} now.
@@ -82,35 +91,50 @@ public final class LoadPredictor {
       for (Member m : members) {
         scope.add(read(m));
       }
+      SymbolScope.Verdict verdict = SymbolScope.of(scope, glibc()).judge(withSymbols);
       List<Unresolved> unbound = new ArrayList<>();
-      for (SymbolScope.Unbound u : SymbolScope.of(scope).unbound(withSymbols)) {
-        unbound.add(new Unresolved(u, neededFrom(u, elf, scope)));
+      for (SymbolScope.Unbound u : verdict.unbound()) {
+        if (!verdict.ofMissingVersion(u)) { // the missing version accounts for it
+          unbound.add(new Unresolved(u, neededFrom(u, elf, scope)));
+        }
       }
       List<String> unchecked = scope.stream().filter(m -> m.elf().isEmpty()).map(SymbolScope.Member::name)
           .distinct().toList();
-      memo = new Memo(stamp, List.copyOf(members), List.copyOf(unbound), unchecked);
+      memo = new Memo(stamp, List.copyOf(members), verdict.missingVersions(), List.copyOf(unbound), unchecked);
       MEMO.put(library.toAbsolutePath().normalize(), memo);
     }
     String name = elf.soname().orElse(library.getFileName().toString());
     boolean bindNow = openedNow || elf.bindNow();
     List<String> unresolved = new ArrayList<>();
-    Map<List<String>, List<String>> byFrom = new LinkedHashMap<>();
+    Map<List<String>, List<SymbolScope.Unbound>> byFrom = new LinkedHashMap<>();
+    Map<String, List<String>> aborting = new LinkedHashMap<>();
     for (Unresolved u : memo.unbound()) {
       if (u.unbound().unknown().isEmpty()) {
         unresolved.add(u.unbound().describe());
-        byFrom.computeIfAbsent(u.neededFrom(), k -> new ArrayList<>()).add(u.unbound().describe());
+        if (u.unbound().abortsAt().isPresent()) {
+          aborting.computeIfAbsent(u.unbound().abortsAt().get(), k -> new ArrayList<>()).add(u.unbound().describe());
+        } else {
+          byFrom.computeIfAbsent(u.neededFrom(), k -> new ArrayList<>()).add(u.unbound());
+        }
       }
     }
-    return Optional.of(Reports.make().loadPrediction(name, library, bindNow, unresolved, memo.unchecked(),
-        detail(name, bindNow, byFrom, members, labels)));
+    List<String> missing = memo.missingVersions().stream().map(m -> m.version() + " (" + m.file() + ")").toList();
+    return Optional.of(Reports.make().loadPrediction(name, library, bindNow, unresolved, missing, memo.unchecked(),
+        detail(name, bindNow, memo.missingVersions(), byFrom, aborting, members, labels)));
   }
 
   /**
    * Where an unbound import was needed from: a versioned one names its file (DT_VERNEED). An unversioned one names
-   * none; of the library's own DT_NEEDED without version definitions, the one whose own symbols share the longest
-   * prefix with it ({@code ncclTeamLsa}: libnccl.so.2, not libcuda.so.1), else all of them.
+   * none: the library's own DT_NEEDED that have the name in a form glibc does not bind (hidden, local, a hidden
+   * version, …); else, of the library's own DT_NEEDED without version definitions, the one whose own symbols share
+   * the longest prefix with it ({@code ncclTeamLsa}: libnccl.so.2, not libcuda.so.1), else all of them.
    */
   private static List<String> neededFrom(SymbolScope.Unbound u, ElfFile elf, List<SymbolScope.Member> scope) {
+    List<String> refusing = u.refused().stream().map(SymbolScope.Refusal::member).filter(elf.needed()::contains)
+        .distinct().toList();
+    if (u.symbol().version().isEmpty() && !refusing.isEmpty()) {
+      return refusing; // it has the name, in a form glibc does not bind
+    }
     List<String> direct = u.expectedFrom().stream().filter(elf.needed()::contains).distinct().toList();
     List<String> candidates = direct.isEmpty() ? u.expectedFrom().stream().distinct().toList() : direct;
     if (candidates.size() <= 1 || u.symbol().version().isPresent()) {
@@ -149,34 +173,65 @@ public final class LoadPredictor {
     return i;
   }
 
-  private static String detail(String name, boolean bindNow, Map<List<String>, List<String>> byFrom,
-      List<Member> members, Map<Path, String> labels) {
-    if (byFrom.isEmpty()) {
+  private static String detail(String name, boolean bindNow, List<SymbolScope.MissingVersion> missingVersions,
+      Map<List<String>, List<SymbolScope.Unbound>> byFrom, Map<String, List<String>> aborting, List<Member> members,
+      Map<Path, String> labels) {
+    if (missingVersions.isEmpty() && byFrom.isEmpty() && aborting.isEmpty()) {
       return "";
     }
     List<String> parts = new ArrayList<>();
     List<String> from = new ArrayList<>();
-    for (Map.Entry<List<String>, List<String>> e : byFrom.entrySet()) {
-      List<String> symbols = e.getValue().stream().sorted().toList();
+    for (SymbolScope.MissingVersion m : missingVersions) {
+      from.add(m.file());
+      Optional<Path> file = fileOf(m.file(), members);
+      List<String> symbols = m.symbols();
+      parts.add("version " + m.version() + " (needed from " + m.file() + (symbols.isEmpty() ? "" : " by "
+          + String.join(", ", symbols.subList(0, Math.min(5, symbols.size())))
+          + (symbols.size() > 5 ? " and " + (symbols.size() - 5) + " more" : "")) + ") is not defined by "
+          + file.map(f -> describe(f, labels)).orElse(m.file()) + " (its versions: " + String.join(", ", m.defined())
+          + "), so glibc refuses the load before binding any symbol (version `" + m.version() + "' not found)");
+    }
+    for (Map.Entry<List<String>, List<SymbolScope.Unbound>> e : byFrom.entrySet()) {
+      List<String> symbols = e.getValue().stream().map(SymbolScope.Unbound::describe).sorted().toList();
       List<String> files = new ArrayList<>();
       for (String needed : e.getKey()) {
         from.add(needed);
-        members.stream().filter(m -> m.name().equals(needed) && m.file().isPresent()).findFirst()
-            .ifPresent(m -> files.add(describe(m.file().get(), labels)));
+        fileOf(needed, members).ifPresent(f -> files.add(describe(f, labels)));
       }
+      // What glibc saw of the name and did not bind (hidden visibility, a hidden version, LOCAL binding, …).
+      List<String> refused = e.getValue().stream().flatMap(u -> u.refused().stream())
+          .filter(r -> e.getKey().contains(r.member()) && r.definition().defined())
+          .map(r -> fileOf(r.member(), members).map(f -> describe(f, labels)).orElse(r.member()) + " has "
+              + r.definition().nameWithVersion() + ", which " + r.reason()).distinct().toList();
       parts.add(String.join(", ", symbols) + (e.getKey().isEmpty() ? "" : " (needed from "
           + String.join(" or ", e.getKey()) + ")") + (symbols.size() == 1 ? " is" : " are") + " not defined by "
-          + (files.isEmpty() ? "any library it would bind to" : String.join(" or ", files)));
+          + (files.isEmpty() ? "any library it would bind to" : String.join(" or ", files))
+          + (refused.isEmpty() ? "" : " (glibc binds none of what it has: " + String.join("; ", refused) + ")"));
+    }
+    for (Map.Entry<String, List<String>> e : aborting.entrySet()) {
+      from.add(e.getKey());
+      parts.add(String.join(", ", e.getValue()) + " (needed from " + e.getKey() + "): "
+          + fileOf(e.getKey(), members).map(f -> describe(f, labels)).orElse(e.getKey()) + " has no symbol"
+          + " versioning at all, and this glibc (before 2.41) aborts the process binding a versioned import to the"
+          + " file its version need names (an assertion in dl-lookup.c)");
     }
     String what = String.join("; ", parts);
-    String them = byFrom.values().stream().mapToInt(List::size).sum() == 1 ? "it" : "them";
+    int count = missingVersions.size() + byFrom.values().stream().mapToInt(List::size).sum()
+        + aborting.values().stream().mapToInt(List::size).sum();
+    String them = count == 1 ? "it" : "them";
     List<String> libraries = from.stream().distinct().toList();
     String fix = ". Use " + (libraries.isEmpty() ? "libraries that define " + them
         : "a " + String.join(" or ", libraries) + " that defines " + them + " (a newer release)") + ", or a " + name
         + " built against " + (libraries.size() > 1 ? "the ones" : "the one") + " found";
-    return bindNow ? name + " would not load: " + what + fix
+    return bindNow || !missingVersions.isEmpty() ? name + " would not load: " + what + fix
         : name + " is lazily bound, so it loads, but the first call of a function named here ends the process: "
             + what + fix;
+  }
+
+  /** The file of the scope's member {@code name}. */
+  private static Optional<Path> fileOf(String name, List<Member> members) {
+    return members.stream().filter(m -> m.name().equals(name) && m.file().isPresent()).findFirst()
+        .flatMap(Member::file);
   }
 
   /** A file as the detail names it: the file a link leads to, and its label if it has one. */

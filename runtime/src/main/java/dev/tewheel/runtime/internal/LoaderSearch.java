@@ -4,6 +4,8 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.elf.SymbolScope;
+import dev.tewheel.elf.VersionNeed;
 import dev.tewheel.loader.LdSoCache;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.Dependency.FoundBy;
@@ -202,13 +204,12 @@ public final class LoaderSearch {
   }
 
   /**
-   * The versions {@code elf} needs from the dependency (DT_VERNEED) that the found file does not define. As
-   * glibc's dl-version.c: a file without version definitions (no DT_VERDEF) satisfies every need; but see below.
+   * The versions {@code elf} needs from the dependency (DT_VERNEED) that the found file does not define, by elf's
+   * {@link SymbolScope#missingVersions} (glibc's dl-version.c), the rule the load prediction and SYMBOL-FLOOR use.
    */
   private static Dependency withVersions(Dependency found, ElfFile elf) {
-    List<String> wanted = elf.versionNeeds().stream().filter(need -> need.file().equals(found.name()))
-        .flatMap(need -> need.versions().stream()).toList();
-    if (wanted.isEmpty()) {
+    List<VersionNeed> needs = elf.versionNeeds().stream().filter(need -> need.file().equals(found.name())).toList();
+    if (needs.isEmpty()) {
       return found;
     }
     ElfFile dependency;
@@ -217,15 +218,10 @@ public final class LoaderSearch {
     } catch (IOException e) {
       return found; // unreadable here; the machine check already passed, and dlopen will say more
     }
-    Set<String> defined = new HashSet<>(dependency.versionDefinitions());
-    if (defined.isEmpty() && (!dependency.versionNeeds().isEmpty() || LinkerHost.glibcAtLeast(2, 41))) {
-      return found;
-    }
-    // Without any version table (no DT_VERSYM), glibc before 2.41 asserts while binding a versioned symbol to the
-    // file (dl-lookup.c's check_match) and the process aborts; so each version asked of it counts as missing.
-    List<String> missing = wanted.stream().filter(v -> !defined.contains(v)).distinct().sorted().toList();
-    return Reports.make().dependency(found.name(), found.neededBy(), found.file(), found.foundBy(),
-        found.foundDetail(), missing);
+    List<String> missing = needs.stream().flatMap(need -> SymbolScope.missingVersions(need, dependency).stream())
+        .distinct().sorted().toList();
+    return missing.isEmpty() ? found : Reports.make().dependency(found.name(), found.neededBy(), found.file(),
+        found.foundBy(), found.foundDetail(), missing);
   }
 
   private static Dependency find(String name, String neededBy, Node node, ElfMachine machine,

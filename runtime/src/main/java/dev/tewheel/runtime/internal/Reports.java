@@ -56,7 +56,7 @@ public final class Reports {
         List<Path> mapped, Optional<String> problem);
 
     LoadPrediction loadPrediction(String library, Path file, boolean bindNow, List<String> unresolved,
-        List<String> unchecked, String detail);
+        List<String> missingVersions, List<String> unchecked, String detail);
 
     JitPreflight jitPreflight(Optional<Path> nvcc, String nvccSource, Optional<String> nvccVersion,
         Optional<Path> sourceDir, String sourceDirSource, Optional<Path> ncclInclude, String ncclIncludeSource,

@@ -1,13 +1,17 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.runtime.Dependency;
+import dev.tewheel.runtime.LoadPrediction;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * te-runtime's side of LoaderDifferentialTest, run in a child JVM with the case's LD_LIBRARY_PATH and current
- * directory: {@link LoaderSearch#open}'s answer, printed as dlopen_probe.c prints glibc's.
+ * directory: {@link LoaderSearch#open}'s answer and, as the probe opens with RTLD_NOW, {@link LoadPredictor}'s
+ * verdict on its versions and symbols, printed as dlopen_probe.c prints glibc's.
  */
 public final class LoaderPrediction {
   private LoaderPrediction() {}
@@ -17,6 +21,12 @@ public final class LoaderPrediction {
     if (!opening.succeeds()) {
       System.out.println("fail " + opening.foundBy() + " " + opening.dependencies().stream()
           .filter(d -> !d.found()).map(Dependency::problem).toList());
+      return;
+    }
+    Optional<LoadPrediction> prediction = LoadPredictor.predict(opening.file().get(), true, Map.of(), List.of(),
+        Map.of());
+    if (prediction.isPresent() && !prediction.get().loads()) {
+      System.out.println("fail " + prediction.get().detail());
       return;
     }
     System.out.println("ok " + real(opening.file().get()));
