@@ -119,6 +119,16 @@ public final class DynamicSymbolEdit implements AutoCloseable {
 
   /** Sets vna_flags of every DT_VERNEED version named {@code version}. */
   public void setNeedFlags(String version, int flags) throws IOException {
+    editNeed(version, 4, flags);
+  }
+
+  /** Sets the hidden bit (0x8000) of vna_other, the index, of every DT_VERNEED version named {@code version}. */
+  public void markNeedHidden(String version) throws IOException {
+    editNeed(version, 6, 0x8000);
+  }
+
+  /** ORs {@code bits} into the 16-bit Vernaux field at {@code field} of every version named {@code version}. */
+  private void editNeed(String version, int field, int bits) throws IOException {
     long need = verneed;
     boolean done = false;
     for (int i = 0; i < verneedCount && need >= 0; i++) {
@@ -127,7 +137,8 @@ public final class DynamicSymbolEdit implements AutoCloseable {
       for (int j = 0; j < Short.toUnsignedInt(n.getShort(2)); j++) {
         ByteBuffer a = read(aux, 16);
         if (string(Integer.toUnsignedLong(a.getInt(8))).equals(version)) {
-          write(aux + 4, new byte[] {(byte) flags, (byte) (flags >> 8)});
+          int value = Short.toUnsignedInt(a.getShort(field)) | bits;
+          write(aux + field, new byte[] {(byte) value, (byte) (value >> 8)});
           done = true;
         }
         aux += Integer.toUnsignedLong(a.getInt(12));

@@ -127,7 +127,12 @@ public final class FloorSpace {
     /** {@code name@V1}, weak. */
     WEAK_VERSIONED,
     /** {@code name@V1}, strong, with V1's DT_VERNEED entry marked VER_FLG_WEAK (edited: ld never writes it). */
-    WEAK_NEED;
+    WEAK_NEED,
+    /**
+     * {@code name@V1}, strong, with the index of V1's DT_VERNEED entry marked hidden (edited: no linker writes it):
+     * glibc then takes only a definition of exactly V1.
+     */
+    HIDDEN_NEED;
 
     public boolean weak() {
       return this == WEAK_UNVERSIONED || this == WEAK_VERSIONED;
@@ -406,6 +411,11 @@ public final class FloorSpace {
       Files.copy(dir.resolve(referencing(Reference.VERSIONED, k)), weakNeed, StandardCopyOption.REPLACE_EXISTING);
       try (DynamicSymbolEdit edit = DynamicSymbolEdit.open(weakNeed)) {
         edit.setNeedFlags(V1, 2); // VER_FLG_WEAK
+      }
+      Path hiddenNeed = dir.resolve(referencing(Reference.HIDDEN_NEED, k));
+      Files.copy(dir.resolve(referencing(Reference.VERSIONED, k)), hiddenNeed, StandardCopyOption.REPLACE_EXISTING);
+      try (DynamicSymbolEdit edit = DynamicSymbolEdit.open(hiddenNeed)) {
+        edit.markNeedHidden(V1);
       }
     }
 

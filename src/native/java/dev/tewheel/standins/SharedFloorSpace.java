@@ -63,7 +63,12 @@ final class SharedFloorSpace {
     try {
       Files.move(building, dir, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      // another build renamed its own into place first: use that one
+      // another build renamed its own into place first: use that one, and drop ours
+      try (var walk = Files.walk(building)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
       return shared = load(dir).orElseThrow(() -> e);
     }
     return shared = load(dir).orElseThrow(() -> new IOException("the floor space just built in " + dir

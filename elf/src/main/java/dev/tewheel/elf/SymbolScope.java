@@ -336,7 +336,8 @@ public final class SymbolScope {
     boolean same = def.version().filter(v -> v.name().equals(wanted.name())).isPresent();
     if (!same && (wanted.hidden() || def.version().isPresent() || def.versymHidden())) {
       return def.version().map(v -> "is version " + v.name() + ", not " + wanted.name())
-          .orElse("is unversioned but marked hidden, not version " + wanted.name());
+          .orElse(wanted.hidden() ? "has no version, and " + wanted.name() + " is needed hidden: only a definition of"
+              + " " + wanted.name() + " binds it" : "has no version but is marked hidden, so it binds no version");
     }
     return null;
   }

@@ -155,7 +155,7 @@ class SymbolScopeTest {
       "GLOBAL INTERNAL DEFINED OBJECT BASE", "GLOBAL DEFAULT DEFINED FUNC MISSING_NODE",
       "GLOBAL DEFAULT DEFINED FUNC HIDDEN_3", "GLOBAL DEFAULT DEFINED FUNC HIDDEN_2", "GLOBAL DEFAULT DEFINED FUNC INDEX_3",
       "GLOBAL DEFAULT ABS OBJECT NONE", "GLOBAL DEFAULT DEFINED TLS NONE", "GLOBAL DEFAULT DEFINED OBJECT NONE",
-      "LOCAL DEFAULT DEFINED OBJECT BASE");
+      "LOCAL DEFAULT DEFINED OBJECT BASE", "GLOBAL DEFAULT DEFINED OBJECT BASE");
   @TempDir static Path temp;
   private static FloorSpace few;
 
@@ -247,6 +247,18 @@ class SymbolScopeTest {
       assertEquals(List.of(FloorSpace.FLOOR), later.bound().stream().map(SymbolScope.Bound::member).toList());
       judged(bare, kind, true); // and this machine's glibc did what its rules say
     }
+  }
+
+  @Test
+  void aVersionNeedMarkedHiddenTakesOnlyADefinitionOfExactlyThatVersion() throws Exception {
+    String base = "GLOBAL DEFAULT DEFINED OBJECT BASE";
+    assertEquals(List.of(FloorSpace.FLOOR), judged(base, FloorSpace.Reference.VERSIONED, false).bound().stream()
+        .map(SymbolScope.Bound::member).toList(), "index 1 takes any version");
+    SymbolScope.Verdict hidden = judged(base, FloorSpace.Reference.HIDDEN_NEED, false);
+    assertEquals(List.of("has no version, and V1 is needed hidden: only a definition of V1 binds it"),
+        hidden.unbound().get(0).refused().stream().map(SymbolScope.Refusal::reason).toList());
+    assertEquals(List.of(FloorSpace.FALLBACK), judged(base, FloorSpace.Reference.HIDDEN_NEED, true).bound().stream()
+        .map(SymbolScope.Bound::member).toList(), "the fallback has no version table, so it takes any");
   }
 
   @Test
