@@ -1,9 +1,9 @@
 package dev.tewheel.plugin;
 
+import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.jar.WheelLibJar;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import javax.inject.Inject;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -52,20 +52,19 @@ public class JarWheelLibMojo extends TeMojo {
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
     Path folder = wheelLib.toPath();
+    Configuration configuration = configuration();
+    Integer major = configuration.cudaMajor();
     String name;
     try {
-      name = parameter("classifier", classifier, () -> {
-        try {
-          return WheelLibJar.classifier(classifier, folder, cudaMajor);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (UncheckedIOException e) {
-      throw new MojoFailureException(printable(e.getCause().getMessage()), e.getCause());
+      name = WheelLibJar.classifier(classifier, folder, major);
+    } catch (IllegalArgumentException e) {
+      throw new MojoExecutionException(printable(goal() + ": te.classifier = '" + classifier + "': "
+          + e.getMessage()), e);
+    } catch (IOException e) {
+      throw new MojoFailureException(printable(e.getMessage()), e);
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
-        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp(),
+        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), configuration.timestamp(),
         WheelLibJar.cudaMajorOf(name));
     WheelLibJar.Written written;
     try {

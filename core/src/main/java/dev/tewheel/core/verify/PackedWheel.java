@@ -66,6 +66,15 @@ public record PackedWheel(PackResult result, Optional<GateReport> verification) 
     return passed() ? result.wheel() : result.wheel().resolveSibling(result.wheel().getFileName() + REJECTED_SUFFIX);
   }
 
+  /**
+   * What a failing verdict adds to its summary: where the new wheel was kept, and that the previous one (if any)
+   * was left as it was.
+   */
+  public String failureNote() {
+    return "; the new wheel was kept as " + location() + (java.nio.file.Files.exists(result.wheel())
+        ? " and the previous " + result.wheel().getFileName() + " left as it was" : "");
+  }
+
   public boolean passed() {
     return verification.map(GateReport::passed).orElse(true);
   }
