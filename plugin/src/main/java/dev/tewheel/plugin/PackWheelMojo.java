@@ -93,7 +93,7 @@ public class PackWheelMojo extends TeMojo {
 
   @Override
   String verdictLabel() {
-    return "verify: ";
+    return PackedWheel.VERDICT_LABEL;
   }
 
   /** Pack's own folder, so its verification never overwrites the reports of te:verify-wheel-lib. */
@@ -145,7 +145,7 @@ public class PackWheelMojo extends TeMojo {
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
     Configuration configuration = configuration();
-    PackRequest request = configuration.pack(generator());
+    PackRequest request = configuration.pack();
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = configuration.packVerifies()
         ? configuration.verification(true, null, reportPath(), acceptsAnyLayout()) : null;
@@ -166,10 +166,5 @@ public class PackWheelMojo extends TeMojo {
     if (attach) {
       projectHelper.attachArtifact(project, "whl", packed.result().wheel().toFile());
     }
-  }
-
-  private String generator() {
-    String pluginVersion = getClass().getPackage().getImplementationVersion();
-    return "te-wheel" + (pluginVersion == null ? "" : " " + pluginVersion);
   }
 }

@@ -31,12 +31,12 @@ class CliTest {
   }
 
   @Test
-  void usageErrorsExitOneAndShowTheUsage() {
+  void usageErrorsExitTwoAndShowTheUsage() {
     for (List<String> args : List.of(List.of("--bogus"), List.of("--wheel-lib"), List.of("--ep-major", "x"),
         List.of("--ep-major", "-1"), List.of("--json", "extra"))) {
       Run run = run(args.toArray(String[]::new));
-      assertEquals(1, run.exit(), args.toString());
-      assertTrue(run.err().contains("Usage: java -jar te-runtime-"), run.err());
+      assertEquals(2, run.exit(), args.toString());
+      assertTrue(run.err().contains("Usage: te-wheel runtime "), run.err());
       assertEquals("", run.out());
     }
     assertTrue(run("--bogus").err().startsWith("te-runtime: unknown argument '--bogus'\n"));
@@ -49,7 +49,7 @@ class CliTest {
   void helpExitsZero() {
     Run run = run("--help");
     assertEquals(0, run.exit());
-    assertTrue(run.out().startsWith("Usage: java -jar te-runtime-"), run.out());
+    assertTrue(run.out().startsWith("Usage: te-wheel runtime "), run.out());
   }
 
   @Test
@@ -99,7 +99,7 @@ class CliTest {
   static void textReport(Path temp) throws Exception {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
     Run run = run("--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.OLD_NCCL.toString());
-    assertEquals(2, run.exit(), run.toString());
+    assertEquals(1, run.exit(), run.toString());
     StringBuilder needed = new StringBuilder("Needed by the chosen library:\n");
     for (Dependency d : TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.OLD_NCCL).build().availability()
         .dependencies()) {

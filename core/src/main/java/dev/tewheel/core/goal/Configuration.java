@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -35,8 +36,8 @@ public final class Configuration {
 
   /**
    * @param values what the user gave
-   * @param base the folder a relative floor library is taken from, and below which reports name files relative to
-   *     it: the project's folder for a goal, the current folder for the command
+   * @param base the folder a relative path (a floor library, the staging folder, ...) is taken from, and below which
+   *     reports name files relative to it: the project's folder for a goal, the current folder for the command
    */
   public Configuration(Values values, Path base) {
     this.values = values;
@@ -154,14 +155,25 @@ public final class Configuration {
    * @return given the input, the request to verify it
    */
   public Function<Path, VerifyRequest> verification(boolean whl, String tag, Path reports, boolean anyAllowed) {
+    BiFunction<VerifyInput, Path, VerifyRequest> requests = verifications(tag, anyAllowed);
+    return input -> requests.apply(new VerifyInput(input, whl), reports);
+  }
+
+  /**
+   * As {@link #verification}, for several inputs: every parameter parsed once, before any input is read.
+   *
+   * @return given an input and the folder its reports go to (null: none), the request to verify it
+   */
+  public BiFunction<VerifyInput, Path, VerifyRequest> verifications(String tag, boolean anyAllowed) {
     Layout chosen = layout(anyAllowed);
     CheckSettings settings = checkSettings();
     Severity level = failOn();
     Map<String, Severity> overrides = severities(CheckCatalogue.CHECKS);
     List<Suppression> accepted = suppressions(CheckCatalogue.CHECKS);
     String wheelLibPath = wheelLibPath();
-    return input -> new VerifyRequest(whl ? null : input, whl ? input : null, wheelLibPath, chosen, tag, settings,
-        level, overrides, accepted, reports, base);
+    return (input, reports) -> new VerifyRequest(input.wheel() ? null : input.path(),
+        input.wheel() ? input.path() : null, wheelLibPath, chosen, tag, settings, level, overrides, accepted,
+        reports, base);
   }
 
   /** The diff of {@code current} against {@code baseline}, each a .whl or a wheel_lib folder. */
@@ -178,11 +190,10 @@ public final class Configuration {
 
   /**
    * What pack writes. The platform tag defaults to this machine's, the wheel folder to {@code wheelDirectory}'s
-   * default, {@link #base} (the goal gives its own, target/).
-   *
-   * @param generator the WHEEL file's Generator value
+   * default, {@link #base} (the goal gives its own, target/); the WHEEL file's Generator is
+   * {@link TeWheelVersion#generator()}.
    */
-  public PackRequest pack(String generator) {
+  public PackRequest pack() {
     Path staging = path(Parameters.STAGING_DIRECTORY);
     if (staging == null) {
       throw ParameterException.missing(Parameters.STAGING_DIRECTORY);
@@ -197,7 +208,8 @@ public final class Configuration {
     try {
       return new PackRequest(staging, text(Parameters.DISTRIBUTION), text(Parameters.VERSION), cuda,
           text(Parameters.PYTHON_TAG), text(Parameters.ABI_TAG), tag == null ? PlatformTag.ofThisMachine().tag() : tag,
-          path(Parameters.METADATA_FILE), fields, level, wheels == null ? base : wheels, time, generator);
+          path(Parameters.METADATA_FILE), fields, level, wheels == null ? base : wheels, time,
+          TeWheelVersion.generator());
     } catch (IllegalArgumentException e) {
       throw named(e);
     }
@@ -235,9 +247,10 @@ public final class Configuration {
     return List.of(parameter.defaultValue().split(","));
   }
 
+  /** A path parameter, a relative one taken from {@link #base}; null when unset. */
   private Path path(Parameter parameter) {
     String text = text(parameter);
-    return text == null ? null : parse(parameter, () -> Path.of(text));
+    return text == null ? null : parse(parameter, () -> base.resolve(text));
   }
 
   private Integer integer(Parameter parameter) {

@@ -24,6 +24,9 @@ import java.util.function.Function;
 public record PackedWheel(PackResult result, Optional<GateReport> verification) {
   public static final String REJECTED_SUFFIX = ".rejected";
 
+  /** What pack's passing verdict line starts with: its verdict is its verification's. */
+  public static final String VERDICT_LABEL = "verify: ";
+
   /**
    * @param verify given the written wheel, the verify request to run; null to skip verification
    */

@@ -76,22 +76,22 @@ class ConfigurationTest {
 
   @Test
   void packNamesWhatIsMissingOrOutOfRangeAsAParameter() {
-    ParameterException staging = assertThrows(ParameterException.class, () -> of(new Values()).pack("te-wheel"));
+    ParameterException staging = assertThrows(ParameterException.class, () -> of(new Values()).pack());
     assertEquals("--staging-directory is required", staging.describe("--staging-directory", " "));
     Values noVersion = new Values().set(Parameters.STAGING_DIRECTORY, "stage");
-    ParameterException version = assertThrows(ParameterException.class, () -> of(noVersion).pack("te-wheel"));
+    ParameterException version = assertThrows(ParameterException.class, () -> of(noVersion).pack());
     assertEquals(Parameters.VERSION, version.parameter());
     assertEquals("te.version is required", version.getMessage());
     Values level = new Values().set(Parameters.STAGING_DIRECTORY, "stage").set(Parameters.VERSION, "2.9.0")
         .set(Parameters.COMPRESSION_LEVEL, "11");
-    ParameterException range = assertThrows(ParameterException.class, () -> of(level).pack("te-wheel"));
+    ParameterException range = assertThrows(ParameterException.class, () -> of(level).pack());
     assertEquals("te.compressionLevel must be 0 to 9, got 11", range.getMessage());
   }
 
   @Test
   void packWritesIntoTheBaseFolderWhenNoWheelDirectoryIsGiven() {
     PackRequest request = of(new Values().set(Parameters.STAGING_DIRECTORY, "stage").set(Parameters.VERSION, "2.9.0")
-        .set(Parameters.CUDA_MAJOR, "12").set(Parameters.PLATFORM_TAG, "manylinux_2_28_x86_64")).pack("te-wheel");
+        .set(Parameters.CUDA_MAJOR, "12").set(Parameters.PLATFORM_TAG, "manylinux_2_28_x86_64")).pack();
     assertEquals(BASE, request.outputDirectory());
     assertEquals("transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl", request.wheelName().fileName());
     assertEquals(PackRequest.DEFAULT_COMPRESSION_LEVEL, request.compressionLevel());
