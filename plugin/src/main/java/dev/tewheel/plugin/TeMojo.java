@@ -280,10 +280,6 @@ abstract class TeMojo extends AbstractMojo {
     return false;
   }
 
-  Layout chosenLayout() {
-    return configuration().layout(acceptsAnyLayout());
-  }
-
   /** Reads the environment (GITHUB_ACTIONS); a test gives a run's environment here. */
   Function<String, String> environment = System::getenv;
 
@@ -379,11 +375,6 @@ abstract class TeMojo extends AbstractMojo {
     return Path.of(root != null ? root : System.getProperty("user.dir"));
   }
 
-
-  /** The check settings; the platform is filled in from the wheel or this machine by the verifier. */
-  CheckSettings checkSettings() {
-    return configuration().checkSettings();
-  }
 
   /** The folder under target/ the goal writes its reports to when reportDirectory is unset. */
   String defaultReportFolder() {
