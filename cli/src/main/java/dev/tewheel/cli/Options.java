@@ -21,7 +21,8 @@ final class Options {
    * What a command accepts.
    *
    * @param parameters the goal's parameters it offers as options
-   * @param operands the operands as its usage names them, e.g. {@code <baseline> <current>}
+   * @param operands the operands as its usage names them, e.g. {@code <baseline> <current>} (a command without
+   *     operands: its required options)
    * @param minOperands how many operands at least
    * @param maxOperands how many at most
    */
@@ -82,9 +83,13 @@ final class Options {
         given.put(parameter, List.of(value));
       }
     }
+    String got = operands.isEmpty() ? "none" : operands.size() + " (" + String.join(" ", operands) + ")";
+    if (spec.maxOperands() == 0 && !operands.isEmpty()) {
+      throw new UsageException("takes options only, got operands: " + got + "; a value needs its option, e.g. "
+          + spec.operands());
+    }
     if (operands.size() < spec.minOperands() || operands.size() > spec.maxOperands()) {
-      throw new UsageException("expected " + spec.operands() + ", got " + (operands.isEmpty() ? "none"
-          : operands.size() + " (" + String.join(" ", operands) + ")"));
+      throw new UsageException("expected " + spec.operands() + ", got " + got);
     }
     Values values = new Values();
     given.forEach((p, v) -> values.set(p, p.list() ? v : v.get(0)));

@@ -16,7 +16,7 @@ import java.util.function.Function;
  */
 final class PackCommand extends GateCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.PACK_WHEEL,
-      "(--staging-directory and --version are required)", 0, 0);
+      "--staging-directory DIR --version V", 0, 0);
 
   @Override
   public String name() {
@@ -25,7 +25,7 @@ final class PackCommand extends GateCommand {
 
   @Override
   public String synopsis() {
-    return "--staging-directory DIR --version V [--cuda-major N] [--platform-tag TAG]";
+    return SPEC.operands() + " [--cuda-major N] [--platform-tag TAG]";
   }
 
   @Override

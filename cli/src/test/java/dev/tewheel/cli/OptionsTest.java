@@ -83,6 +83,13 @@ class OptionsTest {
   }
 
   @Test
+  void aCommandOfOptionsOnlySaysWhichOptionAValueNeeds() {
+    Options.Spec pack = new Options.Spec(Parameters.PACK_WHEEL, "--staging-directory DIR --version V", 0, 0);
+    assertEquals("takes options only, got operands: 1 (stage); a value needs its option, e.g. --staging-directory"
+        + " DIR --version V", error(pack, "stage", "--version", "2.9.0"));
+  }
+
+  @Test
   void doubleDashEndsTheOptions() throws Exception {
     assertEquals(List.of("--odd.whl"), parse(VERIFY, "--", "--odd.whl").operands());
   }
