@@ -5,10 +5,11 @@
  * <p>The exported package names only its own and the JDK's types, so an application needs no other module:
  * bundle's selection rule is used inside, and its verdicts are handed out as te-runtime's {@code NcclEpCandidate}.
  */
-@SuppressWarnings("requires-automatic") // bundle, elf and json are plain jars (Java 17)
+@SuppressWarnings("requires-automatic") // bundle, elf, loader and json are plain jars (Java 17)
 module dev.tewheel.runtime {
   requires dev.tewheel.bundle;
   requires dev.tewheel.elf;
+  requires dev.tewheel.loader;
   requires dev.tewheel.json;
 
   exports dev.tewheel.runtime;

@@ -1,6 +1,6 @@
 package dev.tewheel.cli;
 
-import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.json.Printable;
 import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.goal.ParameterException;
 import java.io.IOException;
@@ -72,7 +72,7 @@ abstract class GateCommand implements Command {
 
   /** Says what is wrong, on standard error; the exit status of a usage or I/O error. */
   final int error(Io io, String message) {
-    io.err().println(ReportWriter.printable("te-wheel " + name() + ": " + message));
+    io.err().println(Printable.line("te-wheel " + name() + ": " + message));
     return Exit.ERROR;
   }
 }

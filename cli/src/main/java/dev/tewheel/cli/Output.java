@@ -4,6 +4,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.LogLine;
 import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.goal.ConsoleReport;
+import dev.tewheel.json.Printable;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -25,17 +26,17 @@ final class Output implements ConsoleReport.Console {
 
   @Override
   public void row(LogLine line) {
-    text.println(line.text());
+    text.println(Printable.line(line.text()));
   }
 
   @Override
   public void info(String line) {
-    text.println(ReportWriter.printable(line));
+    text.println(Printable.line(line));
   }
 
   @Override
   public void warn(String line) {
-    text.println("warning: " + ReportWriter.printable(line));
+    text.println("warning: " + Printable.line(line));
   }
 
   /**
@@ -49,7 +50,7 @@ final class Output implements ConsoleReport.Console {
     boolean onGitHub = ConsoleReport.onGitHubActions(io.environment());
     new ConsoleReport(this, onGitHub ? text::println : null, io.workingFolder())
         .print(report, ConsoleReport.reportFiles(report, reports));
-    text.println(ConsoleReport.verdict(report, label, failure));
+    text.println(Printable.line(ConsoleReport.verdict(report, label, failure)));
     if (format != Format.TEXT) {
       io.out().print(format.render(new ReportWriter(report, io.workingFolder())));
       io.out().flush();

@@ -1,5 +1,6 @@
 package dev.tewheel.cli;
 
+import dev.tewheel.json.Printable;
 import java.io.PrintStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -58,8 +59,8 @@ final class RuntimeCommand implements Command {
           MethodType.methodType(int.class, String[].class, PrintStream.class, PrintStream.class));
       return (int) run.invokeExact(args.toArray(String[]::new), io.out(), io.err());
     } catch (ReflectiveOperationException e) {
-      io.err().println("te-wheel runtime: te-runtime is not on the class path (" + e + "); run the te-wheel-cli jar,"
-          + " which holds it");
+      io.err().println(Printable.line("te-wheel runtime: te-runtime is not on the class path (" + e + "); run the"
+          + " te-wheel-cli jar, which holds it"));
       return Exit.ERROR;
     } catch (RuntimeException | Error e) {
       throw e;

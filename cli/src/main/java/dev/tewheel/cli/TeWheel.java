@@ -1,6 +1,7 @@
 package dev.tewheel.cli;
 
 import dev.tewheel.core.goal.TeWheelVersion;
+import dev.tewheel.json.Printable;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -45,8 +46,8 @@ public final class TeWheel {
     }
     Optional<Command> command = COMMANDS.stream().filter(c -> c.name().equals(first)).findFirst();
     if (command.isEmpty()) {
-      io.err().println("te-wheel: unknown command '" + first + "'; the commands are "
-          + String.join(", ", COMMANDS.stream().map(Command::name).toList()) + " (te-wheel --help)");
+      io.err().println(Printable.line("te-wheel: unknown command '" + first + "'; the commands are "
+          + String.join(", ", COMMANDS.stream().map(Command::name).toList()) + " (te-wheel --help)"));
       return Exit.ERROR;
     }
     return command.get().run(Arrays.asList(args).subList(1, args.length), io);

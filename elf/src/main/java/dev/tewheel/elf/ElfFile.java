@@ -1,6 +1,7 @@
 package dev.tewheel.elf;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,9 @@ import java.util.SortedSet;
  * }</pre>
  */
 public final class ElfFile {
+  /** The four bytes every ELF file starts with: what tells an ELF file, whatever its name. */
+  static final byte[] MAGIC = {0x7f, 'E', 'L', 'F'};
+
   private final String name;
   private final ElfHeader header;
   private final List<ProgramHeader> programHeaders;
@@ -46,6 +50,23 @@ public final class ElfFile {
     this.sectionHeaders = List.copyOf(sectionHeaders);
     this.interpreter = interpreter;
     this.facts = facts;
+  }
+
+  /**
+   * Whether the source starts with the ELF magic, reading at most its first four bytes: how a file is told to be
+   * ELF without reading it as one (auditwheel tells every file of a wheel so, whatever its name).
+   */
+  public static boolean startsWithMagic(ByteSource source) throws IOException {
+    if (source.size() < MAGIC.length) {
+      return false;
+    }
+    ByteBuffer start = source.read(0, MAGIC.length);
+    for (byte b : MAGIC) {
+      if (start.get() != b) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Reads the file at {@code path}, opening and closing it. */

@@ -37,7 +37,7 @@ final class ElfParser {
     String name = source.name();
     long size = source.size();
     ByteBuffer start = source.read(0, (int) Math.min(size, RawFileHeader.SIZE.elf64()));
-    byte[] magic = {0x7f, 'E', 'L', 'F'};
+    byte[] magic = ElfFile.MAGIC;
     for (int i = 0; i < magic.length; i++) {
       if (i >= start.limit() || start.get(i) != magic[i]) {
         throw new NotElfException(name, describeStart(start, size));

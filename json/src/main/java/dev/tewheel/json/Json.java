@@ -22,7 +22,13 @@ public final class Json {
     this.text = text;
   }
 
-  /** Parses one JSON value; anything malformed throws {@link JsonException} with the offset. */
+  /**
+   * Parses one JSON value.
+   *
+   * @param text the whole document
+   * @return the value, built of the types above
+   * @throws JsonException for anything malformed, with the offset
+   */
   public static Object parse(String text) {
     Json parser = new Json(text);
     Object value = parser.value(0);
@@ -33,7 +39,12 @@ public final class Json {
     return value;
   }
 
-  /** Writes a value built of the types above, indented by two spaces, keys in map order, ending with a new line. */
+  /**
+   * Writes a value built of the types above, indented by two spaces, keys in map order, ending with a new line.
+   *
+   * @param value a map, list, string, number, boolean or null
+   * @return the JSON text
+   */
   public static String write(Object value) {
     return write(value, Integer.MAX_VALUE);
   }
@@ -42,6 +53,10 @@ public final class Json {
    * As {@link #write(Object)}, but a container nested {@code multilineDepth} or more levels deep is written on one
    * line ({@code ["a", "b"]}, {@code {"k": 1}}): 2 puts each member of the top container and of its children on a
    * line of its own and keeps their values compact, as the ELF CLI prints one file per object.
+   *
+   * @param value a map, list, string, number, boolean or null
+   * @param multilineDepth the first nesting level written on one line (0 is the value itself)
+   * @return the JSON text
    */
   public static String write(Object value, int multilineDepth) {
     StringBuilder out = new StringBuilder();
@@ -53,6 +68,8 @@ public final class Json {
    * A JSON object of these key, value pairs, in this order; a value may be null (written as null), which
    * {@code Map.of} refuses. For the writers that build reports member by member.
    *
+   * @param keysAndValues key, value, key, value, …; each key a String
+   * @return a new mutable map in that order
    * @throws IllegalArgumentException for an odd count or a key that is not a String
    */
   public static Map<String, Object> object(Object... keysAndValues) {
@@ -72,6 +89,9 @@ public final class Json {
   /**
    * Appends {@code s} as a JSON string literal: quote, backslash and control characters escaped, and every
    * non-ASCII character as a {@code \}{@code uXXXX} escape, so the text survives any console or file encoding.
+   *
+   * @param s the text
+   * @param out where the literal is appended
    */
   public static void quote(String s, StringBuilder out) {
     out.append('"');

@@ -4,6 +4,11 @@ package dev.tewheel.json;
 public final class JsonException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A parse error.
+   *
+   * @param message what is wrong, and at which offset
+   */
   public JsonException(String message) {
     super(message);
   }

@@ -8,6 +8,7 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,7 +102,7 @@ public class AssembleWheelLibMojo extends TeMojo {
     try {
       return parse.get();
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + ": te." + name + " = '" + value + "': " + e.getMessage()),
+      throw new MojoExecutionException(Printable.text(goal() + ": te." + name + " = '" + value + "': " + e.getMessage()),
           e);
     }
   }
@@ -115,7 +116,7 @@ public class AssembleWheelLibMojo extends TeMojo {
     Layout chosen = includeRoot == null || includeRoot.isBlank() ? withLibrary
         : parameter("includeRoot", includeRoot, () -> withLibrary.withIncludeRoot(includeRoot.trim()));
     if (transformerEngineLibrary == null) {
-      throw new MojoExecutionException(printable(goal() + ": te.transformerEngineLibrary is required"));
+      throw new MojoExecutionException(Printable.text(goal() + ": te.transformerEngineLibrary is required"));
     }
     AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
         ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
@@ -132,7 +133,7 @@ public class AssembleWheelLibMojo extends TeMojo {
     } catch (AssembleException e) {
       // the message lists the errors again, in full
       e.verdict().ifPresent(verdict -> log(verdict, reportFiles(verdict)));
-      throw new MojoFailureException(printable(e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(e.getMessage()), e);
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.tewheel.core.diff.WheelDiff;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.goal.Values;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ public class DiffWheelMojo extends TeMojo {
     try {
       report = new WheelDiff().diff(request);
     } catch (IOException e) {
-      throw new MojoFailureException(printable("te:diff-wheel could not read its input: " + e.getMessage()), e);
+      throw new MojoFailureException(Printable.text("te:diff-wheel could not read its input: " + e.getMessage()), e);
     }
     judge(report, reportFiles(report), "");
   }
@@ -87,7 +88,7 @@ public class DiffWheelMojo extends TeMojo {
   private Path baselinePath() throws MojoExecutionException {
     boolean coordinates = baselineArtifact != null && !baselineArtifact.isBlank();
     if ((baseline != null) == coordinates) {
-      throw new MojoExecutionException(printable(goal() + ": set exactly one of te.baseline (a .whl or wheel_lib"
+      throw new MojoExecutionException(Printable.text(goal() + ": set exactly one of te.baseline (a .whl or wheel_lib"
           + " folder) and te.baselineArtifact (groupId:artifactId:version[:classifier] of the previous release's"
           + " whl); got "
           + baseline + " and " + baselineArtifact));
@@ -97,7 +98,7 @@ public class DiffWheelMojo extends TeMojo {
     }
     String[] parts = baselineArtifact.trim().split(":");
     if (parts.length < 3 || parts.length > 4) {
-      throw new MojoExecutionException(printable(goal() + ": te.baselineArtifact = '" + baselineArtifact + "': not"
+      throw new MojoExecutionException(Printable.text(goal() + ": te.baselineArtifact = '" + baselineArtifact + "': not"
           + " groupId:artifactId:version[:classifier]"));
     }
     DefaultArtifact artifact = new DefaultArtifact(parts[0], parts[1], parts.length == 4 ? parts[3] : "", "whl",
@@ -106,7 +107,7 @@ public class DiffWheelMojo extends TeMojo {
       return repositorySystem.resolveArtifact(repositorySession, new ArtifactRequest(artifact, remoteRepositories,
           null)).getArtifact().getFile().toPath();
     } catch (ArtifactResolutionException e) {
-      throw new MojoExecutionException(printable("te:diff-wheel could not resolve the baseline " + artifact
+      throw new MojoExecutionException(Printable.text("te:diff-wheel could not resolve the baseline " + artifact
           + " (type whl) from the local repository and "
           + remoteRepositories.stream().map(RemoteRepository::getUrl).toList() + ": "
           + e.getMessage() + ". Check the coordinates, and that the previous release attached its .whl (te:pack-wheel"

@@ -2,6 +2,7 @@ package dev.tewheel.plugin;
 
 import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.jar.WheelLibJar;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,6 +39,11 @@ public class JarWheelLibMojo extends TeMojo {
 
   private final MavenProjectHelper projectHelper;
 
+  /**
+   * The goal, as Maven makes it.
+   *
+   * @param projectHelper attaches the jar to the project
+   */
   @Inject
   public JarWheelLibMojo(MavenProjectHelper projectHelper) {
     this.projectHelper = projectHelper;
@@ -58,10 +64,10 @@ public class JarWheelLibMojo extends TeMojo {
     try {
       name = WheelLibJar.classifier(classifier, folder, major);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + ": te.classifier = '" + classifier + "': "
+      throw new MojoExecutionException(Printable.text(goal() + ": te.classifier = '" + classifier + "': "
           + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(e.getMessage()), e);
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
         jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), configuration.timestamp(),
@@ -70,7 +76,7 @@ public class JarWheelLibMojo extends TeMojo {
     try {
       written = WheelLibJar.write(request);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(e.getMessage()), e);
     }
     info(written.jar() + ": " + written.files() + " files under " + request.resourceFolder() + "/"
         + ", classifier " + name);

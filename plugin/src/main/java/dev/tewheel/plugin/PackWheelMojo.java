@@ -8,6 +8,7 @@ import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,6 +82,11 @@ public class PackWheelMojo extends TeMojo {
 
   private final MavenProjectHelper projectHelper;
 
+  /**
+   * The goal, as Maven makes it.
+   *
+   * @param projectHelper attaches the wheel to the project
+   */
   @Inject
   public PackWheelMojo(MavenProjectHelper projectHelper) {
     this.projectHelper = projectHelper;
@@ -154,9 +160,9 @@ public class PackWheelMojo extends TeMojo {
     try {
       packed = PackedWheel.packAndVerify(request, verification, this::info);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
+      throw new MojoExecutionException(Printable.text(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(goal() + " failed: " + e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(goal() + " failed: " + e.getMessage()), e);
     }
     info(packed.result().summary());
     if (packed.verification().isPresent()) {

@@ -13,6 +13,7 @@ import dev.tewheel.core.goal.ParameterException;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,7 +93,10 @@ abstract class TeMojo extends AbstractMojo {
   @Parameter(property = "te.outputTimestamp", defaultValue = "${project.build.outputTimestamp}")
   String outputTimestamp;
 
-  /** The NCCL EP major TE was built against; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. */
+  /**
+   * The NCCL EP major TE was built against, in decimal; default: NCCL_EP_MAJOR of the shipped nccl_ep.h. Text, so
+   * that {@code 010} is refused instead of read as octal 8 ({@link CheckSettings#parseNcclEpMajor}).
+   */
   @Parameter(property = "te.ncclEpMajor")
   String ncclEpMajor;
 
@@ -138,7 +142,8 @@ abstract class TeMojo extends AbstractMojo {
   /**
    * The CUDA major of the build: pack-wheel renames the distribution {@code <name>_cu<N>} (file name, dist-info,
    * METADATA Name); jar-wheel-lib's default classifier ends in {@code -cu<N>}; CUDA-VARIANT holds the libraries'
-   * CUDA SONAMEs to it.
+   * CUDA SONAMEs to it. In decimal: text, so that {@code 012} is refused instead of read as octal 10
+   * ({@link CheckSettings#parseCudaMajor}).
    */
   @Parameter(property = "te.cudaMajor")
   String cudaMajor;
@@ -170,22 +175,17 @@ abstract class TeMojo extends AbstractMojo {
   abstract String goal();
 
   /**
-   * Logs a line with its control characters escaped ({@link ReportWriter#printable}): file names come from the
-   * inputs, and a newline in one must not forge a build-log line such as {@code [INFO] BUILD SUCCESS}. Every line
-   * the goals log goes through here or {@link #warn}; error messages through {@link #printable}.
+   * Logs a line through the one escaping rule ({@link Printable#text}): file names come from the inputs, and a
+   * newline in one must not forge a build-log line such as {@code [INFO] BUILD SUCCESS}. Every line the goals log
+   * goes through here or {@link #warn}; every failure message through {@link Printable#text}.
    */
   void info(String line) {
-    getLog().info(printable(line));
+    getLog().info(Printable.text(line));
   }
 
   /** As {@link #info}, at warning level. */
   void warn(String line) {
-    getLog().warn(printable(line));
-  }
-
-  /** An exception's message for the build log, escaped as {@link #info} escapes lines. */
-  static String printable(String message) {
-    return message == null ? null : ReportWriter.printable(message);
+    getLog().warn(Printable.text(line));
   }
 
   /**
@@ -247,8 +247,13 @@ abstract class TeMojo extends AbstractMojo {
     try {
       run();
     } catch (ParameterException e) {
-      throw new MojoExecutionException(printable(goal() + ": " + e.describe(e.parameter().property(), " = ")), e);
+      throw configurationError(e);
     }
+  }
+
+  /** A value core's {@link Configuration} refused, as the goal reports it: {@code te:pack-wheel: te.cudaMajor = ...}. */
+  MojoExecutionException configurationError(ParameterException e) {
+    return new MojoExecutionException(Printable.text(goal() + ": " + e.describe(e.parameter().property(), " = ")), e);
   }
 
   /** The goal's own work, once {@link #execute} has done what every goal does first. */
@@ -411,7 +416,7 @@ abstract class TeMojo extends AbstractMojo {
       return wheel.toPath();
     }
     if (unresolved(wheelLib)) {
-      throw new MojoExecutionException(printable(goal() + ": there is no POM here, so no default wheel_lib folder:"
+      throw new MojoExecutionException(Printable.text(goal() + ": there is no POM here, so no default wheel_lib folder:"
           + " set -Dte.wheel=<file>.whl or -Dte.wheelLib=<wheel_lib folder>"));
     }
     return wheelLib.toPath();

@@ -3,6 +3,7 @@ package dev.tewheel.plugin;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.json.Printable;
 import java.io.IOException;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -33,9 +34,9 @@ public class VerifyWheelLibMojo extends TeMojo {
     try {
       report = new Verifier().verify(request);
     } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(printable(goal() + " is misconfigured: " + e.getMessage()), e);
+      throw new MojoExecutionException(Printable.text(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {
-      throw new MojoFailureException(printable(goal() + " could not read its input: " + e.getMessage()), e);
+      throw new MojoFailureException(Printable.text(goal() + " could not read its input: " + e.getMessage()), e);
     }
     judge(report, reportFiles(report), "");
   }

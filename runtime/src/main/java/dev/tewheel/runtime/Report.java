@@ -3,8 +3,10 @@ package dev.tewheel.runtime;
 import static dev.tewheel.json.Json.object;
 
 import dev.tewheel.json.Json;
+import dev.tewheel.json.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,9 @@ import java.util.Optional;
 /**
  * The reports for people ({@code text}) and for tools ({@code json}, one JSON object, keys in a fixed order), as the
  * CLI prints them: an application that wants to show why NCCL EP is not available prints {@code
- * Report.text(runtime.availability())}.
+ * Report.text(runtime.availability())}. Each line of a text report went through the one escaping rule
+ * ({@link Printable#line}), so it is one line whatever a file name, DT_NEEDED or environment value holds; the JSON
+ * keeps the exact strings, written as ASCII escapes.
  */
 public final class Report {
   private Report() {}
@@ -79,38 +83,43 @@ public final class Report {
   public static String text(Availability availability) {
     StringBuilder out = new StringBuilder();
     List<SearchStep> searched = availability.searched();
-    out.append("Searched, in order:\n");
-    int width = searched.stream().mapToInt(s -> s.source().length()).max().orElse(0);
+    line(out, "Searched, in order:");
+    int width = searched.stream().mapToInt(s -> Printable.text(s.source()).length()).max().orElse(0);
     for (int i = 0; i < searched.size(); i++) {
       SearchStep step = searched.get(i);
-      out.append(String.format("  %d. %-" + width + "s  %s%s%n", i + 1, step.source(),
+      line(out, String.format("  %d. %-" + width + "s  %s%s", i + 1, Printable.text(step.source()),
           step.value() == null ? "" : step.value() + ": ", step.describe()));
     }
-    out.append("Bundle: ").append(availability.bundle().map(Path::toString).orElse("none")).append('\n');
-    out.append("Required NCCL EP major: ").append(availability.requiredMajor()).append(" (")
-        .append(availability.requiredMajorSource()).append(")\n");
-    out.append("Candidates:").append(availability.candidates().isEmpty() ? " none\n" : "\n");
+    line(out, "Bundle: " + availability.bundle().map(Path::toString).orElse("none"));
+    line(out, "Required NCCL EP major: " + availability.requiredMajor() + " (" + availability.requiredMajorSource()
+        + ")");
+    line(out, "Candidates:" + (availability.candidates().isEmpty() ? " none" : ""));
     for (NcclEpCandidate candidate : availability.candidates()) {
-      out.append(candidate.accepted() ? "  accepted  " : "  rejected  ").append(candidate.file()).append(": ")
-          .append(candidate.reason()).append('\n');
+      line(out, (candidate.accepted() ? "  accepted  " : "  rejected  ") + candidate.file() + ": "
+          + candidate.reason());
     }
-    availability.loadedElsewhere()
-        .ifPresent(p -> out.append("Already loaded by another component from: ").append(p).append('\n'));
+    availability.loadedElsewhere().ifPresent(p -> line(out, "Already loaded by another component from: " + p));
     if (!availability.dependencies().isEmpty()) {
-      out.append("Needed by the chosen library:\n");
+      line(out, "Needed by the chosen library:");
       for (Dependency d : availability.dependencies()) {
-        out.append("  ").append(d.name()).append(": ")
-            .append(d.file().map(f -> f + " (" + foundBy(d) + ")").orElse("NOT FOUND"))
-            .append(d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions()))
-            .append('\n');
+        line(out, "  " + d.name() + ": " + d.file().map(f -> f + " (" + foundBy(d) + ")").orElse("NOT FOUND")
+            + (d.missingVersions().isEmpty() ? "" : ", LACKS " + String.join(", ", d.missingVersions())));
       }
     }
-    out.append("NCCL: ").append(availability.nccl().detail()).append('\n');
-    out.append("Chosen: ").append(availability.chosenFile().map(Path::toString).orElse("none")).append('\n');
-    out.append("Available: ").append(availability.available() ? "yes" : "no, " + availability.reason()).append('\n');
+    line(out, "NCCL: " + availability.nccl().detail());
+    line(out, "Chosen: " + availability.chosenFile().map(Path::toString).orElse("none"));
+    line(out, "Available: " + (availability.available() ? "yes" : "no, " + availability.reason()));
     return out.toString();
   }
 
+  /**
+   * Appends one line through the one escaping rule ({@link Printable#line}): every text here may come from a file
+   * name, a library's DT_NEEDED or an environment value, and none may start a line of its own (a forged
+   * {@code Available: yes}) or a command for GitHub's runner.
+   */
+  private static void line(StringBuilder out, String text) {
+    out.append(Printable.line(text)).append('\n');
+  }
 
   static Map<String, Object> tree(NativeWorld world) {
     Map<String, Object> root = new LinkedHashMap<>();
@@ -140,18 +149,19 @@ public final class Report {
   /** The dependency table for people: each library, its version, how it was found and from where. */
   public static String text(NativeWorld world) {
     StringBuilder out = new StringBuilder();
-    out.append("TE's native libraries (load order; site-packages: ")
-        .append(world.sitePackages().map(p -> p + " (" + world.sitePackagesSource() + ")").orElse("none"))
-        .append("; CUDA toolkit: ").append(world.cudaToolkit() ? "yes" : "no (cuBLAS, cudart, cuDNN from pip)")
-        .append(world.cudaVariant().map(v -> "; TE built for CUDA " + v + " (" + world.cudaVariantSource() + ")")
-            .orElse(""))
-        .append("):\n");
+    line(out, "TE's native libraries (load order; site-packages: "
+        + world.sitePackages().map(p -> p + " (" + world.sitePackagesSource() + ")").orElse("none")
+        + "; CUDA toolkit: " + (world.cudaToolkit() ? "yes" : "no (cuBLAS, cudart, cuDNN from pip)")
+        + world.cudaVariant().map(v -> "; TE built for CUDA " + v + " (" + world.cudaVariantSource() + ")").orElse("")
+        + "):");
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"library", "version", "found by", "file"});
     for (NativeLibrary l : world.libraries()) {
       rows.add(new String[] {l.name(), l.version().map(v -> v + " (" + l.versionSource() + ")").orElse("-"),
           l.foundBy().toString(), l.file().map(Path::toString).orElse("-")});
     }
+    // Escaped before measuring, so the columns line up with what is printed.
+    rows.replaceAll(row -> Arrays.stream(row).map(Printable::text).toArray(String[]::new));
     int[] width = new int[3];
     for (String[] row : rows) {
       for (int i = 0; i < 3; i++) {
@@ -159,28 +169,28 @@ public final class Report {
       }
     }
     for (String[] row : rows) {
-      out.append(String.format("  %-" + width[0] + "s  %-" + width[1] + "s  %-" + width[2] + "s  %s%n", row[0],
+      line(out, String.format("  %-" + width[0] + "s  %-" + width[1] + "s  %-" + width[2] + "s  %s", row[0],
           row[1], row[2], row[3]));
     }
     for (NativeLibrary l : world.libraries()) {
-      out.append("  ").append(l.name()).append(": ").append(l.foundDetail());
+      StringBuilder row = new StringBuilder("  ").append(l.name()).append(": ").append(l.foundDetail());
       if (!l.companions().isEmpty()) {
-        out.append("; with ").append(String.join(", ", l.companions().stream()
+        row.append("; with ").append(String.join(", ", l.companions().stream()
             .map(p -> p.getFileName().toString()).toList()));
       }
       if (!l.mapped().isEmpty()) {
-        out.append("; mapped: ").append(String.join(", ", l.mapped().stream().map(Path::toString).toList()));
+        row.append("; mapped: ").append(String.join(", ", l.mapped().stream().map(Path::toString).toList()));
       }
-      out.append('\n');
+      line(out, row.toString());
     }
     for (String warning : world.warnings()) {
-      out.append("WARNING: ").append(warning).append('\n');
+      line(out, "WARNING: " + warning);
     }
     for (String problem : world.problems()) {
-      out.append("PROBLEM: ").append(problem).append('\n');
+      line(out, "PROBLEM: " + problem);
     }
     world.transformerEngine().filter(p -> !p.detail().isEmpty())
-        .ifPresent(p -> out.append(p.loads() ? "WARNING: " : "PROBLEM: ").append(p.detail()).append('\n'));
+        .ifPresent(p -> line(out, (p.loads() ? "WARNING: " : "PROBLEM: ") + p.detail()));
     return out.toString();
   }
 
@@ -211,22 +221,21 @@ public final class Report {
 
   /** The JIT preflight for people: nvcc, the three header folders, the cache, the verdict. */
   public static String text(JitPreflight jit) {
-    StringBuilder out = new StringBuilder("NCCL EP JIT preflight:\n");
-    out.append("  nvcc:          ").append(jit.nvcc().map(p -> p + jit.nvccVersion().map(v -> " (" + v + ")")
-        .orElse("")).orElse("not found")).append(" [").append(jit.nvccSource()).append("]\n");
-    out.append("  EP headers:    ").append(or(jit.sourceDir())).append(" [").append(jit.sourceDirSource())
-        .append("]\n");
-    out.append("  NCCL headers:  ").append(or(jit.ncclInclude()))
-        .append(jit.ncclHeaderVersion().map(v -> " (nccl.h " + v + jit.ncclLoadedVersion()
-            .map(l -> ", NCCL loaded " + l).orElse("") + ")").orElse("")).append(" [")
-        .append(jit.ncclIncludeSource()).append("]\n");
-    out.append("  CUDA headers:  ").append(or(jit.cudaInclude())).append(jit.cccl() ? " (with cccl/)" : "")
-        .append(" [").append(jit.cudaIncludeSource()).append("]\n");
-    out.append("  cache:         ").append(jit.cacheDir()).append(" [").append(jit.cacheDirSource()).append("]\n");
+    StringBuilder out = new StringBuilder();
+    line(out, "NCCL EP JIT preflight:");
+    line(out, "  nvcc:          " + jit.nvcc().map(p -> p + jit.nvccVersion().map(v -> " (" + v + ")").orElse(""))
+        .orElse("not found") + " [" + jit.nvccSource() + "]");
+    line(out, "  EP headers:    " + or(jit.sourceDir()) + " [" + jit.sourceDirSource() + "]");
+    line(out, "  NCCL headers:  " + or(jit.ncclInclude()) + jit.ncclHeaderVersion().map(v -> " (nccl.h " + v
+        + jit.ncclLoadedVersion().map(l -> ", NCCL loaded " + l).orElse("") + ")").orElse("") + " ["
+        + jit.ncclIncludeSource() + "]");
+    line(out, "  CUDA headers:  " + or(jit.cudaInclude()) + (jit.cccl() ? " (with cccl/)" : "") + " ["
+        + jit.cudaIncludeSource() + "]");
+    line(out, "  cache:         " + jit.cacheDir() + " [" + jit.cacheDirSource() + "]");
     for (String refused : jit.cacheRefused()) {
-      out.append("    passed over: ").append(refused).append('\n');
+      line(out, "    passed over: " + refused);
     }
-    out.append("  ").append(jit.verdict()).append('\n');
+    line(out, "  " + jit.verdict());
     return out.toString();
   }
 

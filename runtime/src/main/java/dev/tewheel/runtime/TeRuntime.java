@@ -4,13 +4,15 @@ package dev.tewheel.runtime;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Discovery;
-import dev.tewheel.runtime.internal.Environment;
 import dev.tewheel.runtime.internal.JitCheck;
 import dev.tewheel.runtime.internal.Libc;
+import dev.tewheel.runtime.internal.LoadCheck;
 import dev.tewheel.runtime.internal.NativeAccess;
 import dev.tewheel.runtime.internal.NcclGate;
+import dev.tewheel.runtime.internal.PinnedLibrary;
 import dev.tewheel.runtime.internal.Resolver;
 import dev.tewheel.runtime.internal.Symbols;
 import dev.tewheel.runtime.internal.VersionGetter;
@@ -155,9 +157,11 @@ public final class TeRuntime {
    * same instance. A failed attempt is not remembered: the next call tries again.
    *
    * <p>Steps: the availability rule; {@link #loadNccl()} (the libnccl.so.2 the NCCL gate checked, RTLD_GLOBAL, as
-   * nccl4py does), so NCCL EP's DT_NEEDED resolves to it; dlopen of the chosen file, whose failure carries dlerror's
-   * text; a check of the file the dynamic linker really mapped (dlinfo); dlsym of every function in
-   * {@link NcclEp#REQUIRED_FUNCTIONS}; {@code ncclEpGetVersion}, whose major must be the SONAME's.
+   * nccl4py does), so NCCL EP's DT_NEEDED resolves to it; the chosen file opened once and judged again on that
+   * descriptor (the selection rule, the manifest's size and, with {@code te.verifyDigests}, SHA-256), then dlopen
+   * through it ({@code /proc/self/fd/N}), whose failure carries dlerror's text; a check of the file the dynamic linker
+   * really mapped (dlinfo); dlsym of every function in {@link NcclEp#REQUIRED_FUNCTIONS}; {@code ncclEpGetVersion},
+   * whose major must be the SONAME's.
    *
    * @throws LoadException carrying the availability report, when any step fails, or when NCCL EP was already
    *     loaded in this process from a file this configuration does not select
@@ -212,8 +216,10 @@ public final class TeRuntime {
 
   /**
    * Loads {@code libnccl.so.2} once per process: the copy the NCCL gate read (one already mapped, the configured
-   * file, or the one dlopen's search finds), with RTLD_NOW | RTLD_GLOBAL, as TE's Python and nccl4py load it. Its
-   * version is not gated here: TE itself runs with any NCCL; only NCCL EP needs the minimum.
+   * file, or the one the loader's search finds), with RTLD_NOW | RTLD_GLOBAL, as TE's Python and nccl4py load it; a
+   * file is opened once, its SONAME read and the library loaded through that descriptor, and the version reported
+   * is the loaded copy's. Its version is not gated here: TE itself runs with any NCCL; only NCCL EP needs the
+   * minimum.
    *
    * @throws LoadException carrying the availability report, when no libnccl.so.2 loads
    */
@@ -230,12 +236,39 @@ public final class TeRuntime {
         throw failure("libnccl.so.2 cannot be loaded: " + gate.detail());
       }
       Path file = gate.library().get();
-      Libc.Opened opened = Libc.dlopen(file.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+      Libc.Opened opened;
+      if (gate.source() == NcclStatus.Source.ALREADY_MAPPED) {
+        // The copy another component mapped: taken by SONAME, never by a path that may name another file by now.
+        opened = Libc.dlopen(NcclGate.SONAME, Libc.RTLD_NOW | Libc.RTLD_GLOBAL | Libc.RTLD_NOLOAD);
+      } else {
+        // Opened once; its SONAME and version are read from what is loaded through that descriptor.
+        try (PinnedLibrary pinned = PinnedLibrary.open(file, true)) {
+          Optional<String> soname = pinned.soname();
+          if (!soname.equals(Optional.of(NcclGate.SONAME))) {
+            throw failure(file + " has SONAME " + soname.orElse("(none)") + " now, not " + NcclGate.SONAME + " as when"
+                + " the NCCL gate read it: it changed in between, and te-runtime loads only what it checked");
+          }
+          opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+        } catch (IOException e) {
+          throw failure("libnccl.so.2 cannot be loaded: " + e.getMessage());
+        }
+      }
       if (!opened.ok()) {
         throw failure("dlopen(" + file + ") failed: " + opened.error());
       }
       Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
-      ProcessState.nccl = new Nccl(gate.version().get(), new Symbols(opened.handle(), mapped));
+      // The version of the bytes loaded, which is what the gate read unless the file changed in between.
+      Optional<NcclVersion> version;
+      try {
+        version = NcclGate.version(opened.handle(), mapped);
+      } catch (IllegalStateException e) {
+        throw failure(e.getMessage());
+      }
+      if (version.isEmpty()) {
+        throw failure(mapped + " defines no ncclGetVersion now, although the NCCL gate read one: it changed in"
+            + " between");
+      }
+      ProcessState.nccl = new Nccl(version.get(), new Symbols(opened.handle(), mapped));
       return ProcessState.nccl;
     }
   }
@@ -249,7 +282,10 @@ public final class TeRuntime {
    * path compiled into config.h. The result reports what was set.
    *
    * <p>Before loading anything it predicts whether every symbol TE imports would bind to the libraries it would
-   * bind to ({@link NativeWorld#transformerEngine()}); a BIND_NOW TE that would not load is never opened.
+   * bind to ({@link NativeWorld#transformerEngine()}); a BIND_NOW TE that would not load is never opened. The TE
+   * file is opened once and checked against the manifest on that descriptor; TE itself is loaded by path (its
+   * provider asks where it lives), so with {@code te.verifyDigests} its folder must be one no other user can change,
+   * the path must still name the file checked just before dlopen, and the file mapped must be that one.
    *
    * @throws LoadException carrying the availability report, when there is no TE library, no NCCL, an import of a
    *     BIND_NOW TE would not bind (the message names the symbol, the library it was needed from and the file that
@@ -296,24 +332,45 @@ public final class TeRuntime {
       if (prediction.isPresent() && !prediction.get().loads()) {
         throw failure(prediction.get().detail());
       }
-      loadWorld(world, false);
-      Nccl boundNccl = loadNccl();
-      Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
-      try {
-        JitCheck.apply(world.sitePackages());
-      } catch (JitCheck.UnsafeCache e) {
-        throw failure(e.getMessage());
+      // Opened once and checked on that descriptor before anything is loaded (LoadCheck says why TE itself is then
+      // loaded by path).
+      try (PinnedLibrary pinned = openTransformerEngine(bundle, te.get())) {
+        loadWorld(world, false);
+        Nccl boundNccl = loadNccl();
+        Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
+        try {
+          JitCheck.apply(world.sitePackages());
+        } catch (JitCheck.UnsafeCache e) {
+          throw failure(e.getMessage());
+        }
+        if (!pinned.isNamedBy(te.get())) {
+          throw failure(te.get() + " was replaced by another file after te-runtime checked it; te-runtime loads only"
+              + " what it checked. Find out who else changes " + te.get().getParent());
+        }
+        Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
+        if (!opened.ok()) {
+          String hint = world.problems().stream().filter(p -> opened.error().contains(firstWord(p)))
+              .findFirst().map(p -> ". " + p).orElse("");
+          throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
+        }
+        if (!pinned.isMappedBy(opened.handle())) {
+          // Too late to keep its constructors from running, but not to stop here; the library stays mapped.
+          throw failure("the dynamic linker mapped another file than the " + te.get() + " te-runtime checked: it was"
+              + " replaced between the check and dlopen. Find out who else changes " + te.get().getParent());
+        }
+        Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
+        ProcessState.transformerEngine = new TransformerEngine(
+            new LoadedLibrary(new Symbols(opened.handle(), te.get()), mapped, home, boundNccl), this::availability);
+        return ProcessState.transformerEngine;
       }
-      Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
-      if (!opened.ok()) {
-        String hint = world.problems().stream().filter(p -> opened.error().contains(firstWord(p)))
-            .findFirst().map(p -> ". " + p).orElse("");
-        throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
-      }
-      Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-      ProcessState.transformerEngine = new TransformerEngine(
-          new LoadedLibrary(new Symbols(opened.handle(), te.get()), mapped, home, boundNccl), this::availability);
-      return ProcessState.transformerEngine;
+    }
+  }
+
+  private PinnedLibrary openTransformerEngine(Resolver.Bundle bundle, Path te) {
+    try {
+      return LoadCheck.transformerEngine(bundle, te, config);
+    } catch (IOException e) {
+      throw failure(e.getMessage());
     }
   }
 
@@ -361,8 +418,28 @@ public final class TeRuntime {
     } catch (JitCheck.UnsafeCache e) {
       throw new LoadException(e.getMessage(), availability);
     }
-    Libc.Opened opened = Libc.dlopen(chosen.file().toString(), Libc.RTLD_NOW | Libc.RTLD_LOCAL);
+    if (boundNccl.version().compareTo(config.effectiveMinimumNcclVersion()) < 0) {
+      throw new LoadException("the libnccl.so.2 loaded (" + boundNccl.file() + ") reports " + boundNccl.version()
+          + ", older than the " + config.effectiveMinimumNcclVersion() + " NCCL EP needs, although the NCCL gate read "
+          + availability.nccl().version().map(Object::toString).orElse("another version") + ": it changed in between",
+          availability);
+    }
+    // Opened once and judged again on that descriptor; the dynamic linker maps what was judged.
+    PinnedLibrary pinned;
+    Libc.Opened opened;
+    try {
+      pinned = LoadCheck.ncclEp(resolution.bundle().orElseThrow(), chosen.file(), availability.requiredMajor(), config);
+    } catch (IOException e) {
+      throw new LoadException(e.getMessage(), availability, e);
+    }
+    try {
+      opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_LOCAL);
+    } catch (IOException e) {
+      pinned.close();
+      throw new LoadException(e.getMessage(), availability, e);
+    }
     if (!opened.ok()) {
+      pinned.close();
       throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);
     }
     boolean keep = false;
@@ -389,8 +466,9 @@ public final class TeRuntime {
           availability);
     } finally {
       if (!keep) {
-        Libc.dlclose(opened.handle());
+        pinned.unload(opened);
       }
+      pinned.close(); // the descriptor stays open while the library is mapped through its name
     }
   }
 

@@ -57,7 +57,16 @@ public final class ChildJvm {
   }
 
   public static Process start(List<String> command, Map<String, String> env, Path logs) throws IOException {
+    return start(command, env, logs, null);
+  }
+
+  /** As {@link #start(List, Map, Path)}, in the working folder {@code directory} (null: this one's). */
+  public static Process start(List<String> command, Map<String, String> env, Path logs, Path directory)
+      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command);
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
     for (String name : List.of("NCCL_EP_HOME", "TE_WHEEL_LIB", "TE_STANDIN_MARKER", "LD_LIBRARY_PATH",
         "LD_PRELOAD", "XDG_CACHE_HOME")) {
       builder.environment().remove(name);

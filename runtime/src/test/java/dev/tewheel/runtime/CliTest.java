@@ -4,19 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.ncclep.NcclEpFunctions;
+import dev.tewheel.elf.ElfFile;
 import dev.tewheel.json.Json;
 import dev.tewheel.runtime.cli.Main;
+import dev.tewheel.standins.Gcc;
+import dev.tewheel.standins.GitHubRunner;
 import dev.tewheel.standins.StandIns;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The diagnostics CLI: usage errors exit 1; the report in text and JSON (exit 0 and 2 are in the matrix test). */
+/** The diagnostics CLI: usage errors exit 2; the report in text and JSON (exit 0 and 1 are in the matrix test). */
 class CliTest {
   @TempDir Path temp;
 
@@ -60,6 +65,63 @@ class CliTest {
   @Test
   void theTextReportShowsTheSearchTheCandidatesAndTheVerdict() throws Exception {
     FreshJvm.run(getClass(), "textReport", temp);
+  }
+
+  /**
+   * A stand-in NCCL EP built by gcc whose DT_NEEDED is {@link #FORGING_NEEDED}, in a folder whose name and the
+   * environment values the report shows forge lines too: no printed line is a forged one, and none is a command for
+   * GitHub's runner; each name shows, escaped, on its own report line.
+   */
+  @Test
+  void aLibraryFolderOrEnvironmentValueCannotForgeALineOrARunnerCommand() throws Exception {
+    Path wheelLib = forgingBundle(temp.resolve("wheel_lib\n::error title=folder::owned\nAvailable: yes"));
+    FreshJvm.run(getClass(), "forgedLines", temp, Map.of("TE_WHEEL_LIB", wheelLib.toString(),
+        "NCCL_EP_JIT_SOURCE_DIR", "/nowhere\n::add-mask::secret\r\nAvailable: yes"), List.of());
+  }
+
+  /** DT_NEEDED of the forging stand-in: a newline, a workflow command, a forged verdict, a CR and an escape. */
+  static final String FORGING_NEEDED = "libevil.so.1\n::error title=forged::owned\nAvailable: yes\r\u001b[2K"
+      + "##[warning]legacy";
+
+  static void forgedLines(Path temp) throws Exception {
+    for (List<String> args : List.of(List.of("--nccl-library", Bundles.NCCL.toString()),
+        List.of("--nccl-library", Bundles.NCCL.toString(), "--load"))) {
+      Run run = run(args.toArray(String[]::new));
+      assertEquals(1, run.exit(), run.toString());
+      String out = run.out();
+      assertTrue(out.contains("  libevil.so.1\\n::error title=forged::owned\\nAvailable: yes\\r\\u001b[2K"
+          + "#\\u0023[warning]legacy: NOT FOUND\n"), out);
+      assertTrue(out.contains("/nowhere\\n::add-mask::secret\\r\\nAvailable: yes"), out);
+      assertTrue(out.contains("wheel_lib\\n::error title=folder::owned\\nAvailable: yes"), out);
+      List<String> lines = List.of(out.split("\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]", -1));
+      assertEquals(1, lines.stream().filter(l -> l.startsWith("Available:")).count(), out);
+      assertTrue(lines.stream().filter(l -> l.startsWith("Available:")).allMatch(l -> l.startsWith("Available: no")),
+          out);
+      assertEquals(List.of(), lines.stream().filter(l -> l.strip().startsWith("::") || l.contains("##[")
+          || l.chars().anyMatch(c -> c < 0x20)).toList(), out);
+      assertEquals(List.of(), GitHubRunner.commands(out), out);
+    }
+  }
+
+  /** TE's default layout in {@code folder}, its libnccl_ep.so replaced by a gcc-built one needing FORGING_NEEDED. */
+  static Path forgingBundle(Path folder) throws Exception {
+    Bundles.defaultLayout(folder);
+    Path build = Files.createDirectories(folder.resolveSibling("forging-build"));
+    Path evilSource = Files.writeString(build.resolve("evil.c"), "int evil_stand_in(void) { return 1; }\n");
+    Path evil = build.resolve("libevil.so");
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname," + FORGING_NEEDED, "-o", evil.toString(), evilSource.toString());
+    StringBuilder ep = new StringBuilder("int evil_stand_in(void);\n"
+        + "int ncclEpGetVersion(int* v) { *v = 100; return evil_stand_in() - 1; }\n");
+    NcclEpFunctions.REQUIRED.stream().filter(f -> !f.equals("ncclEpGetVersion"))
+        .forEach(f -> ep.append("int ").append(f).append("(void) { return 0; }\n"));
+    Path epSource = Files.writeString(build.resolve("nccl_ep.c"), ep.toString());
+    Path library = folder.resolve("libnccl_ep.so");
+    Files.delete(library);
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname,libnccl_ep.so.0", "-o", library.toString(), epSource.toString(),
+        evil.toString());
+    assertEquals(List.of(FORGING_NEEDED), ElfFile.read(library).needed().stream()
+        .filter(n -> n.startsWith("libevil")).toList(), "gcc wrote the forging DT_NEEDED as it is");
+    return folder;
   }
 
   @SuppressWarnings("unchecked")

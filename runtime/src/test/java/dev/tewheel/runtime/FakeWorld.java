@@ -83,11 +83,14 @@ final class FakeWorld {
         + " { *v = 99; return 0; }");
     Files.createDirectories(root.resolve("include/cccl/cuda/std"));
     Files.writeString(root.resolve("include/cuda_runtime.h"), "#pragma once\n");
-    Files.writeString(root.resolve("include/cuda.h"), "#pragma once\n");
+    Files.writeString(root.resolve("include/cuda.h"), "#pragma once\n#define CUDA_VERSION " + major + "060\n");
     if (withNvcc) {
+      // As a runfile toolkit has it; te-runtime reads nvcc's release here and never runs nvcc, which says so.
+      Files.writeString(root.resolve("version.json"), "{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n"
+          + "      \"version\" : \"" + major + ".6.3\"\n   },\n   \"cuda_nvcc\" : {\n      \"name\" : \"CUDA NVCC\",\n"
+          + "      \"version\" : \"" + major + ".6.77\"\n   }\n}\n");
       Path nvcc = Files.createDirectories(root.resolve("bin")).resolve("nvcc");
-      Files.writeString(nvcc, "#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\necho 'Cuda compilation"
-          + " tools, release " + major + ".6, V" + major + ".6.77'\n");
+      Files.writeString(nvcc, "#!/bin/sh\necho 'te-runtime ran nvcc, which a report must never do' >&2\nexit 1\n");
       nvcc.toFile().setExecutable(true);
     }
     return root;

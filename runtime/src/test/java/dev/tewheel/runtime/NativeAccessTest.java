@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.json.Json;
+import dev.tewheel.loader.Host;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.runtime.cli.Main;
@@ -48,6 +49,7 @@ class NativeAccessTest {
   void onTheModulePathTheErrorNamesTheModuleAndTheFlagMakesItWork() throws Exception {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
     String modulePath = String.join(File.pathSeparator, codeSource(TeRuntime.class).toString(),
+        asModuleJar(codeSource(Host.class), "dev.tewheel.loader").toString(),
         asModuleJar(codeSource(Manifest.class), "dev.tewheel.bundle").toString(),
         asModuleJar(codeSource(ElfFile.class), "dev.tewheel.elf").toString(),
         asModuleJar(codeSource(Json.class), "dev.tewheel.json").toString());
@@ -74,8 +76,8 @@ class NativeAccessTest {
     Attributes main = manifest.getMainAttributes();
     main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
     main.put(Attributes.Name.MAIN_CLASS, Main.class.getName());
-    main.put(Attributes.Name.CLASS_PATH, codeSource(Manifest.class).toUri() + " " + codeSource(ElfFile.class).toUri()
-        + " " + codeSource(Json.class).toUri());
+    main.put(Attributes.Name.CLASS_PATH, codeSource(Host.class).toUri() + " " + codeSource(Manifest.class).toUri()
+        + " " + codeSource(ElfFile.class).toUri() + " " + codeSource(Json.class).toUri());
     main.putValue("Enable-Native-Access", "ALL-UNNAMED");
     writeJar(codeSource(TeRuntime.class), jar, manifest);
     List<String> command = new ArrayList<>(List.of(ChildJvm.JAVA, "-jar", jar.toString()));

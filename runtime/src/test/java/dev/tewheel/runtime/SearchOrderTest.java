@@ -3,8 +3,8 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.internal.Config;
-import dev.tewheel.runtime.internal.Environment;
 import dev.tewheel.runtime.internal.Resolver;
 import dev.tewheel.runtime.internal.Resolver.Kind;
 import dev.tewheel.runtime.internal.Resolver.Located;

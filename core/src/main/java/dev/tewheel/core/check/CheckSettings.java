@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * @param ncclEpMajor the NCCL EP major the build requires, or null to take NCCL_EP_MAJOR from the shipped header
  * @param forbiddenNeeded glob patterns ({@code *} and {@code ?}) of DT_NEEDED names the TE library must not have
  * @param includeSearchPath how the JIT resolves quoted includes, and which headers come from outside the wheel
- * @param platform the platform tag the libraries must fit, or null to skip the platform checks
+ * @param platform the platform tags the libraries must fit, every one of them, or null to skip the platform checks
  * @param allowedNeeded more DT_NEEDED patterns that may stay unshipped, beside allowed-needed.txt
  * @param cudaArchitectures the GPU architectures the release supports (GPU-ARCHS), empty when none are declared
  * @param cudaMajor the wheel's CUDA variant (CUDA-VARIANT): the configured cudaMajor, else the {@code _cuNN} of the
@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * @param maxWheelSize the largest .whl file, in bytes, that WHEEL-SIZE passes; null: PyPI's default limit, a warning
  */
 public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
-    PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
+    PlatformTags platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
     List<Path> floorLibraries, Long maxWheelSize) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
@@ -41,8 +41,8 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
       PlatformTag platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor) {
-    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded, cudaArchitectures, cudaMajor,
-        List.of(), null);
+    this(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform == null ? null : PlatformTags.of(platform),
+        allowedNeeded, cudaArchitectures, cudaMajor, List.of(), null);
   }
 
   public CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, IncludeSearchPath includeSearchPath,
@@ -96,8 +96,14 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
         cudaMajor, floorLibraries, maxWheelSize);
   }
 
+  /** The same settings holding the libraries to one tag. */
   public CheckSettings withPlatform(PlatformTag tag) {
-    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tag, allowedNeeded, cudaArchitectures,
+    return withPlatform(PlatformTags.of(tag));
+  }
+
+  /** The same settings holding the libraries to every tag of {@code tags}. */
+  public CheckSettings withPlatform(PlatformTags tags) {
+    return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, tags, allowedNeeded, cudaArchitectures,
         cudaMajor, floorLibraries, maxWheelSize);
   }
 
@@ -123,6 +129,39 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   public CheckSettings withMaxWheelSize(Long bytes) {
     return new CheckSettings(ncclEpMajor, forbiddenNeeded, includeSearchPath, platform, allowedNeeded,
         cudaArchitectures, cudaMajor, floorLibraries, bytes);
+  }
+
+  /**
+   * The largest CUDA major te-wheel writes into a distribution name ({@code _cu<N>}, at most four digits), so verify
+   * reads back the variant pack wrote.
+   */
+  public static final int MAX_CUDA_MAJOR = 9999;
+
+  /**
+   * Parses cudaMajor as users write it: a decimal number from 1 to {@value #MAX_CUDA_MAJOR} without a leading zero.
+   * Maven would read an Integer parameter with {@code Integer.decode}, taking {@code 012} for octal 10 and
+   * {@code 0x0C} for 12; the goals take the text and read it here.
+   *
+   * @throws IllegalArgumentException saying what is expected
+   */
+  public static int parseCudaMajor(String text) {
+    return major(text, 1, MAX_CUDA_MAJOR, "a CUDA major version such as 12 or 13");
+  }
+
+  /** Parses ncclEpMajor as {@link #parseCudaMajor} parses cudaMajor: NCCL EP's majors start at 0. */
+  public static int parseNcclEpMajor(String text) {
+    return major(text, 0, 999_999_999, "NCCL EP's major version (NCCL_EP_MAJOR), such as 0");
+  }
+
+  private static int major(String text, int min, int max, String what) {
+    String t = text == null ? "" : text.trim();
+    boolean decimal = t.matches("0|[1-9][0-9]{0,8}");
+    if (!decimal || Integer.parseInt(t) < min || Integer.parseInt(t) > max) {
+      throw new IllegalArgumentException("expected " + what + ": a decimal number from " + min + " to " + max
+          + " without leading zeros" + (t.matches("0[0-9]+") ? " (Maven alone would read " + t + " as an octal number)"
+          : ""));
+    }
+    return Integer.parseInt(t);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.tewheel.core.check;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.OwnSearch;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -64,8 +65,7 @@ final class DependenciesResolveCheck extends LibraryCheck {
       String kind) {
     String searched = folders.isEmpty() ? "its search path names no folder of wheel_lib"
         : "looked in " + String.join(", ", folders.stream().map(f -> f.isEmpty() ? "wheel_lib/" : f + "/").toList());
-    String ignored = !elf.runpath().isEmpty() && !elf.rpath().isEmpty()
-        ? "; its DT_RPATH is ignored, as it has a DT_RUNPATH" : "";
+    String ignored = OwnSearch.rpathIgnored(elf) ? "; its DT_RPATH is ignored, as it has a DT_RUNPATH" : "";
     Optional<String> elsewhere = needed.contains("/") ? Optional.empty() : shippedElsewhere(subject, library, needed);
     if (elsewhere.isPresent()) {
       String entry = "$ORIGIN" + relative(ShippedSearch.folderOf(library.path()),

@@ -6,12 +6,17 @@ import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfType;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
-/** Every library in wheel_lib is an ELF shared object that the ELF reader can read in full. */
+/**
+ * Every library is an ELF shared object that the ELF reader can read in full; another ELF file (told by its magic,
+ * not named as a library) may also be a program (EXEC), but no object file or core dump.
+ */
 final class ElfSharedObjectCheck extends SubjectCheck {
   ElfSharedObjectCheck() {
     super("ELF-SHARED-OBJECT",
-        "every library is a readable ELF shared object (e_type DYN)", Severity.ERROR);
+        "every library is a readable ELF shared object (e_type DYN); any other ELF file a shared object or a"
+            + " program (EXEC)", Severity.ERROR);
   }
 
   @Override
@@ -19,6 +24,12 @@ final class ElfSharedObjectCheck extends SubjectCheck {
     for (SubjectFile library : Libraries.of(subject)) {
       try {
         ElfFile elf = subject.elf(library);
+        Optional<SubjectFile> file = Optional.of(library);
+        boolean named = Libraries.namedAsLibrary(library) || subject.transformerEngineLibrary().equals(file)
+            || subject.ncclEpLibrary().equals(file);
+        if (!named && elf.header().type().equals(ElfType.EXEC)) {
+          continue; // a program shipped in the wheel, such as bin/tool
+        }
         if (!elf.header().type().equals(ElfType.DYN)) {
           findings.add(finding(library.origin(), "an ELF file of type " + elf.header().type(),
               "a shared object (type DYN)", "ship the shared library the build links with -shared, not "

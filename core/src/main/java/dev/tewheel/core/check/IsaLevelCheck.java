@@ -25,8 +25,14 @@ final class IsaLevelCheck extends LibraryCheck {
 
   @Override
   boolean appliesTo(Subject subject) {
-    PlatformTag tag = subject.settings().platform();
-    return tag != null && tag.machine().equals(ElfMachine.X86_64);
+    return x86Tag(subject) != null;
+  }
+
+  /** The first x86_64 tag the libraries are held to; null when none is. */
+  private static PlatformTag x86Tag(Subject subject) {
+    PlatformTags tags = subject.settings().platform();
+    return tags == null ? null
+        : tags.parsed().stream().filter(t -> t.machine().equals(ElfMachine.X86_64)).findFirst().orElse(null);
   }
 
   @Override
@@ -34,7 +40,7 @@ final class IsaLevelCheck extends LibraryCheck {
     if (!elf.header().machine().equals(ElfMachine.X86_64)) {
       return;
     }
-    PlatformTag tag = subject.settings().platform();
+    PlatformTag tag = x86Tag(subject);
     GnuProperties properties;
     try {
       properties = subject.gnuProperties(library);

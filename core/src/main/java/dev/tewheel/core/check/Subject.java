@@ -53,8 +53,17 @@ public final class Subject {
       return GnuProperties.read(source, elf);
     }
   });
+  private final ReadOnce<Boolean> elfMagic = new ReadOnce<>(file -> {
+    if (file.type() != SubjectFile.EntryType.FILE) {
+      return false; // a link or a fifo is not opened
+    }
+    try (ByteSource source = file.open()) { // a wheel's entry: from the bytes its one inflating pass kept
+      return ElfFile.startsWithMagic(source);
+    }
+  });
   private final Manifest manifest;
   private final WheelArchive wheel;
+  private volatile List<SubjectFile> libraries;
 
   public Subject(String description, Layout layout, Collection<SubjectFile> files, CheckSettings settings) {
     this(description, layout, byPath(description, files), settings, null, null);
@@ -208,9 +217,30 @@ public final class Subject {
     return properties.get(file);
   }
 
-  /** The shared libraries among the files: the layout's two, then every other *.so or *.so.N file. */
+  /**
+   * The files the library checks read, once per subject: the layout's two, then every other file named *.so or
+   * *.so.N, or starting with the ELF magic.
+   */
   public List<SubjectFile> libraries() {
-    return Libraries.of(this);
+    List<SubjectFile> found = libraries;
+    if (found == null) {
+      found = Libraries.find(this); // racy but idempotent: every thread finds the same list
+      libraries = found;
+    }
+    return found;
+  }
+
+  /**
+   * Whether the file starts with the ELF magic, reading at most its first four bytes, once per subject. A regular
+   * file that cannot be read counts as ELF, so that the library checks say they could not read it: nothing passes
+   * unread.
+   */
+  boolean startsAsElf(SubjectFile file) {
+    try {
+      return elfMagic.get(file);
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   /**

@@ -13,14 +13,16 @@ import java.util.Set;
 /**
  * The subject's libraries handed to {@link TagSuggester}: what each needs that no shipped file satisfies (glibc's
  * search as DEPS-RESOLVE sees it) and which of those DEPS-RESOLVE allows. Libraries that cannot be read, or are of
- * another architecture than the platform tag, are left out: ELF-SHARED-OBJECT and PLATFORM report them.
+ * another architecture than the platform tag (the first of a set), are left out: ELF-SHARED-OBJECT and PLATFORM
+ * report them.
  */
 public final class SuggestedPlatform {
   private SuggestedPlatform() {}
 
   /** The suggestion for the subject, empty when it has no readable library of its platform's architecture. */
   public static Optional<PlatformSuggestion> of(Subject subject) {
-    PlatformTag tag = subject.settings().platform();
+    PlatformTags tags = subject.settings().platform();
+    PlatformTag tag = tags == null ? null : tags.primary().orElse(null);
     if (tag == null) {
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.core.wheel.WheelName;
@@ -13,15 +14,16 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * The wheel's name, its one dist-info folder and its WHEEL file agree: the distribution and version of the file
- * name are the dist-info folder's, WHEEL says {@code Wheel-Version: 1.0} and {@code Root-Is-Purelib: false}, and its
+ * The wheel's name, its one dist-info folder and its WHEEL and METADATA files agree: the distribution and version
+ * of the file name are the dist-info folder's and METADATA's, WHEEL says {@code Wheel-Version: 1.0} and {@code Root-Is-Purelib: false}, and its
  * {@code Tag:} lines are exactly the tags the file name expands to. TE's release repacks its wheel per CUDA major,
  * renaming the file, the folder and the tags by hand: this is where such a repack goes wrong.
  */
 public final class WheelTagsCheck extends WheelCheck {
   WheelTagsCheck() {
     super("WHEEL-TAGS",
-        "the file name, the dist-info folder and WHEEL's Wheel-Version, Root-Is-Purelib and Tag lines agree", Severity.ERROR);
+        "the file name, the dist-info folder, METADATA's Name and Version and WHEEL's Wheel-Version,"
+            + " Root-Is-Purelib and Tag lines agree", Severity.ERROR);
   }
 
   @Override
@@ -55,7 +57,43 @@ public final class WheelTagsCheck extends WheelCheck {
               + " METADATA's Name together with the file (TE's per-CUDA repack renames all three)"));
     }
     checkWheelFile(wheel, folder, name, findings);
+    checkMetadata(wheel, folder, name, findings);
     return findings;
+  }
+
+  /**
+   * METADATA is there, by its exact name, and its Name and Version are the file name's: pip reads it from the
+   * dist-info folder and refuses a wheel without it, or whose Name or Version is not the file name's.
+   */
+  private void checkMetadata(WheelArchive wheel, String folder, WheelName name, List<Finding> findings) {
+    String file = wheel.path() + "!" + folder + "/METADATA";
+    Optional<String> text;
+    try {
+      text = wheel.text(folder + "/METADATA", Metadata.MAX_BYTES);
+    } catch (IOException e) {
+      findings.add(finding(file, "a METADATA that cannot be read (" + e.getMessage() + ")", "a readable METADATA",
+          "rebuild the wheel"));
+      return;
+    }
+    String fix = "write METADATA as the tool that built the wheel does (te:pack-wheel, wheel pack keep it); pip"
+        + " refuses a wheel whose METADATA is missing or names another distribution or version";
+    if (text.isEmpty()) {
+      findings.add(finding(file, "no METADATA file", "METADATA with Metadata-Version, Name and Version", fix));
+      return;
+    }
+    if (name == null) {
+      return;
+    }
+    String declared = Metadata.name(text.get());
+    if (declared == null || !WheelName.normalize(declared).equals(WheelName.normalize(name.distribution()))) {
+      findings.add(finding(file, declared == null ? "no Name line" : "Name: " + declared, "Name: "
+          + name.distribution() + " as the file name says (compared lower-case, runs of -_. as one)", fix));
+    }
+    String version = Metadata.version(text.get());
+    if (version == null || !version.equalsIgnoreCase(name.version())) {
+      findings.add(finding(file, version == null ? "no Version line" : "Version: " + version, "Version: "
+          + name.version() + " as the file name says", fix));
+    }
   }
 
   private void checkWheelFile(WheelArchive wheel, String folder, WheelName name, List<Finding> findings) {

@@ -19,12 +19,14 @@ import java.util.TreeSet;
  * @param maxGrowthPercent the largest total size growth that passes, in percent of the baseline's size
  * @param files every path of either side, sorted, with what became of it
  * @param libraries the libraries both sides ship, both readable as ELF
+ * @param unreadable the libraries of either side that cannot be read as ELF, which no ABI rule could compare
  */
 public record Comparison(Subject baseline, Subject current, double maxGrowthPercent, List<FileChange> files,
-    List<LibraryPair> libraries) {
+    List<LibraryPair> libraries, List<Unreadable> unreadable) {
   public Comparison {
     files = List.copyOf(files);
     libraries = List.copyOf(libraries);
+    unreadable = List.copyOf(unreadable);
   }
 
   /**
@@ -34,7 +36,7 @@ public record Comparison(Subject baseline, Subject current, double maxGrowthPerc
    */
   public static Comparison of(Subject baseline, Subject current, double maxGrowthPercent) throws IOException {
     return new Comparison(baseline, current, maxGrowthPercent, files(baseline, current),
-        libraries(baseline, current));
+        libraries(baseline, current), unreadable(baseline, current));
   }
 
   /** What became of one path of either side. */
@@ -80,8 +82,33 @@ public record Comparison(Subject baseline, Subject current, double maxGrowthPerc
   }
 
   /**
-   * The libraries both sides ship, both readable; one added is DIFF-FILES' to report, one unreadable verify's
-   * ELF-SHARED-OBJECT's.
+   * A library of one side that the ELF reader refuses: the ABI rules cannot compare it, so DIFF-READABLE reports it
+   * rather than letting the diff pass without a word.
+   *
+   * @param file the file, named as findings name it
+   * @param baselineSide whether it is the baseline's (else this release's)
+   * @param reason the reader's reason
+   */
+  public record Unreadable(SubjectFile file, boolean baselineSide, String reason) {}
+
+  /** Every library of either side that cannot be read as ELF, the baseline's first. */
+  private static List<Unreadable> unreadable(Subject baseline, Subject current) {
+    List<Unreadable> result = new ArrayList<>();
+    for (Subject side : List.of(baseline, current)) {
+      for (SubjectFile library : side.libraries()) {
+        try {
+          side.elf(library);
+        } catch (IOException e) {
+          result.add(new Unreadable(library, side == baseline, e.getMessage()));
+        }
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The libraries both sides ship, both readable; one added is DIFF-FILES' to report, one unreadable
+   * DIFF-READABLE's.
    */
   private static List<LibraryPair> libraries(Subject baseline, Subject current) {
     List<LibraryPair> result = new ArrayList<>();

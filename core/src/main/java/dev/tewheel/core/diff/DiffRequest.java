@@ -40,8 +40,11 @@ public record DiffRequest(Path baseline, Path current, String wheelLibPath, Layo
   public DiffRequest {
     Objects.requireNonNull(baseline, "baseline");
     Objects.requireNonNull(current, "current");
-    if (!(maxGrowthPercent >= 0)) {
-      throw new IllegalArgumentException("maxGrowthPercent " + maxGrowthPercent + " is not a percentage >= 0");
+    if (!Double.isFinite(maxGrowthPercent) || maxGrowthPercent < 0) {
+      // Infinity would also reach report.json, which holds the budget as a decimal number.
+      throw new IllegalArgumentException("maxGrowthPercent " + maxGrowthPercent + " is not a finite percentage of"
+          + " at least 0: expected e.g. 10 (percent of the baseline's total size); to allow any growth, lower"
+          + " DIFF-SIZE's severity (severities DIFF-SIZE=info) instead");
     }
     severityOverrides = Map.copyOf(severityOverrides);
     suppressions = List.copyOf(suppressions);

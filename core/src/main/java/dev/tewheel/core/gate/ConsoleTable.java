@@ -1,5 +1,6 @@
 package dev.tewheel.core.gate;
 
+import dev.tewheel.json.Printable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,12 +21,12 @@ final class ConsoleTable {
       lines.add(new LogLine(Severity.INFO, String.format(ROW, "ID", "SEVERITY", "FILE", "MESSAGE"), null));
       for (Finding f : report.findings()) {
         // A long path is printed whole, never cut from the left: the file is what a reader needs most.
-        lines.add(new LogLine(f.severity(), ReportWriter.printable(String.format(ROW, f.checkId(), f.severity(),
+        lines.add(new LogLine(f.severity(), Printable.text(String.format(ROW, f.checkId(), f.severity(),
             places.location(f), f.text())), f));
       }
     }
     for (GateReport.SuppressedFinding s : report.suppressed()) {
-      lines.add(new LogLine(Severity.INFO, ReportWriter.printable(String.format("suppressed %s on %s: %s",
+      lines.add(new LogLine(Severity.INFO, Printable.text(String.format("suppressed %s on %s: %s",
           s.finding().checkId(), places.location(s.finding()), s.reason())), null));
     }
     return lines;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.gate;
 
+import dev.tewheel.json.Printable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -67,13 +68,13 @@ public record GateReport(ReportKind kind, String subject, String platformTag, Se
 
   /**
    * e.g. "PASSED: 0 errors, 3 warnings, 1 suppressed; 25 checks on wheel_lib /x (platform manylinux_2_28_x86_64)";
-   * one console line, the subject's name escaped by {@link ReportWriter#printable}.
+   * one console line, the subject's name escaped by {@link Printable#text}.
    */
   public String summary() {
     return String.format("%s: %d error%s, %d warning%s, %d suppressed; %d checks on %s (platform %s, failOn %s)",
         passed() ? "PASSED" : "FAILED", count(Severity.ERROR), count(Severity.ERROR) == 1 ? "" : "s",
         count(Severity.WARNING), count(Severity.WARNING) == 1 ? "" : "s", suppressed.size(), rules.size(),
-        ReportWriter.printable(subject), ReportWriter.printable(platformTag),
+        Printable.text(subject), Printable.text(platformTag),
         failOn.name().toLowerCase(Locale.ROOT));
   }
 }

@@ -1,5 +1,6 @@
 package dev.tewheel.core.gate;
 
+import dev.tewheel.json.Printable;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -10,6 +11,10 @@ import java.util.Set;
  * JUnit XML that CI servers display: a passing testcase per rule without findings; per finding a failure, or
  * output below failOn; suppressed findings skipped. Names are unique within a rule (a second finding on the same
  * place gets " (2)"), and each rule's run time is on its first testcase, so the suite's time is the gate's.
+ *
+ * <p>Every text goes through the one rule ({@link Printable#text}) before the markup is escaped: what CI shows
+ * matches the console, and whatever a name holds the file is well-formed XML 1.0 (which has no place for C0
+ * controls but tab and line breaks, lone surrogates, U+FFFE or U+FFFF).
  */
 final class JunitReport {
   private JunitReport() {}
@@ -34,7 +39,7 @@ final class JunitReport {
       }
       for (Finding f : mine) {
         tests++;
-        open(cases, rule, unique(names, f.location()), time).append(">\n");
+        open(cases, rule, unique(names, Printable.text(f.location())), time).append(">\n");
         time = Duration.ZERO;
         if (f.severity().atLeast(report.failOn())) {
           failures++;
@@ -48,7 +53,8 @@ final class JunitReport {
       for (GateReport.SuppressedFinding s : accepted) {
         tests++;
         skipped++;
-        open(cases, rule, unique(names, s.finding().location()), time).append(">\n    <skipped message=\"suppressed: ")
+        open(cases, rule, unique(names, Printable.text(s.finding().location())), time)
+            .append(">\n    <skipped message=\"suppressed: ")
             .append(xml(s.reason())).append("\"/>\n  </testcase>\n");
         time = Duration.ZERO;
       }
@@ -78,19 +84,18 @@ final class JunitReport {
     return String.format(Locale.ROOT, "%.3f", time.toNanos() / 1e9);
   }
 
+  /** {@code text} made printable, then escaped for an attribute or element. */
   static String xml(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (char c : text.toCharArray()) {
+    String printable = Printable.text(text);
+    StringBuilder out = new StringBuilder(printable.length());
+    for (int i = 0; i < printable.length(); i++) {
+      char c = printable.charAt(i);
       switch (c) {
         case '<' -> out.append("&lt;");
         case '>' -> out.append("&gt;");
         case '&' -> out.append("&amp;");
         case '"' -> out.append("&quot;");
-        default -> {
-          if (c >= 0x20 || c == '\n' || c == '\t') {
-            out.append(c);
-          }
-        }
+        default -> out.append(c);
       }
     }
     return out.toString();

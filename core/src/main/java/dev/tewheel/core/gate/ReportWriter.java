@@ -1,21 +1,23 @@
 package dev.tewheel.core.gate;
 
 import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.json.Printable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Every form of a {@link GateReport}, all written from the one report: the console table ({@link #table}), the
  * summary and warning lines, report.json (with a shipped JSON Schema per kind), JUnit XML, SARIF 2.1.0 and GitHub
  * Actions workflow commands.
  *
- * <p>File names come from the wheel or folder being checked, so the console shows them through {@link #printable}:
- * a newline in an entry name must not print a fake {@code [INFO] BUILD SUCCESS} line, an escape sequence must not
- * reach the terminal. JSON escapes by itself; XML drops what it cannot hold.
+ * <p>File names come from the wheel or folder being checked, so every text form shows them through the one rule,
+ * {@link Printable#text}: a newline in an entry name must not print a fake {@code [INFO] BUILD SUCCESS} line, an
+ * escape sequence must not reach the terminal, a bidi override must not reorder a line, and GitHub's runner must not
+ * read a command in it. The JSON forms (report.json, SARIF) keep the exact strings, which JSON writes as ASCII
+ * escapes.
  */
 public final class ReportWriter {
   /** The environment variable GitHub Actions sets to {@code true}: then goals print {@link #workflowCommands}. */
@@ -56,42 +58,11 @@ public final class ReportWriter {
   public List<String> warnings() {
     List<String> lines = new ArrayList<>();
     for (Suppression s : report.unmatchedSuppressions()) {
-      lines.add(printable("suppression '" + s + "' matched no finding of " + report.kind().goal() + " on "
+      lines.add(Printable.text("suppression '" + s + "' matched no finding of " + report.kind().goal() + " on "
           + report.subject() + "; remove it, or correct its ID, file or line (the file must be part of the finding's"
           + " file, the line the finding's line)"));
     }
     return lines;
-  }
-
-  /**
-   * The text with every control character escaped, for a console or log line: {@code \n}, {@code \r},
-   * {@code \t}, {@code \0}, else {@code \u001b} style (C0, DEL, C1, and the Unicode line and paragraph
-   * separators). The one place console output is made safe.
-   */
-  public static String printable(String text) {
-    StringBuilder out = null;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      boolean control = c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029;
-      if (control && out == null) {
-        out = new StringBuilder(text.length() + 16).append(text, 0, i);
-      }
-      if (out == null) {
-        continue;
-      }
-      if (!control) {
-        out.append(c);
-      } else {
-        switch (c) {
-          case '\n' -> out.append("\\n");
-          case '\r' -> out.append("\\r");
-          case '\t' -> out.append("\\t");
-          case '\0' -> out.append("\\0");
-          default -> out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-        }
-      }
-    }
-    return out == null ? text : out.toString();
   }
 
   /**

@@ -3,6 +3,12 @@ package dev.tewheel.core.gate;
 import static dev.tewheel.json.Json.object;
 
 import dev.tewheel.json.Json;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,11 +17,12 @@ import java.util.Map;
 /**
  * SARIF 2.1.0 (OASIS), the form code-scanning tools read: one run whose tool.driver lists every rule (ID, title,
  * help from docs/checks.md, default level), and one result per finding with its level, message and physical
- * location and the line when there is one. A file below the project's folder is a relative URI against the base
- * {@value #PROJECT_ROOT}, which the run's {@code originalUriBaseIds} maps to that folder (so code scanning resolves
- * it inside the repository, wherever the build ran); any other file is an absolute {@code file://} URI. A finding
- * inside a wheel ({@code x.whl!entry}) points at the wheel and names the entry in its message. Suppressed findings
- * are results with an external suppression and its justification.
+ * location and the line when there is one. A file below the project's folder (decided on the path with its
+ * {@code .} and {@code ..} segments resolved) is a relative URI against the base {@value #PROJECT_ROOT}, which the
+ * run's {@code originalUriBaseIds} maps to that folder (so code scanning resolves it inside the repository, wherever
+ * the build ran); any other file is an absolute {@code file://} URI. Texts are kept exactly (JSON escapes them). A
+ * finding inside a wheel ({@code x.whl!entry}) points at the wheel and names the entry in its message. Suppressed
+ * findings are results with an external suppression and its justification.
  */
 final class SarifReport {
   static final String VERSION = "2.1.0";
@@ -80,15 +87,27 @@ final class SarifReport {
     return Map.of("text", text);
   }
 
-  /** A relative or absolute path as a URI reference: every byte outside RFC 3986's unreserved set and '/' escaped. */
+  /**
+   * A relative or absolute path as a URI reference: every byte of its UTF-8 outside RFC 3986's unreserved set and
+   * '/' escaped; a lone surrogate, which UTF-8 cannot hold, as U+FFFD's bytes.
+   */
   static String uri(String path) {
+    CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
+        .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith("\ufffd".getBytes(StandardCharsets.UTF_8));
+    ByteBuffer bytes;
+    try {
+      bytes = utf8.encode(CharBuffer.wrap(path));
+    } catch (CharacterCodingException e) {
+      throw new IllegalStateException("an encoder that replaces threw", e);
+    }
     StringBuilder out = new StringBuilder();
-    for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
+    while (bytes.hasRemaining()) {
+      int b = bytes.get() & 0xff;
+      char c = (char) b;
       if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~/".indexOf(c) >= 0) {
         out.append(c);
       } else {
-        out.append('%').append(String.format("%02X", b & 0xff));
+        out.append('%').append(String.format("%02X", b));
       }
     }
     return path.startsWith("/") ? "file://" + out : out.toString();

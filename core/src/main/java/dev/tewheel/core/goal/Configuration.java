@@ -5,6 +5,7 @@ import dev.tewheel.core.assemble.BuildTimestamp;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.diff.DiffRequest;
 import dev.tewheel.core.diff.DiffRules;
 import dev.tewheel.core.gate.GatePolicy;
@@ -69,12 +70,7 @@ public final class Configuration {
     if (tag == null) {
       return null;
     }
-    return parse(Parameters.PLATFORM_TAG, () -> {
-      for (String each : tag.split("\\.")) {
-        PlatformTag.parse(each);
-      }
-      return tag;
-    });
+    return parse(Parameters.PLATFORM_TAG, () -> PlatformTags.parse(tag).text());
   }
 
   public Severity failOn() {
@@ -108,9 +104,19 @@ public final class Configuration {
     return text(Parameters.WHEEL_LIB_PATH);
   }
 
-  /** The CUDA major of the build; null when unset. */
+  /**
+   * The CUDA major of the build, in decimal without leading zeros ({@link CheckSettings#parseCudaMajor}: Maven's
+   * {@code Integer.decode} would take {@code 012} for octal 10); null when unset.
+   */
   public Integer cudaMajor() {
-    return integer(Parameters.CUDA_MAJOR);
+    String text = text(Parameters.CUDA_MAJOR);
+    return text == null ? null : parse(Parameters.CUDA_MAJOR, () -> CheckSettings.parseCudaMajor(text));
+  }
+
+  /** NCCL EP's major TE was built against, read as {@link #cudaMajor} is; null when unset. */
+  public Integer ncclEpMajor() {
+    String text = text(Parameters.NCCL_EP_MAJOR);
+    return text == null ? null : parse(Parameters.NCCL_EP_MAJOR, () -> CheckSettings.parseNcclEpMajor(text));
   }
 
   /** The configured timestamp, else SOURCE_DATE_EPOCH; null when neither is set. */
@@ -122,7 +128,7 @@ public final class Configuration {
   /** The check settings; the platform is filled in from the wheel or this machine by the verifier. */
   public CheckSettings checkSettings() {
     CheckSettings settings = parse(Parameters.INCLUDE_SEARCH_PATH, () -> CheckSettings.of(
-        integer(Parameters.NCCL_EP_MAJOR), list(Parameters.FORBIDDEN_NEEDED), list(Parameters.INCLUDE_SEARCH_PATH),
+        ncclEpMajor(), list(Parameters.FORBIDDEN_NEEDED), list(Parameters.INCLUDE_SEARCH_PATH),
         list(Parameters.EXTERNAL_HEADERS), list(Parameters.ALLOWED_NEEDED)));
     CheckSettings declared = parse(Parameters.CUDA_ARCHITECTURES,
         () -> settings.withCudaArchitectures(list(Parameters.CUDA_ARCHITECTURES))).withCudaMajor(cudaMajor())

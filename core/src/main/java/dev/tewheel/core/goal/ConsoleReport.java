@@ -5,6 +5,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.LogLine;
 import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.verify.VerifyDetails;
+import dev.tewheel.json.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.function.Function;
  * The console form of a gate's report, the one table-then-verdict block of assemble, verify, pack and diff, for the
  * goal's log and the command's output alike: the table (each finding at its own level), the warnings, verify's
  * suggested platform tag, the report files, and on GitHub Actions one workflow command per finding. Every line is
- * escaped by {@link ReportWriter#printable}.
+ * escaped by {@link Printable#text}.
  */
 public final class ConsoleReport {
   /** Where the lines go. Each line is already printable. */
@@ -66,7 +67,7 @@ public final class ConsoleReport {
       Finding finding = line.finding();
       String before = finding == null ? null : earlier.apply(finding);
       if (before != null) {
-        console.info(ReportWriter.printable("  " + finding.checkId() + " on " + writer.location(finding) + ": as "
+        console.info(Printable.text("  " + finding.checkId() + " on " + writer.location(finding) + ": as "
             + before + " reported above"));
         continue; // its annotation too was printed then
       }
@@ -78,7 +79,7 @@ public final class ConsoleReport {
     writer.warnings().forEach(console::warn);
     suggestion(report).forEach(console::info);
     if (!files.isEmpty()) {
-      console.info(ReportWriter.printable("reports: " + String.join(", ",
+      console.info(Printable.text("reports: " + String.join(", ",
           files.stream().map(Path::toString).toList())));
     }
     commands.forEach(workflow == null ? line -> {} : workflow);
@@ -90,8 +91,8 @@ public final class ConsoleReport {
       return List.of();
     }
     List<String> lines = new ArrayList<>();
-    lines.add(ReportWriter.printable("suggested platform tag: " + details.suggestion().tag()));
-    details.suggestion().limits().forEach(limit -> lines.add(ReportWriter.printable("  limited by " + limit)));
+    lines.add(Printable.text("suggested platform tag: " + details.suggestion().tag()));
+    details.suggestion().limits().forEach(limit -> lines.add(Printable.text("  limited by " + limit)));
     return lines;
   }
 
@@ -100,7 +101,7 @@ public final class ConsoleReport {
    * {@code failure} adds (pack: where the new wheel was kept).
    */
   public static String verdict(GateReport report, String label, String failure) {
-    return ReportWriter.printable(report.passed() ? label + report.summary() : report.summary() + failure);
+    return Printable.text(report.passed() ? label + report.summary() : report.summary() + failure);
   }
 
   /** The report files a run wrote into {@code folder}, in the order {@link ReportWriter#write} writes them. */

@@ -3,6 +3,7 @@ package dev.tewheel.core.verify;
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.PlatformTag;
+import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
@@ -36,7 +37,7 @@ public final class Verifier {
     if (request.wheel() != null) {
       return verifyWheel(request);
     }
-    PlatformTag platform = platform(request, null);
+    PlatformTags platform = platform(request, null);
     CheckSettings settings = request.settings().withPlatform(platform);
     Subject subject = FolderSubject.read(request.wheelLib(), request.layout(), settings);
     return finish(request, subject, platform);
@@ -61,18 +62,18 @@ public final class Verifier {
   }
 
   private GateReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
-    String fromName;
+    List<String> fromName;
     Integer variant = request.settings().cudaMajor();
     try {
       WheelName name = WheelName.parse(shownAs.getFileName().toString());
-      fromName = name.platforms().get(0);
+      fromName = name.platforms(); // every tag of the set: pip installs the wheel through any one of them
       if (variant == null && name.cudaMajor().isPresent()) {
         variant = name.cudaMajor().getAsInt(); // the configured cudaMajor wins; else the _cuNN of the name
       }
     } catch (IllegalArgumentException e) {
       fromName = null; // WHEEL-TAGS reports the name; the platform falls back to this machine
     }
-    PlatformTag platform = platform(request, fromName);
+    PlatformTags platform = platform(request, fromName);
     CheckSettings settings = request.settings().withPlatform(platform).withCudaMajor(variant);
     UnaryOperator<Finding> shown = shownAs.equals(request.wheel()) ? UnaryOperator.identity()
         : shownAt(request.wheel().toString(), shownAs.toString());
@@ -99,11 +100,15 @@ public final class Verifier {
         : finding.inFile(shownAs + finding.file().substring(actual.length()));
   }
 
-  static PlatformTag platform(VerifyRequest request, String fromWheelName) {
+  /**
+   * The tags the libraries are held to: the configured tag or set, else every tag of the wheel's file name (PLATFORM
+   * adds its WHEEL Tag lines and reports a tag it cannot read), else this machine's linux_&lt;arch&gt;.
+   */
+  static PlatformTags platform(VerifyRequest request, List<String> fromWheelName) {
     if (request.platformTag() != null && !request.platformTag().isBlank()) {
-      return PlatformTag.parse(request.platformTag());
+      return PlatformTags.parse(request.platformTag());
     }
-    return fromWheelName != null ? PlatformTag.parse(fromWheelName) : PlatformTag.ofThisMachine();
+    return fromWheelName != null ? PlatformTags.carried(fromWheelName) : PlatformTags.of(PlatformTag.ofThisMachine());
   }
 
   /** Per library, for report.json: its path in wheel_lib and the CUDA device code it carries (null: unreadable). */
@@ -132,15 +137,15 @@ public final class Verifier {
     return new VerifyDetails(libraries(subject), SuggestedPlatform.of(subject).orElse(null));
   }
 
-  GateReport finish(VerifyRequest request, Subject subject, PlatformTag platform) throws IOException {
+  GateReport finish(VerifyRequest request, Subject subject, PlatformTags platform) throws IOException {
     return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(subject.layout()), subject,
         subject.description(), request.policy()), platform, details(subject));
   }
 
   /** The judged report with verify's details, written when a report folder is given. */
-  private static GateReport report(VerifyRequest request, GateReport judged, PlatformTag platform,
+  private static GateReport report(VerifyRequest request, GateReport judged, PlatformTags platform,
       VerifyDetails details) throws IOException {
-    GateReport report = judged.withPlatformTag(platform.tag()).withDetails(details);
+    GateReport report = judged.withPlatformTag(platform.text()).withDetails(details);
     ReportWriter.write(report, request.reportDirectory(), request.projectBase());
     return report;
   }

@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param wheel a .whl, read in place, or null when {@code wheelLib} is given
  * @param wheelLibPath where wheel_lib sits inside the wheel
  * @param layout the layout to assume when wheel_lib has no manifest
- * @param platformTag e.g. manylinux_2_28_x86_64; null: from the wheel's file name, else this machine (linux_<arch>)
+ * @param platformTag e.g. manylinux_2_28_x86_64; null: from the wheel's file name, else this machine
+ *     ({@code linux_<arch>})
  * @param settings check settings (the platform is filled in by the verifier)
  * @param failOn the lowest severity that fails the run
  * @param severityOverrides check ID to severity

@@ -7,6 +7,8 @@ import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.wheel.InstalledPath;
+import dev.tewheel.core.wheel.InstalledTree;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import java.io.Closeable;
@@ -14,16 +16,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * A .whl opened in place (never extracted to disk) as checks see it: the entries under its wheel_lib folder are the
- * subject's files, and the whole archive is its {@link Subject#wheel()} for the wheel-level checks. Close it when the
- * checks are done.
+ * A .whl opened in place (never extracted to disk) as checks see it: the files pip installs under its wheel_lib
+ * folder ({@link InstalledTree}: normalised names, {@code <x>.data/platlib/} and {@code purelib/} on the root) are
+ * the subject's files, and the whole archive is its {@link Subject#wheel()} for the wheel-level checks. Close it
+ * when the checks are done.
  *
  * <pre>{@code
  * try (WheelSubject wheel = WheelSubject.open(whl, "transformer_engine/wheel_lib", Layout.DEFAULT, settings)) {
@@ -69,37 +75,38 @@ public final class WheelSubject implements Closeable {
 
   private static Subject read(WheelArchive archive, Path whl, String prefix, Layout fallback,
       CheckSettings settings) throws IOException {
-    // layout=any: the whole wheel is the subject, every entry by its own name.
+    // The installed tree is judged, not the archive's spelling of it: each entry by where pip installs it, and of
+    // two entries on one file the one pip writes last (WHEEL-PATHS reports the pair). layout=any: every installed
+    // file, site-packages' by their path there, the other folders' (scripts, headers, data) by their entry name.
     String folder = fallback.any() ? "" : prefix + "/";
-    List<SubjectFile> files = new ArrayList<>();
-    Set<String> paths = new HashSet<>();
-    List<WheelArchive.Entry> entries = archive.entries();
-    for (int i = 0; i < entries.size(); i++) {
-      WheelArchive.Entry entry = entries.get(i);
-      if (entry.directory() || !entry.name().startsWith(folder) || entry.name().length() == folder.length()) {
-        continue;
-      }
-      String path = entry.name().substring(folder.length());
-      if (paths.add(path)) { // a second entry of the same name is WHEEL-PATHS' to report
-        files.add(new EntryFile(archive, i, entry, path));
+    InstalledTree tree = InstalledTree.of(archive.entries());
+    Map<String, Integer> firstOfName = new HashMap<>();
+    for (int i = 0; i < archive.entries().size(); i++) {
+      firstOfName.putIfAbsent(archive.entries().get(i).name(), i);
+    }
+    Map<String, EntryFile> byPath = new LinkedHashMap<>();
+    for (int i : tree.installOrder()) {
+      InstalledPath installed = tree.get(i);
+      String path = !installed.inSitePackages() ? (fallback.any() ? installed.unpacked() : null)
+          : installed.path().startsWith(folder) ? installed.path().substring(folder.length()) : null;
+      if (path != null) {
+        byPath.remove(path); // the later write stays, and keeps its place in install order
+        byPath.put(path, new EntryFile(archive, i, archive.entries().get(i), path, firstOfName.get(
+            archive.entries().get(i).name()) == i));
       }
     }
+    List<SubjectFile> files = new ArrayList<>(byPath.values());
     // Every entry inflated and hashed once, on all cores, keeping what the ELF checks will read of wheel_lib's.
     Set<Integer> ours = new HashSet<>();
-    files.forEach(f -> ours.add(((EntryFile) f).index()));
+    byPath.values().forEach(f -> ours.add(f.index()));
     archive.readAll(ours::contains);
     Layout layout = fallback;
     Manifest manifest = null;
-    String manifestName = folder + Layout.MANIFEST;
-    // The first entry of that name (a second is WHEEL-PATHS' to report), held to Manifest.MAX_BYTES as everywhere.
-    int index = -1;
-    for (int i = 0; i < entries.size() && index < 0; i++) {
-      index = entries.get(i).name().equals(manifestName) && !entries.get(i).directory() ? i : -1;
-    }
+    EntryFile manifestFile = fallback.any() ? null : byPath.get(Layout.MANIFEST);
     try {
-      if (index >= 0 && !fallback.any()) {
-        try (InputStream in = archive.stream(index)) {
-          manifest = Manifest.read(in, archive.origin(manifestName));
+      if (manifestFile != null) { // held to Manifest.MAX_BYTES as everywhere
+        try (InputStream in = manifestFile.stream()) {
+          manifest = Manifest.read(in, manifestFile.origin());
         }
         layout = manifest.toLayout();
       }
@@ -127,9 +134,9 @@ public final class WheelSubject implements Closeable {
     archive.close();
   }
 
-  /** One entry under wheel_lib, {@code index} of the archive's entries. */
-  private record EntryFile(WheelArchive archive, int index, WheelArchive.Entry entry, String path)
-      implements SubjectFile {
+  /** One entry pip installs under wheel_lib, {@code index} of the archive's entries; {@code path} is where. */
+  private record EntryFile(WheelArchive archive, int index, WheelArchive.Entry entry, String path,
+      boolean firstOfName) implements SubjectFile {
     @Override
     public long size() {
       return entry.size();
@@ -145,9 +152,10 @@ public final class WheelSubject implements Closeable {
       return archive.stream(index);
     }
 
+    /** The archive's digest of the first entry of this name; a later entry of the name is hashed itself. */
     @Override
     public String sha256() throws IOException {
-      return Sha256.hex(archive.sha256(entry.name()));
+      return firstOfName ? Sha256.hex(archive.sha256(entry.name())) : SubjectFile.super.sha256();
     }
 
     @Override
@@ -163,6 +171,12 @@ public final class WheelSubject implements Closeable {
     @Override
     public String origin() {
       return archive.origin(entry.name());
+    }
+
+    /** The installed file's name: a respelled entry ({@code …/libx.so/.}) names its file only once normalised. */
+    @Override
+    public String originName() {
+      return path.substring(path.lastIndexOf('/') + 1);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.tewheel.core.wheel;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -25,6 +24,11 @@ public final class Metadata {
       String homePage) {
     public Fields {
       requiresDist = requiresDist == null ? List.of() : List.copyOf(requiresDist);
+      HeaderValues.requireOneLine("summary", summary);
+      HeaderValues.requireOneLine("requiresPython", requiresPython);
+      HeaderValues.requireOneLine("requiresDist", requiresDist);
+      HeaderValues.requireOneLine("license", license);
+      HeaderValues.requireOneLine("homePage", homePage);
     }
 
     public static Fields none() {
@@ -52,9 +56,11 @@ public final class Metadata {
    * Name becomes {@code <name>-cu<N>} or {@code <name>_cu<N>} (the separator the name already uses), as TE's
    * release script's sed does.
    *
-   * @throws IllegalArgumentException when Name or Version is missing, or Version differs
+   * @throws IllegalArgumentException when Name or Version is missing, Version differs, or a header line holds a line
+   *     break ({@link HeaderValues#requireHeaderLines})
    */
   public static String adapt(String text, String version, Integer cudaMajor, String source) {
+    HeaderValues.requireHeaderLines(text, source);
     Matcher name = NAME.matcher(text);
     if (!name.find()) {
       throw new IllegalArgumentException(source + " has no 'Name:' line: expected core metadata (PEP 566)");
@@ -83,6 +89,15 @@ public final class Metadata {
     return name + separator + "cu" + cudaMajor;
   }
 
+  /** The most of a METADATA a check reads: it holds the long description (a README), rarely over a megabyte. */
+  public static final int MAX_BYTES = 16 << 20;
+
+  /** The Version: value of a METADATA text; null when it has none. */
+  public static String version(String text) {
+    Matcher version = VERSION.matcher(text);
+    return version.find() ? version.group(1) : null;
+  }
+
   /** The Name: value of a METADATA text. */
   public static String name(String text) {
     Matcher name = NAME.matcher(text);
@@ -91,14 +106,8 @@ public final class Metadata {
 
   private static void line(StringBuilder out, String key, String value) {
     if (value != null && !value.isBlank()) {
-      if (value.contains("\n")) {
-        throw new IllegalArgumentException(key + " must be one line: " + value);
-      }
+      HeaderValues.requireOneLine(key, value);
       out.append(key).append(": ").append(value.trim()).append('\n');
     }
-  }
-
-  static List<String> lines(String text) {
-    return new ArrayList<>(List.of(text.split("\n")));
   }
 }

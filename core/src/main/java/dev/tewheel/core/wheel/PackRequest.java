@@ -47,6 +47,13 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
     Objects.requireNonNull(outputDirectory, "outputDirectory");
     timestamp = timestamp == null ? ZIP_EPOCH : timestamp;
     generator = generator == null ? "te-wheel" : generator;
+    // Each goes into a METADATA or WHEEL header (and most into the file name): one line each.
+    HeaderValues.requireOneLine("distribution", distribution);
+    HeaderValues.requireOneLine("version", version);
+    HeaderValues.requireOneLine("pythonTag", pythonTag);
+    HeaderValues.requireOneLine("abiTag", abiTag);
+    HeaderValues.requireOneLine("platformTag", platformTag);
+    HeaderValues.requireOneLine("generator", generator);
   }
 
   public static PackRequest of(Path staging, String distribution, String version, String platformTag, Path out) {

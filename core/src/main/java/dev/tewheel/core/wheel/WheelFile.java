@@ -1,9 +1,11 @@
 package dev.tewheel.core.wheel;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The dist-info folder's WHEEL file (PEP 427), parsed and written here only: {@code Wheel-Version},
@@ -36,7 +38,7 @@ public record WheelFile(String wheelVersion, String generator, String rootIsPure
     String purelib = null;
     String build = null;
     List<String> tags = new ArrayList<>();
-    for (String line : text.split("\r\n|\r|\n")) {
+    for (String line : HeaderValues.lines(text)) { // every line break any Python's email parser splits at
       int colon = line.indexOf(':');
       if (colon <= 0 || Character.isWhitespace(line.charAt(0))) {
         continue;
@@ -53,6 +55,41 @@ public record WheelFile(String wheelVersion, String generator, String rootIsPure
       }
     }
     return new WheelFile(version, generator, purelib, build, tags);
+  }
+
+  /**
+   * The WHEEL file of the wheel's dist-info folder ({@link WheelArchive#distInfoFolder}); empty when there is none
+   * or it is over {@link #MAX_BYTES} (WHEEL-TAGS reports both).
+   */
+  public static Optional<WheelFile> of(WheelArchive wheel) {
+    Optional<String> folder = wheel.distInfoFolder();
+    if (folder.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return wheel.text(folder.get() + "/WHEEL", MAX_BYTES).map(WheelFile::parse);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The platform parts of the Tag lines, a compressed one ({@code py3-none-a.b}) expanded as installers expand it;
+   * a line that is not {@code python-abi-platform} gives none (WHEEL-TAGS reports it).
+   */
+  public List<String> platformTags() {
+    List<String> platforms = new ArrayList<>();
+    for (String tag : tags) {
+      String[] parts = tag.split("-", -1);
+      if (parts.length == 3) {
+        for (String platform : parts[2].split("\\.", -1)) {
+          if (!platform.isEmpty() && !platforms.contains(platform)) {
+            platforms.add(platform);
+          }
+        }
+      }
+    }
+    return platforms;
   }
 
   /** The file's text, lines in PEP 427's order, each ending with a new line. */

@@ -36,6 +36,8 @@ class WheelChecksTest {
   private static final String EP = TestWheel.PREFIX + "/libnccl_ep.so";
   private static final byte[] EVIL = "\177ELF evil".getBytes(StandardCharsets.US_ASCII);
 
+  private static final String DIST_INFO = "transformer_engine_cu12-2.9.0.dist-info";
+
   @TempDir Path temp;
 
   /** A hostile wheel: how to build it, what to do to the written file, the check that must reject it. */
@@ -116,6 +118,11 @@ class WheelChecksTest {
         new Case("dist-info name mismatch", w -> w.distInfo("transformer_engine-2.9.0.dist-info"), null,
             "WHEEL-TAGS", "!transformer_engine-2.9.0.dist-info/",
             "dist-info folder transformer_engine-2.9.0.dist-info"),
+        new Case("METADATA missing", w -> w.recordField(DIST_INFO + "/METADATA", 0, DIST_INFO + "/mETADATA"),
+            whl -> ZipBytes.rename(whl, DIST_INFO + "/METADATA", DIST_INFO + "/mETADATA"),
+            "WHEEL-TAGS", "!" + DIST_INFO + "/METADATA", "no METADATA file"),
+        new Case("METADATA names another distribution", w -> w.distInfo("transformer_engine-2.9.0.dist-info"), null,
+            "WHEEL-TAGS", "!transformer_engine-2.9.0.dist-info/METADATA", "Name: transformer_engine"),
         new Case("WHEEL Tag mismatch", w -> w.wheelText(
             "Wheel-Version: 1.0\nGenerator: bdist_wheel\nRoot-Is-Purelib: false\nTag: py3-none-linux_x86_64\n"), null,
             "WHEEL-TAGS", "!transformer_engine_cu12-2.9.0.dist-info/WHEEL",

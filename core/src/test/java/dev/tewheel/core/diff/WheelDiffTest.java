@@ -43,6 +43,7 @@ class WheelDiffTest {
   private static Map<String, Consumer<Path>> failingCases() {
     Map<String, Consumer<Path>> cases = new LinkedHashMap<>();
     cases.put("DIFF-FILES", w -> write(w.resolve("nccl_ep/include/nccl_ep/extra.h"), "#pragma once\n"));
+    cases.put("DIFF-READABLE", w -> write(w.resolve("libnccl_ep.so"), "#!/bin/sh\necho not a library\n"));
     cases.put("DIFF-SONAME", w -> copy(StandIns.defect(StandIns.Defect.NCCL_EP_MAJOR_1_HOME)
         .resolve("lib/libnccl_ep.so.1.0.0"), w.resolve("libnccl_ep.so")));
     cases.put("DIFF-NEEDED", w -> copy(StandIns.defect(StandIns.Defect.TE_NEEDS_CUDA), w.resolve("libtransformer_engine.so")));
@@ -123,6 +124,43 @@ class WheelDiffTest {
     assertEquals(1, accepted.suppressed().stream().filter(s -> s.finding().severity() == Severity.ERROR).count());
   }
 
+  /**
+   * A library the ELF reader refuses, on either side, is named with the reader's reason and fails the diff at the
+   * default failOn: the ABI rules compare readable pairs only, so before DIFF-READABLE such a diff passed without
+   * a single finding about the library (no DIFF-EXPORTS, no DIFF-SONAME).
+   */
+  @Test
+  void anUnreadableLibraryOnEitherSideIsNamedAndFailsTheDiff() throws Exception {
+    Path good = assembled(temp.resolve("readable/good"));
+    Map<String, Consumer<Path>> breakages = new LinkedHashMap<>();
+    breakages.put("not ELF", w -> write(w.resolve("libnccl_ep.so"), "#!/bin/sh\necho not a library\n"));
+    breakages.put("truncated ELF", w -> {
+      try {
+        Path library = w.resolve("libnccl_ep.so");
+        byte[] bytes = Files.readAllBytes(library);
+        Files.write(library, java.util.Arrays.copyOf(bytes, 100));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    for (Map.Entry<String, Consumer<Path>> breakage : breakages.entrySet()) {
+      for (boolean baselineSide : new boolean[] {true, false}) {
+        Path broken = assembled(temp.resolve("readable/" + breakage.getKey().replace(' ', '-') + "-" + baselineSide));
+        breakage.getValue().accept(broken);
+        GateReport report = baselineSide ? diff(broken, good) : diff(good, broken);
+        String what = breakage.getKey() + (baselineSide ? " in the baseline" : " in this release");
+        assertFalse(report.passed(), what + ": " + report.findings());
+        List<Finding> readable = report.findings().stream().filter(f -> f.checkId().equals("DIFF-READABLE")).toList();
+        assertEquals(1, readable.size(), what + ": " + report.findings());
+        Finding finding = readable.get(0);
+        assertEquals(broken.resolve("libnccl_ep.so").toString(), finding.file(), what);
+        assertEquals(Severity.ERROR, finding.severity(), what);
+        assertTrue(finding.found().startsWith("a library in " + (baselineSide ? "the baseline" : "this release")
+            + " that cannot be read as ELF (") && finding.found().length() > 60, finding.found());
+      }
+    }
+  }
+
   @Test
   void unknownRuleIdsAndBadBudgetsAreConfigurationErrors() {
     Path p = temp;
@@ -130,6 +168,18 @@ class WheelDiffTest {
         Layout.DEFAULT, 10, Severity.ERROR, Map.of("DIFF-NOPE", Severity.INFO), List.of(), null));
     assertThrows(IllegalArgumentException.class, () -> new DiffRequest(p, p, "transformer_engine/wheel_lib",
         Layout.DEFAULT, -1, Severity.ERROR, Map.of(), List.of(), null));
+  }
+
+  /** A budget of Infinity (or 1e999, which a double reads as Infinity) once ended in a NumberFormatException. */
+  @Test
+  void aBudgetThatIsNoFiniteNumberIsRefusedNamingTheParameter() {
+    for (double budget : new double[] {Double.POSITIVE_INFINITY, Double.parseDouble("1e999"), Double.NaN,
+        Double.NEGATIVE_INFINITY, -0.5}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DiffRequest(temp, temp,
+          "transformer_engine/wheel_lib", Layout.DEFAULT, budget, Severity.ERROR, Map.of(), List.of(), null));
+      assertTrue(e.getMessage().startsWith("maxGrowthPercent " + budget + " is not a finite percentage of at least 0:"
+          + " expected e.g. 10"), e.getMessage());
+    }
   }
 
   @Test

@@ -144,6 +144,30 @@ class ReportFormsTest {
         artifact(((List<?>) bare.get("results")).get(1)));
   }
 
+  @Test
+  void aFileReachedThroughDotDotIsJudgedInsideOrOutsideTheProjectAfterItsSegmentsAreResolved() throws Exception {
+    Path project = temp.resolve("project");
+    Finding escapes = new Finding("WHEEL-PATHS", Severity.ERROR, project + "/../lib/x.so", "x", "y", "z");
+    Finding comesBack = new Finding("WHEEL-PATHS", Severity.ERROR, project + "/./target/../dist/t.whl!a/../b", "x",
+        "y", "z");
+    Finding deeper = new Finding("WHEEL-PATHS", Severity.ERROR, project + "/target/../../project/dist/u.whl", "x", "y",
+        "z");
+    GateReport three = new GateReport(ReportKind.VERIFY, "t.whl", "-", Severity.ERROR, CheckCatalogue.all(),
+        List.of(escapes, comesBack, deeper), List.of(), List.of(), ReportDetails.NONE, Map.of());
+    ReportWriter writer = new ReportWriter(three, project);
+    List<?> results = (List<?>) ((Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(writer.sarif())).get("runs")).get(0))
+        .get("results");
+    assertEquals(Map.of("uri", "file://" + temp.toAbsolutePath().normalize() + "/lib/x.so"), artifact(results.get(0)),
+        "outside the project: an absolute URI, never ../lib/x.so against PROJECTROOT");
+    assertEquals(Map.of("uri", "dist/t.whl", "uriBaseId", "PROJECTROOT"), artifact(results.get(1)));
+    assertEquals(Map.of("uri", "dist/u.whl", "uriBaseId", "PROJECTROOT"), artifact(results.get(2)));
+    // The console and the annotations name the same places; a wheel's entry is named as the archive spells it.
+    assertEquals(temp.toAbsolutePath().normalize() + "/lib/x.so", writer.location(escapes));
+    assertEquals("dist/t.whl!a/../b", writer.location(comesBack));
+    assertTrue(writer.workflowCommand(escapes).startsWith("::error file=" + temp.toAbsolutePath().normalize()
+        .toString().replace(":", "%3A") + "/lib/x.so,"), writer.workflowCommand(escapes));
+  }
+
   private static Object artifact(Object result) {
     return ((Map<?, ?>) ((Map<?, ?>) ((List<?>) ((Map<?, ?>) result).get("locations")).get(0))
         .get("physicalLocation")).get("artifactLocation");
@@ -194,9 +218,10 @@ class ReportFormsTest {
     GateReport one = new GateReport(ReportKind.VERIFY, "t", "-", Severity.ERROR, CheckCatalogue.all(),
         List.of(hostile, hostile.withSeverity(Severity.INFO)), List.of(), List.of(), ReportDetails.NONE,
         Map.of());
-    assertEquals(List.of("::error file=a%2Cb%3Ac%25d%0Ae.so,title=WHEEL-PATHS::WHEEL-PATHS: found 50%25 of it%0D%0Aand"
-        + "\\u001b[2K; expected x. Fix: y", "::notice file=a%2Cb%3Ac%25d%0Ae.so,title=WHEEL-PATHS::WHEEL-PATHS: found"
-        + " 50%25 of it%0D%0Aand\\u001b[2K; expected x. Fix: y"), new ReportWriter(one).workflowCommands());
+    // The one rule first (the annotation shows what the console shows), then the runner's % escapes.
+    assertEquals(List.of("::error file=a%2Cb%3Ac%25d\\ne.so,title=WHEEL-PATHS::WHEEL-PATHS: found 50%25 of it\\r"
+        + "\\nand\\u001b[2K; expected x. Fix: y", "::notice file=a%2Cb%3Ac%25d\\ne.so,title=WHEEL-PATHS::WHEEL-PATHS:"
+        + " found 50%25 of it\\r\\nand\\u001b[2K; expected x. Fix: y"), new ReportWriter(one).workflowCommands());
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.DebianPython;
 import dev.tewheel.core.wheel.RawZip;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.TestWheel;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.zip.ZipFile;
@@ -42,8 +42,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * named check ID. Hostile wheels are made here, byte by byte where Commons Compress would not write them.
  */
 class InstallerDifferentialTest {
-  /** Debian's interpreter, whose python3-pip and python3-wheel .ci/run installs. */
-  static final String PYTHON = "/usr/bin/python3";
+  private static final String PYTHON = DebianPython.PYTHON;
   private static final String EP = TestWheel.PREFIX + "/libnccl_ep.so";
   private static final String DIST_INFO = "transformer_engine_cu12-2.9.0.dist-info";
   /** A tag the stand-ins (built on this machine's glibc) satisfy, so that only the shape decides the verdict. */
@@ -177,20 +176,14 @@ class InstallerDifferentialTest {
     @Override
     public String toString() {
       return tool + (succeeded ? " installed" + (differences.isEmpty() ? " exactly RECORD's files"
-          : " other files than RECORD lists: " + differences) : " refused: " + lastLine(output));
+          : " other files than RECORD lists: " + differences) : " refused: "
+          + DebianPython.lastLine(output));
     }
   }
 
   @BeforeAll
   static void installersArePresent() throws Exception {
-    for (List<String> probe : List.of(List.of(PYTHON, "-m", "pip", "--version"),
-        List.of(PYTHON, "-m", "wheel", "version"))) {
-      ProcessResult result = run(probe, Path.of("."));
-      if (result.exit() != 0) {
-        fail(String.join(" ", probe) + " failed (" + lastLine(result.output()) + "): the differential test needs"
-            + " Debian's python3-pip and python3-wheel (apt-get install python3-pip python3-wheel; .ci/run does)");
-      }
-    }
+    DebianPython.requireInstallers();
   }
 
   @ParameterizedTest
@@ -256,9 +249,9 @@ class InstallerDifferentialTest {
   }
 
   private static Outcome pip(Path whl, Path target, Map<String, String> record) throws Exception {
-    ProcessResult result = run(List.of(PYTHON, "-m", "pip", "install", "--no-index", "--no-deps", "--no-compile",
-        "--disable-pip-version-check", "--no-warn-script-location", "--target", target.toString(), whl.toString()),
-        whl.getParent());
+    DebianPython.Result result = DebianPython.run(List.of(PYTHON, "-m", "pip", "install", "--no-index", "--no-deps",
+        "--no-compile", "--disable-pip-version-check", "--no-warn-script-location", "--target", target.toString(),
+        whl.toString()), whl.getParent(), 120);
     // pip adds its own files to the dist-info folder and rewrites RECORD.
     Set<String> added = Set.of("RECORD", "INSTALLER", "REQUESTED", "direct_url.json").stream()
         .map(name -> DIST_INFO + "/" + name).collect(Collectors.toSet());
@@ -267,8 +260,8 @@ class InstallerDifferentialTest {
   }
 
   private static Outcome unpack(Path whl, Path target, Map<String, String> record) throws Exception {
-    ProcessResult result = run(List.of(PYTHON, "-m", "wheel", "unpack", "-d", target.toString(), whl.toString()),
-        whl.getParent());
+    DebianPython.Result result = DebianPython.run(List.of(PYTHON, "-m", "wheel", "unpack", "-d",
+        target.toString(), whl.toString()), whl.getParent(), 120);
     return new Outcome("wheel unpack", result.exit() == 0, result.output(), result.exit() == 0
         ? differences(target.resolve("transformer_engine_cu12-2.9.0"), record, Set.of(DIST_INFO + "/RECORD"))
         : List.of());
@@ -319,32 +312,6 @@ class InstallerDifferentialTest {
       Files.delete(ABSOLUTE);
     }
     return outside;
-  }
-
-  private record ProcessResult(int exit, String output) {}
-
-  private static ProcessResult run(List<String> command, Path directory) throws Exception {
-    Path log = Files.createTempFile("te-wheel-installer", ".log");
-    try {
-      ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      builder.environment().put("PIP_CONFIG_FILE", "/dev/null");
-      builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-      builder.environment().put("PYTHONNOUSERSITE", "1");
-      Process process = builder.start();
-      if (!process.waitFor(120, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new AssertionError(String.join(" ", command) + " did not finish in 120 s");
-      }
-      return new ProcessResult(process.exitValue(), new String(Files.readAllBytes(log), StandardCharsets.UTF_8));
-    } finally {
-      Files.delete(log);
-    }
-  }
-
-  private static String lastLine(String output) {
-    String[] lines = output.strip().split("\n");
-    return lines[lines.length - 1];
   }
 
   @org.junit.jupiter.api.Test

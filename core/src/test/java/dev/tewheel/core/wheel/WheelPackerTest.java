@@ -232,6 +232,124 @@ class WheelPackerTest {
     assertTrue(e.getMessage().startsWith("metadataFile " + fifo + " is not a regular file"), e.getMessage());
   }
 
+  /** Debian's interpreter: its email parser and importlib.metadata are what pip reads METADATA and WHEEL with. */
+  private static final String DEBIAN_PYTHON = "/usr/bin/python3";
+
+  /** The line breaks refused are exactly those Python's str.splitlines (older email parsers' split) ends lines at. */
+  @Test
+  void theLineBreaksRefusedAreThoseOfPythonsSplitlines() throws Exception {
+    String python = run(List.of(DEBIAN_PYTHON, "-c", "import sys\nprint(' '.join(str(c) for c in range(sys.maxunicode"
+        + " + 1) if len(('a' + chr(c) + 'b').splitlines()) > 1))"));
+    List<Integer> refused = HeaderValues.LINE_BREAKS.chars().boxed().toList();
+    assertEquals(python, String.join(" ", refused.stream().map(String::valueOf).toList()));
+  }
+
+  /**
+   * Every header value pack writes, holding any line break, is refused before anything is written, naming the
+   * parameter, the value (escaped) and the line break: {@code te.summary = "x\rRequires-Dist: evil-pkg"} once gave
+   * a METADATA in which pip read an extra Requires-Dist.
+   */
+  @Test
+  void aLineBreakInAnyHeaderValueIsRefusedNamingTheParameterAndTheValue() throws Exception {
+    Path staging = staging("staging");
+    Path out = temp.resolve("dist");
+    int refusals = 0;
+    for (char c : HeaderValues.LINE_BREAKS.toCharArray()) {
+      String value = "x" + c + "Requires-Dist: evil-pkg";
+      Map<String, java.util.function.Supplier<Object>> parameters = new java.util.LinkedHashMap<>();
+      parameters.put("distribution", () -> new PackRequest(staging, value, "2.9.0", null, null, null,
+          "manylinux_2_34_x86_64", null, null, 6, out, TIME, null));
+      parameters.put("version", () -> PackRequest.of(staging, "transformer_engine", value, "manylinux_2_34_x86_64", out));
+      parameters.put("pythonTag", () -> new PackRequest(staging, "te", "1", null, value, null, "linux_x86_64", null,
+          null, 6, out, TIME, null));
+      parameters.put("abiTag", () -> new PackRequest(staging, "te", "1", null, null, value, "linux_x86_64", null,
+          null, 6, out, TIME, null));
+      parameters.put("platformTag", () -> PackRequest.of(staging, "te", "1", value, out));
+      parameters.put("generator", () -> new PackRequest(staging, "te", "1", null, null, null, "linux_x86_64", null,
+          null, 6, out, TIME, value));
+      parameters.put("summary", () -> new Metadata.Fields(value, null, null, null, null));
+      parameters.put("requiresPython", () -> new Metadata.Fields(null, value, null, null, null));
+      parameters.put("requiresDist", () -> new Metadata.Fields(null, null, List.of("numpy", value), null, null));
+      parameters.put("license", () -> new Metadata.Fields(null, null, null, value, null));
+      parameters.put("homePage", () -> new Metadata.Fields(null, null, null, null, value));
+      for (var parameter : parameters.entrySet()) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parameter.getValue().get(),
+            parameter.getKey() + " with U+" + Integer.toHexString(c));
+        String escaped = dev.tewheel.json.Printable.text(value);
+        assertTrue(e.getMessage().startsWith(parameter.getKey() + " = '" + escaped + "'"), e.getMessage());
+        assertTrue(e.getMessage().contains(String.format("U+%04X %s, at character 2", (int) c,
+            Character.getName(c))) && e.getMessage().contains("expected one line: remove the line break"),
+            e.getMessage());
+        assertTrue(e.getMessage().chars().noneMatch(ch -> HeaderValues.LINE_BREAKS.indexOf(ch) >= 0),
+            "the message itself is one line: " + e.getMessage());
+        refusals++;
+      }
+      if (c == '\n') {
+        continue; // in a given METADATA, LF is what ends a header
+      }
+      // A given METADATA is held to the same rule in its header lines.
+      Path metadata = Files.writeString(temp.resolve("METADATA"), "Metadata-Version: 2.1\nName: te\nVersion: 1\n"
+          + "Summary: " + value + "\n\nA description may hold" + c + "anything.\n");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new WheelPacker().pack(
+          PackRequest.of(staging, "te", "1", "linux_x86_64", out).withMetadataFile(metadata)));
+      assertTrue(e.getMessage().startsWith(metadata + " line 4 ('Summary: "
+          + dev.tewheel.json.Printable.text(value) + "') holds a line break"), e.getMessage());
+    }
+    assertEquals(11 * HeaderValues.LINE_BREAKS.length(), refusals);
+    assertFalse(Files.exists(out), "nothing was written");
+  }
+
+  /**
+   * The oracle: pack writes METADATA and WHEEL from generated values holding every other control character, format
+   * character and a few more (each between two letters), and Python's email parser and importlib.metadata, reading
+   * the wheel's bytes, must yield exactly the fields given, in order.
+   */
+  @Test
+  void pythonsEmailParserReadsExactlyTheFieldsPackWasGiven() throws Exception {
+    List<String> requirements = new ArrayList<>();
+    List<Integer> codePoints = new ArrayList<>();
+    for (int c = 0; c <= 0xa0; c++) {
+      codePoints.add(c);
+    }
+    codePoints.addAll(List.of(0x200b, 0x200e, 0x202e, 0x2066, 0x2027, 0x202a, 0x2030, 0xfeff, 0xfffd, 0x1f600));
+    for (int c : codePoints) {
+      if (c > 0xffff || HeaderValues.LINE_BREAKS.indexOf(c) < 0) {
+        requirements.add("pkg" + c + " ; extra == 'a" + new String(Character.toChars(c)) + "b'");
+      }
+    }
+    Metadata.Fields fields = new Metadata.Fields("Caf\u00e9: =?utf-8?q?Requires-Dist=3A_evil?= \u202eevil\u202c",
+        ">=3.9", requirements, "Apache-2.0\tor MIT", "https://example.invalid/te?a=b:c");
+    PackRequest request = new PackRequest(staging("staging"), "transformer_engine", "2.9.0+local.1", 12, "py3",
+        "none", "manylinux_2_34_x86_64.manylinux2014_x86_64", null, fields, 6, temp.resolve("dist"), TIME,
+        "te-wheel 0.1.0 (t\u00e9st)");
+    Path whl = new WheelPacker().pack(request).wheel();
+    List<List<String>> metadata = new ArrayList<>(List.of(List.of("Metadata-Version", "2.1"),
+        List.of("Name", "transformer_engine_cu12"), List.of("Version", "2.9.0+local.1"),
+        List.of("Summary", fields.summary()), List.of("Home-page", fields.homePage()),
+        List.of("License", fields.license()), List.of("Requires-Python", ">=3.9")));
+    requirements.forEach(r -> metadata.add(List.of("Requires-Dist", r)));
+    List<List<String>> wheel = List.of(List.of("Wheel-Version", "1.0"), List.of("Generator", request.generator()),
+        List.of("Root-Is-Purelib", "false"), List.of("Tag", "py3-none-manylinux_2_34_x86_64"),
+        List.of("Tag", "py3-none-manylinux2014_x86_64"));
+    String read = run(List.of(DEBIAN_PYTHON, "-c", String.join("\n",
+        "import email.parser, importlib.metadata, json, sys, zipfile",
+        "whl, info = sys.argv[1], sys.argv[2]",
+        "z = zipfile.ZipFile(whl)",
+        "out = {}",
+        "for name in ('METADATA', 'WHEEL'):",
+        "    text = z.read(info + '/' + name).decode('utf-8')",
+        "    out[name] = [[k, v] for k, v in email.parser.Parser().parsestr(text).items()]",
+        "dist = importlib.metadata.PathDistribution(zipfile.Path(whl, info + '/'))",
+        "out['importlib'] = [[k, v] for k, v in dist.metadata.items()]",
+        "out['requires'] = dist.requires",
+        "print(json.dumps(out))"), whl.toString(), request.distInfo()));
+    Map<?, ?> parsed = (Map<?, ?>) dev.tewheel.json.Json.parse(read);
+    assertEquals(metadata, parsed.get("METADATA"), "email.parser on METADATA");
+    assertEquals(metadata, parsed.get("importlib"), "importlib.metadata on METADATA");
+    assertEquals(requirements, parsed.get("requires"));
+    assertEquals(wheel, parsed.get("WHEEL"), "email.parser on WHEEL");
+  }
+
   private static String python(String code, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("python3", "-c", code));
     command.addAll(List.of(args));

@@ -2,6 +2,7 @@ package dev.tewheel.elf.cli;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfFormatException;
+import dev.tewheel.json.Printable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
@@ -15,7 +16,8 @@ import java.util.List;
  * {@code te-wheel inspect [--json] FILE...} (also {@code java -cp ... dev.tewheel.elf.cli.Inspect}): prints what
  * each ELF file says about itself.
  *
- * <p>Exit status: 0 when every file was read, 1 when any could not be, 2 for a usage error.
+ * <p>Exit status: 0 when every file was read, 1 when any could not be, 2 for a usage error. The text form prints
+ * every line through the one escaping rule ({@link Printable}); the JSON form escapes every non-ASCII character.
  */
 public final class Inspect {
   /** The program's name in messages and the usage when none is given. */
@@ -60,7 +62,7 @@ public final class Inspect {
         out.print(usage);
         return 0;
       } else if (options && arg.startsWith("-") && arg.length() > 1) {
-        err.print(program + ": unknown option " + arg + "\n" + usage);
+        err.print(Printable.line(program + ": unknown option " + arg) + "\n" + usage);
         return 2;
       } else {
         files.add(arg);
@@ -90,7 +92,7 @@ public final class Inspect {
           jsonReport.addError(file, message);
         } else {
           out.flush();
-          err.println(program + ": " + message);
+          err.print(Printable.line(program + ": " + message) + "\n");
         }
       }
     }

@@ -4,12 +4,16 @@ import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfHeader;
+import dev.tewheel.json.Printable;
 import java.util.Collection;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
-/** The output for people: one block per file, one fact per line, symbols listed with their versions. */
+/**
+ * The output for people: one block per file, one fact per line, symbols listed with their versions; every line
+ * escaped by the one rule, so a name in the file cannot add a line.
+ */
 final class TextReport {
   private final StringBuilder out = new StringBuilder();
 
@@ -27,7 +31,7 @@ final class TextReport {
 
   private void add(String path, ElfFile elf) {
     ElfHeader h = elf.header();
-    out.append(path).append('\n');
+    emit(path);
     line("format", h.elfClass() + " " + h.data() + ", OS/ABI " + h.osAbi().name());
     line("type", h.type().name());
     line("machine", h.machine().name());
@@ -49,9 +53,8 @@ final class TextReport {
     if (needs.isEmpty()) {
       line("version needs", "-");
     } else {
-      out.append("  version needs:\n");
-      needs.forEach((file, versions) -> out.append("    ").append(file).append(": ").append(list(versions))
-          .append('\n'));
+      emit("  version needs:");
+      needs.forEach((file, versions) -> emit("    " + file + ": " + list(versions)));
     }
     SortedSet<String> defined = new TreeSet<>();
     SortedSet<String> undefined = new TreeSet<>();
@@ -70,15 +73,22 @@ final class TextReport {
   }
 
   private void symbols(String label, Collection<String> names) {
-    out.append("  ").append(label).append(" (").append(names.size()).append(")").append(names.isEmpty() ? "\n" : ":\n");
+    emit("  " + label + " (" + names.size() + ")" + (names.isEmpty() ? "" : ":"));
     for (String name : names) {
-      out.append("    ").append(name).append('\n');
+      emit("    " + name);
     }
   }
 
   private void line(String label, String value) {
-    out.append("  ").append(label).append(':').append(" ".repeat(Math.max(1, 15 - label.length()))).append(value)
-        .append('\n');
+    emit("  " + label + ":" + " ".repeat(Math.max(1, 15 - label.length())) + value);
+  }
+
+  /**
+   * Appends one line through the one escaping rule ({@link Printable#line}): a file's SONAME, DT_NEEDED and symbol
+   * names are whatever its author wrote, and none may start a line of its own or a command for GitHub's runner.
+   */
+  private void emit(String line) {
+    out.append(Printable.line(line)).append('\n');
   }
 
   private static String list(Collection<String> values) {

@@ -3,14 +3,20 @@ package dev.tewheel.elf.cli;
 import dev.tewheel.json.Json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tewheel.standins.Gcc;
+import dev.tewheel.standins.GitHubRunner;
+import dev.tewheel.standins.HostileText;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -169,6 +175,81 @@ class InspectTest {
     Run run = run("--", odd.getFileName().toString().equals("--json") ? odd.toString() : "?");
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("soname:         libnccl_ep.so.0"), run.out());
+  }
+
+  /**
+   * A gcc-built library whose SONAME, DT_NEEDED and symbol names forge lines and GitHub runner commands (one symbol
+   * is named {@code ::error …}, which would start its line): the text shows each escaped on its own line.
+   */
+  @Test
+  void namesInTheFileCannotForgeALineOrARunnerCommand() throws Exception {
+    String forged = "\n::error title=forged::owned\nAvailable: yes\r##[warning]x";
+    Path evil = dir.resolve("libevil.so");
+    Path evilSource = Files.writeString(dir.resolve("evil.c"), "int evil_stand_in(void) { return 1; }\n");
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname,libevil.so.1" + forged, "-o", evil.toString(), evilSource.toString());
+    Path source = Files.writeString(dir.resolve("lib.c"), """
+        int evil_stand_in(void);
+        int f(void) { return evil_stand_in(); }
+        __asm__(".globl \\"::error title=sym::forged\\"\\n.set \\"::error title=sym::forged\\", f\\n");
+        __asm__(".globl \\"sym\\\\nAvailable: yes\\"\\n.set \\"sym\\\\nAvailable: yes\\", f\\n");
+        """);
+    Path library = dir.resolve("lib\n::error::path.so");
+    Gcc.run("-shared", "-fPIC", "-Wl,-soname,libforge.so" + forged, "-o", library.toString(), source.toString(),
+        evil.toString());
+    Run run = run(library.toString(), dir.resolve("missing\n::error::gone").toString());
+    assertEquals(1, run.status(), run.err());
+    String escaped = "\\n::error title=forged::owned\\nAvailable: yes\\r#\\u0023[warning]x";
+    assertTrue(run.out().startsWith(dir + "/lib\\n::error::path.so\n"), run.out());
+    assertTrue(run.out().contains("  soname:         libforge.so" + escaped + "\n"), run.out());
+    assertTrue(run.out().contains("  needed:         libevil.so.1" + escaped), run.out());
+    assertTrue(run.out().contains("\n    \\u003a:error title=sym::forged\n"), run.out());
+    assertTrue(run.out().contains("\n    sym\\nAvailable: yes\n"), run.out());
+    assertEquals("te-wheel-elf: " + dir + "/missing\\n::error::gone: no such file\n", run.err());
+    for (String output : List.of(run.out(), run.err())) {
+      assertEquals(List.of(), GitHubRunner.commands(output), output);
+      assertTrue(GitHubRunner.lines(output).stream().noneMatch(l -> l.startsWith("Available")), output);
+    }
+  }
+
+  /**
+   * Every generated hostile string as a file name (a link to a stand-in) or, where no file can be named so, a
+   * missing one: each block keeps its lines, each error is one line, no line holds a raw dangerous code point or a
+   * command for GitHub's runner.
+   */
+  @Test
+  void everyHostileFileNameKeepsItsBlockAndErrorToTheirLines() throws Exception {
+    // A link inside the temporary folder: JUnit names links to outside files in a warning on the build log, where
+    // these names would forge lines and runner commands in this project's own CI.
+    Path target = Files.copy(StandIns.ncclEpLibrary(), dir.resolve("target.so"));
+    int block = GitHubRunner.lines(run(target.toString()).out()).size();
+    List<String> files = new ArrayList<>();
+    List<String> unnamable = new ArrayList<>();
+    for (String s : HostileText.strings()) {
+      try {
+        Path link = dir.resolve("x" + s);
+        Files.createSymbolicLink(link, target);
+        files.add(link.toString());
+      } catch (InvalidPathException e) {
+        unnamable.add(dir + "/x" + s);
+      }
+    }
+    Run good = run(files.toArray(String[]::new));
+    assertEquals(0, good.status(), good.err());
+    assertEquals(files.size() * (block + 1) - 1, GitHubRunner.lines(good.out()).size(), "blocks of " + block
+        + " lines, a blank line between two");
+    assertClean(good.out());
+    for (String file : unnamable) {
+      Run bad = run(file);
+      assertEquals(1, bad.status());
+      assertEquals(1, GitHubRunner.lines(bad.err()).size(), bad.err());
+      assertClean(bad.err());
+    }
+  }
+
+  private static void assertClean(String output) {
+    output.codePoints().filter(HostileText::dangerous).filter(c -> c != '\n').findFirst()
+        .ifPresent(c -> fail(String.format("U+%04X raw in the output", c)));
+    assertEquals(List.of(), GitHubRunner.commands(output));
   }
 
   private static Run run(String... args) {

@@ -1,6 +1,7 @@
 package dev.tewheel.runtime.cli;
 
 import dev.tewheel.json.Json;
+import dev.tewheel.json.Printable;
 import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.JitPreflight;
 import dev.tewheel.runtime.LoadPrediction;
@@ -21,7 +22,8 @@ import java.util.function.Consumer;
  * The diagnostics CLI, {@code te-wheel runtime}: prints the availability report; with {@code --load}, also loads
  * libtransformer_engine.so and NCCL EP as an application would. Exit status, as every te-wheel command's: 0 available
  * (and loaded), 1 not available, a load failed, or the TE library would not load (its load prediction), 2 usage
- * error (or native access not enabled).
+ * error (or native access not enabled). Every line it prints in text form went through the one escaping rule
+ * ({@link Printable}); the JSON form escapes every non-ASCII character by itself.
  */
 public final class Main {
   static final int AVAILABLE = 0;
@@ -86,7 +88,7 @@ public final class Main {
     try {
       availability = runtime.availability();
     } catch (IllegalCallerException | IllegalArgumentException e) {
-      err.println("te-runtime: " + e.getMessage());
+      println(err, "te-runtime: " + e.getMessage());
       return USAGE;
     }
     NativeWorld world = runtime.nativeWorld();
@@ -103,7 +105,7 @@ public final class Main {
       }
       out.print(Json.write(root));
     } else {
-      out.println("te-runtime " + version() + ": NCCL EP availability");
+      println(out, "te-runtime " + version() + ": NCCL EP availability");
       out.print(Report.text(availability));
       out.print(Report.text(world));
       out.print(Report.text(jit));
@@ -172,25 +174,25 @@ public final class Main {
   @SuppressWarnings("unchecked")
   private static void printLoads(PrintStream out, Map<String, Object> loads) {
     Map<String, Object> libraries = (Map<String, Object>) loads.get("libraries");
-    out.println(Boolean.TRUE.equals(libraries.get("ok")) ? "Loaded TE's native libraries"
+    println(out, Boolean.TRUE.equals(libraries.get("ok")) ? "Loaded TE's native libraries"
         : "Could not load TE's native libraries: " + libraries.get("error"));
     Map<String, Object> te = (Map<String, Object>) loads.get("transformerEngine");
     if (Boolean.TRUE.equals(te.get("ok"))) {
-      out.println("Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
+      println(out, "Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
           + ")");
       Object home = te.get("ncclEpHomeText");
-      out.println("  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
+      println(out, "  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
     } else {
-      out.println("Could not load libtransformer_engine.so: " + te.get("error"));
+      println(out, "Could not load libtransformer_engine.so: " + te.get("error"));
     }
     Map<String, Object> ep = (Map<String, Object>) loads.get("ncclEp");
     if (Boolean.TRUE.equals(ep.get("ok"))) {
-      out.println("Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
+      println(out, "Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
           + ep.get("versionCode") + ", NCCL " + ep.get("ncclVersion") + " from " + ep.get("nccl") + ")");
     } else {
-      out.println("Could not load NCCL EP: " + ep.get("error"));
+      println(out, "Could not load NCCL EP: " + ep.get("error"));
     }
-    out.println("After loading:");
+    println(out, "After loading:");
     out.print(loads.get("mappedText"));
   }
 
@@ -209,9 +211,17 @@ public final class Main {
   }
 
   private static int usageError(PrintStream err, String message) {
-    err.println("te-runtime: " + message);
+    println(err, "te-runtime: " + message);
     err.print(usage());
     return USAGE;
+  }
+
+  /**
+   * Prints one line through the one escaping rule ({@link Printable#line}): paths, DT_NEEDED names, environment
+   * values and the loader's messages that quote them must not start a line of their own.
+   */
+  private static void println(PrintStream stream, String line) {
+    stream.print(Printable.line(line) + "\n");
   }
 
   private static String usage() {

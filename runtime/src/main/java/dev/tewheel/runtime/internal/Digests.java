@@ -16,12 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks a bundle's files against its manifest: size always, SHA-256 when asked. A file once hashed is not hashed
- * again in this process while its size, inode and ctime (which no user can set) stay the same.
+ * again in this process while its size, device, inode and ctime (which no user can set) stay the same. A library
+ * about to be loaded is checked once more on its open descriptor ({@link PinnedLibrary}), so that the bytes compared
+ * are the bytes loaded.
  */
 final class Digests {
   private static final Map<Path, Stamp> VERIFIED = new ConcurrentHashMap<>();
 
-  private record Stamp(long size, Object inode, Object ctime) {}
+  private record Stamp(long size, Object device, Object inode, Object ctime) {}
 
   private Digests() {}
 
@@ -33,8 +35,27 @@ final class Digests {
    * @param hashes whether to compare SHA-256 as well as sizes
    */
   static List<String> check(Path folder, List<ManifestEntry> entries, boolean hashes) {
+    return sentences(folder, ManifestFiles.compare(entries, entry -> find(folder, entry), hashes));
+  }
+
+  /**
+   * The problems of an opened library against its manifest entry, as {@link #check} words them: its size as fstat
+   * gave it, its SHA-256 read through the descriptor (or known from before for this very inode, unchanged since).
+   */
+  static List<String> check(Path folder, PinnedLibrary library, ManifestEntry entry, boolean hashes) {
+    // An anonymous class, not a lambda: this runs on the cold path to the first NCCL EP call.
+    ManifestFiles.Lookup opened = new ManifestFiles.Lookup() {
+      @Override
+      public Optional<ManifestFiles.Shipped> find(ManifestEntry e) throws IOException {
+        return Optional.of(shipped(library.file(), library.bytes(), e, new LinkOption[0]));
+      }
+    };
+    return sentences(folder, ManifestFiles.compare(List.of(entry), opened, hashes));
+  }
+
+  private static List<String> sentences(Path folder, List<ManifestFiles.Mismatch> mismatches) {
     List<String> problems = new ArrayList<>();
-    for (ManifestFiles.Mismatch m : ManifestFiles.compare(entries, entry -> find(folder, entry), hashes)) {
+    for (ManifestFiles.Mismatch m : mismatches) {
       Path file = folder.resolve(m.entry().path());
       problems.add(switch (m.problem()) {
         case MISSING -> file + " is missing";
@@ -59,14 +80,26 @@ final class Digests {
     if (kind != null) {
       throw new IOException(file + " is " + kind + ", not the regular file the manifest lists");
     }
+    return Optional.of(shipped(file, file, entry, new LinkOption[] {LinkOption.NOFOLLOW_LINKS}));
+  }
+
+  /**
+   * The file as the comparison reads it.
+   *
+   * @param file its path, which the cache of hashed files is kept by
+   * @param bytes where its bytes are read: the path itself, or an open descriptor's {@code /proc/self/fd/N}
+   */
+  private static ManifestFiles.Shipped shipped(Path file, Path bytes, ManifestEntry entry, LinkOption[] options)
+      throws IOException {
     Map<String, Object> attributes;
     try {
-      attributes = Files.readAttributes(file, "unix:size,ino,ctime", LinkOption.NOFOLLOW_LINKS);
+      attributes = Files.readAttributes(bytes, "unix:size,dev,ino,ctime", options);
     } catch (IOException e) {
       throw new IOException(file + " cannot be read: " + e.getMessage(), e);
     }
-    Stamp stamp = new Stamp((Long) attributes.get("size"), attributes.get("ino"), attributes.get("ctime"));
-    return Optional.of(new ManifestFiles.Shipped() {
+    Stamp stamp = new Stamp((Long) attributes.get("size"), attributes.get("dev"), attributes.get("ino"),
+        attributes.get("ctime"));
+    return new ManifestFiles.Shipped() {
       @Override
       public long size() {
         return stamp.size();
@@ -77,7 +110,7 @@ final class Digests {
         if (stamp.equals(VERIFIED.get(file))) {
           return entry.sha256(); // hashed before, unchanged since
         }
-        String actual = Sha256.hex(Sha256.of(file));
+        String actual = Sha256.hex(Sha256.of(bytes));
         if (actual.equals(entry.sha256())) {
           VERIFIED.put(file, stamp);
         } else {
@@ -85,6 +118,6 @@ final class Digests {
         }
         return actual;
       }
-    });
+    };
   }
 }

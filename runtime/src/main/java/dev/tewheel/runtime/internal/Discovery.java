@@ -263,6 +263,7 @@ public final class Discovery {
       }
     }
     warnings.addAll(walkWarnings());
+    warnings.addAll(UnnamedFolders.warnings("LD_LIBRARY_PATH", Libc.getenv("LD_LIBRARY_PATH"), ":;", "libraries"));
     Optional<LoadPrediction> prediction = teLibrary.filter(Files::isRegularFile)
         .flatMap(te -> transformerEngine(libraries, te));
     return Reports.make().nativeWorld(libraries, site.folder(), site.source(), toolkit, variant, variantSource,
@@ -421,7 +422,8 @@ public final class Discovery {
       List<String> names = new ArrayList<>();
       names.add(entry.base() + ".so");
       for (String name2 : names) {
-        Optional<Dependency> hit = LoaderSearch.byName(name2, machine);
+        // te-runtime loads what this finds (loadNativeLibraries), so an unnamed folder is not searched.
+        Optional<Dependency> hit = LoaderSearch.byNameInNamedFolders(name2, machine, new ArrayList<>());
         if (hit.isPresent()) {
           return Found.of(hit.get().file().get(), FoundBy.DLOPEN, "dlopen(\"" + name2 + "\"): " + hit.get().foundBy());
         }

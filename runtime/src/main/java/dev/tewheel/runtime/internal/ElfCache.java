@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.FileStamp;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
 import java.nio.file.Path;
@@ -30,8 +31,23 @@ final class ElfCache {
     return get(file, false);
   }
 
+  /**
+   * The ELF facts of a library te-runtime opened ({@link PinnedLibrary}), read through its descriptor: from the cache
+   * when the opened file is the one its path named when it was read before (same file key, size and modification
+   * time), else read now and remembered for its path.
+   */
+  static ElfFile read(PinnedLibrary library, boolean symbols) throws IOException {
+    return get(library.file(), library.bytes(), symbols);
+  }
+
   private static ElfFile get(Path file, boolean symbols) throws IOException {
-    FileStamp stamp = FileStamp.of(file);
+    return get(file, null, symbols);
+  }
+
+  /** @param pinned the descriptor's name to read the bytes from, or null to read {@code file} itself */
+  private static ElfFile get(Path file, Path pinned, boolean symbols) throws IOException {
+    Path source = pinned != null ? pinned : file;
+    FileStamp stamp = FileStamp.of(source);
     Path key = file.toAbsolutePath().normalize();
     Entry entry = FILES.get(key);
     if (entry != null && (entry.symbols || !symbols) && entry.stamp.equals(stamp)) {
@@ -41,9 +57,11 @@ final class ElfCache {
       }
     }
     // Only a regular file is opened (a FIFO would block the open for ever); an unchanged stamp above means the same
-    // inode as a regular file read before.
-    WheelLibPaths.regularFile(file);
-    ElfFile elf = symbols ? ElfFile.read(file) : ElfFile.readWithoutSymbols(file);
+    // inode as a regular file read before. A pinned library was fstat'ed as one when it was opened.
+    if (pinned == null) {
+      WheelLibPaths.regularFile(file);
+    }
+    ElfFile elf = symbols ? ElfFile.read(source) : ElfFile.readWithoutSymbols(source);
     FILES.put(key, new Entry(stamp, symbols, elf));
     return elf;
   }

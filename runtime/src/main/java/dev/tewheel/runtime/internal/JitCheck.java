@@ -1,11 +1,11 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.EnvironmentSetting;
 import dev.tewheel.runtime.JitPreflight;
 import dev.tewheel.runtime.NcclStatus;
 import dev.tewheel.runtime.NcclVersion;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -244,9 +243,11 @@ public final class JitCheck {
       explicit = Discovery.env("NVCC");
       nvccVar = "NVCC";
     }
+    List<String> skipped = new ArrayList<>();
     if (explicit != null) {
       nvccSource = nvccVar + "=" + explicit;
-      nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable) : onPath(explicit);
+      nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable)
+          : onPath(explicit, skipped, missing);
     } else {
       String cudaHome = Discovery.env("CUDA_HOME");
       String var = "CUDA_HOME";
@@ -259,9 +260,12 @@ public final class JitCheck {
         nvcc = Optional.of(candidate);
         nvccSource = var + "=" + cudaHome;
       } else {
-        nvcc = onPath("nvcc");
+        nvcc = onPath("nvcc", skipped, missing);
         nvccSource = "PATH";
       }
+    }
+    if (!skipped.isEmpty()) {
+      nvccSource += "; " + String.join("; ", skipped);
     }
     Optional<String> nvccVersion = nvcc.flatMap(JitCheck::nvccVersion);
     if (nvcc.isEmpty()) {
@@ -373,57 +377,138 @@ public final class JitCheck {
         cache.source(), cache.refused(), environment, notReady, verdict);
   }
 
-  private static Optional<Path> onPath(String name) {
+  /**
+   * The first executable {@code name} in a folder PATH names by an absolute path. An empty or relative entry is
+   * skipped ({@link UnnamedFolders}), with a sentence in {@code skipped}; one that holds {@code name} before any named
+   * folder does is also a problem in {@code missing}: NCCL EP's JIT, which searches PATH as a shell does, would run
+   * that program from whatever folder the process runs in.
+   */
+  private static Optional<Path> onPath(String name, List<String> skipped, List<String> missing) {
     String path = Libc.getenv("PATH");
     if (path == null) {
       return Optional.empty();
     }
-    for (String folder : path.split(":")) {
+    for (String warning : UnnamedFolders.warnings("PATH", path, ":", "programs")) {
+      skipped.add(warning);
+    }
+    Optional<Path> found = Optional.empty();
+    for (String folder : path.split(":", -1)) {
       Path file = Path.of(folder.isEmpty() ? "." : folder, name);
-      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
-        return Optional.of(file.toAbsolutePath().normalize());
+      if (!Files.isRegularFile(file) || !Files.isExecutable(file)) {
+        continue;
       }
+      if (!UnnamedFolders.named(folder)) {
+        if (found.isEmpty()) {
+          missing.add(name + ": " + UnnamedFolders.describe("PATH", folder) + " holds " + file.toAbsolutePath()
+              .normalize() + ", which NCCL EP's JIT would run before any nvcc te-runtime reports. Remove the entry"
+              + " from PATH, or set NCCL_EP_JIT_NVCC to the nvcc to use");
+        }
+        continue;
+      }
+      if (found.isEmpty()) {
+        found = Optional.of(file.toAbsolutePath().normalize());
+      }
+    }
+    return found;
+  }
+
+  private static final Pattern DIST_INFO = Pattern.compile("nvidia_cuda_nvcc(?:_cu\\d+)?-(\\d[^-]*)\\.dist-info");
+
+  /**
+   * nvcc's release, read from files of its toolkit, never by running it (a report runs nothing; docs/runtime.md,
+   * "Nothing runs from an unnamed folder"): the toolkit's {@code version.json} ({@code cuda_nvcc}), else the
+   * {@code nvidia-cuda-nvcc} wheel's dist-info (in the toolkit's {@code dist-info/} when the toolkit was unpacked
+   * from NVIDIA's wheels, as CUDA 13 is at /usr/local/cuda on this project's machines; or in the site-packages whose
+   * {@code nvidia/cu13/bin/nvcc} it is, when its RECORD lists that file), else {@code CUDA_VERSION} of the toolkit's
+   * {@code include/cuda.h} (major.minor only); once per file. {@code bin/nvcc.profile} holds no version.
+   */
+  static Optional<String> nvccVersion(Path nvcc) {
+    return NVCC_VERSIONS.computeIfAbsent(nvcc.toAbsolutePath().normalize(), file -> {
+      Path root = file.getParent() == null ? null : file.getParent().getParent();
+      if (root == null) {
+        return Optional.empty();
+      }
+      Optional<String> version = fromVersionJson(root.resolve("version.json"));
+      if (version.isEmpty()) {
+        version = fromDistInfo(root.resolve("dist-info"), null);
+      }
+      if (version.isEmpty() && root.getParent() != null && root.getParent().getParent() != null) {
+        Path site = root.getParent().getParent();
+        version = fromDistInfo(site, site.relativize(file).toString());
+      }
+      return version.isPresent() ? version : fromCudaH(root.resolve("include/cuda.h"));
+    });
+  }
+
+  private static Optional<String> fromVersionJson(Path json) {
+    try {
+      if (Files.isRegularFile(json) && Files.size(json) < (1 << 20)) {
+        Matcher m = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"")
+            .matcher(Files.readString(json, StandardCharsets.ISO_8859_1));
+        if (m.find()) {
+          return Optional.of(m.group(1));
+        }
+      }
+    } catch (IOException e) {
+      // the next source
     }
     return Optional.empty();
   }
 
   /**
-   * nvcc's release: from the toolkit's {@code version.json} beside {@code bin/} (no process), else
-   * {@code nvcc --version}'s {@code V<x.y.z>}; once per file.
+   * The version in the name of an {@code nvidia_cuda_nvcc[_cuNN]-<version>.dist-info} folder of {@code folder}.
+   *
+   * @param recorded the nvcc's path relative to {@code folder}, which the dist-info's RECORD must list; null when
+   *     the folder is the toolkit's own dist-info/
    */
-  static Optional<String> nvccVersion(Path nvcc) {
-    return NVCC_VERSIONS.computeIfAbsent(nvcc.toAbsolutePath().normalize(), file -> {
-      Path root = file.getParent() == null ? null : file.getParent().getParent();
-      if (root != null && Files.isRegularFile(root.resolve("version.json"))) {
-        try {
-          Matcher m = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"")
-              .matcher(Files.readString(root.resolve("version.json")));
-          if (m.find()) {
-            return Optional.of(m.group(1));
-          }
-        } catch (IOException e) {
-          // then ask nvcc
+  private static Optional<String> fromDistInfo(Path folder, String recorded) {
+    if (!Files.isDirectory(folder)) {
+      return Optional.empty();
+    }
+    try (var names = Files.list(folder)) {
+      for (Path info : names.sorted().toList()) {
+        Matcher m = DIST_INFO.matcher(info.getFileName().toString());
+        if (m.matches() && (recorded == null || lists(info.resolve("RECORD"), recorded))) {
+          return Optional.of(m.group(1));
         }
       }
-      try {
-        Process process = new ProcessBuilder(file.toString(), "--version").redirectErrorStream(true).start();
-        String out;
-        try (InputStream in = process.getInputStream()) {
-          out = new String(in.readNBytes(1 << 16), StandardCharsets.UTF_8);
-        }
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          return Optional.empty();
-        }
-        Matcher m = Pattern.compile("\\bV(\\d+\\.\\d+(?:\\.\\d+)?)").matcher(out);
-        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
-      } catch (IOException e) {
-        return Optional.empty();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Optional.empty();
+    } catch (IOException e) {
+      // the next source
+    }
+    return Optional.empty();
+  }
+
+  private static boolean lists(Path record, String file) {
+    try {
+      if (!Files.isRegularFile(record) || Files.size(record) > (16 << 20)) {
+        return false;
       }
-    });
+      for (String line : Files.readAllLines(record, StandardCharsets.UTF_8)) {
+        if (line.startsWith(file + ",")) {
+          return true;
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // not listed
+    }
+    return false;
+  }
+
+  /** {@code #define CUDA_VERSION 13000} is 13.0. */
+  private static Optional<String> fromCudaH(Path header) {
+    try {
+      if (Files.isRegularFile(header) && Files.size(header) < (16 << 20)) {
+        Matcher m = Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")
+            .matcher(Files.readString(header, StandardCharsets.ISO_8859_1));
+        if (m.find()) {
+          int code = Integer.parseInt(m.group(1));
+          return Optional.of(code / 1000 + "." + code % 1000 / 10);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // unknown
+    }
+    return Optional.empty();
   }
 
   /** NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH of nccl.h. */

@@ -21,8 +21,8 @@ import java.util.Optional;
 /**
  * The few libc functions te-runtime calls: the dynamic linker ({@code dlopen}, {@code dlerror}, {@code dlsym},
  * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid},
- * {@code geteuid}, {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder by
- * what was opened rather than by name ({@link TrustedFolder}).
+ * {@code geteuid}, {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder or a
+ * library by what was opened rather than by name ({@link TrustedFolder}, {@link PinnedLibrary}).
  *
  * <p>All of them go through one downcall shape, {@code long f(long, long, long)}, and {@code statvfs} through the
  * same shape with errno captured. Each distinct shape costs the JVM a freshly generated class the first time (8-28 ms
@@ -53,6 +53,10 @@ public final class Libc {
   /** openat's "relative to the working directory". */
   public static final int AT_FDCWD = -100;
   private static final int O_CLOEXEC = 0x80000;
+  /** The same bit on x86-64 and aarch64: a FIFO's open returns at once instead of waiting for a writer. */
+  private static final int O_NONBLOCK = 0x800;
+  /** Where st_size sits in struct stat: 48 bytes in on both x86-64's own layout and the generic one of aarch64. */
+  private static final int ST_SIZE = 48;
 
   private static final Linker LINKER = Linker.nativeLinker();
   private static final FunctionDescriptor WORDS = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
@@ -120,13 +124,17 @@ public final class Libc {
   private static final long STAT_SIZE = 256;
 
   /**
-   * What fstat says of an open file: its identity (st_dev, st_ino), st_mode and owner.
+   * What fstat says of an open file: its identity (st_dev, st_ino), st_mode, owner and size.
    *
    * @param mode st_mode: type and permission bits, sticky bit included
    */
-  public record FileStatus(long device, long inode, int mode, int uid) {
+  public record FileStatus(long device, long inode, int mode, int uid, long size) {
     public boolean isDirectory() {
       return (mode & 0170000) == 0040000;
+    }
+
+    public boolean isRegularFile() {
+      return (mode & 0170000) == 0100000;
     }
   }
 
@@ -169,19 +177,41 @@ public final class Libc {
 
   /**
    * The file the dynamic linker really mapped for {@code handle}: l_name of its link map (dlinfo
-   * RTLD_DI_LINKMAP), i.e. the name it was first opened by. Empty for the main program or when dlinfo fails.
+   * RTLD_DI_LINKMAP), i.e. the name it was first opened by; for a library te-runtime opened through
+   * {@code /proc/self/fd/N} ({@link PinnedLibrary}), the path it opened. Empty for the main program or when dlinfo
+   * fails.
    */
   public static Optional<Path> mappedFile(MemorySegment handle) {
+    String name = linkMapName(handle);
+    if (name == null || name.isEmpty()) {
+      return Optional.empty();
+    }
+    // A library te-runtime loaded through its descriptor is known by the path it opened.
+    Path opened = PinnedLibrary.openedAs(name);
+    return Optional.of(opened != null ? opened : Path.of(name));
+  }
+
+  /** l_name of {@code handle}'s link map as the dynamic linker keeps it (dladdr reports the same), or null. */
+  static String linkMapName(MemorySegment handle) {
+    long name = linkMapWord(handle, 1);
+    return name == 0 ? null : string(name);
+  }
+
+  /** l_ld of {@code handle}'s link map: its dynamic section, inside the mapping of its own file; 0 if unknown. */
+  static long dynamicSection(MemorySegment handle) {
+    return linkMapWord(handle, 2);
+  }
+
+  /** Word {@code index} of {@code struct link_map { ElfW(Addr) l_addr; char *l_name; ElfW(Dyn) *l_ld; ... }}. */
+  private static long linkMapWord(MemorySegment handle, int index) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(WORD, WORD);
       if ((int) call(DLINFO, handle.address(), RTLD_DI_LINKMAP, out.address()) != 0) {
         lastDlError();
-        return Optional.empty();
+        return 0;
       }
-      // struct link_map { ElfW(Addr) l_addr; char *l_name; ... }
       long linkMap = words(out).getLong(0);
-      String text = string(words(MemorySegment.ofAddress(linkMap).reinterpret(2 * WORD)).getLong(WORD));
-      return text == null || text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
+      return words(MemorySegment.ofAddress(linkMap).reinterpret(3L * WORD)).getLong(index * WORD);
     }
   }
 
@@ -274,6 +304,24 @@ public final class Libc {
     }
   }
 
+  /**
+   * {@code openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)}, with {@code O_NOFOLLOW} unless
+   * {@code followLinks}: a descriptor of what the path names now, for reading and for dlopen through
+   * {@code /proc/self/fd/N} ({@link PinnedLibrary}). O_NONBLOCK only keeps a FIFO from blocking the open; the caller
+   * fstats the descriptor and refuses anything but a regular file. Close it with {@link #close}.
+   *
+   * @return the descriptor, or -1 when openat fails (missing, a link without followLinks, not permitted): the
+   *     caller asks the file system which, for its message
+   */
+  public static int openFile(String path, boolean followLinks) throws IOException {
+    Abi abi = abi();
+    try (Arena arena = Arena.ofConfined()) {
+      int fd = (int) call(OPENAT, AT_FDCWD, cString(arena, path), O_CLOEXEC | O_NONBLOCK
+          | (followLinks ? 0 : abi.noFollow()));
+      return fd < 0 ? -1 : fd;
+    }
+  }
+
   /** fstat of an open descriptor. */
   public static FileStatus fstat(int fd) throws IOException {
     Abi abi = abi();
@@ -286,7 +334,7 @@ public final class Libc {
       }
       ByteBuffer stat = words(buffer);
       return new FileStatus(stat.getLong(0), stat.getLong(8), stat.getInt(abi.modeOffset()),
-          stat.getInt(abi.uidOffset()));
+          stat.getInt(abi.uidOffset()), stat.getLong(ST_SIZE));
     }
   }
 

@@ -1,6 +1,10 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.GlibcVersion;
+import dev.tewheel.loader.Hwcaps;
+import dev.tewheel.loader.Host;
+import dev.tewheel.loader.LdSoCache;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
@@ -21,7 +25,8 @@ import java.util.Set;
  * What this machine's glibc dynamic linker adds to a search path, as it decides once at process start: the
  * hwcaps subfolders it tries in every search-path folder before the folder itself ({@code _dl_important_hwcaps}),
  * the values of {@code $PLATFORM} and {@code $LIB}, and the executable whose DT_RPATH applies to every load.
- * Modelled for x86-64; on other machines only the folder itself is searched and {@code $PLATFORM} is unknown.
+ * The rules over those facts are the loader model's ({@link Hwcaps}); this class probes the live facts (glibc's
+ * version and usable-feature bits through FFM, /proc/cpuinfo, /proc/self/exe) and hands them over as a {@link Host}.
  */
 final class LinkerHost {
   /** The program this process runs (the JVM's launcher): its ELF facts and {@code $ORIGIN}. */
@@ -30,17 +35,21 @@ final class LinkerHost {
   private static final Path CPUINFO = Path.of("/proc/cpuinfo");
   private static final Path SELF = Path.of("/proc/self/exe");
 
-  private record Cpu(String vendor, Set<String> flags) {
-    boolean has(String... names) {
-      return flags.containsAll(List.of(names));
-    }
-  }
-
   private static volatile List<String> subfolders;
   private static volatile Optional<String> platform;
   private static volatile Optional<Executable> executable;
 
   private LinkerHost() {}
+
+  /**
+   * This process as the loader model's input: its environment, /etc/ld.so.cache, the running glibc and its hwcaps
+   * subfolders, {@code $PLATFORM} and {@code $LIB}. What is mapped is asked of dlopen itself when needed
+   * ({@code Libc.loadedFile}), so it is not listed here.
+   */
+  static Host host() {
+    return new Host(System.getenv(), Optional.of(LdSoCache.FILE), glibc(), subfolders(), platform(), lib(),
+        List.of());
+  }
 
   /**
    * The subfolders tried in each search-path folder, in order, each ending in '/', the folder itself ({@code ""})
@@ -50,7 +59,7 @@ final class LinkerHost {
   static List<String> subfolders() {
     List<String> known = subfolders;
     if (known == null) {
-      known = List.copyOf(subfolders(glibc(), x86Cpu()));
+      known = Hwcaps.subfolders(glibc(), x86Cpu());
       subfolders = known;
     }
     return known;
@@ -60,7 +69,7 @@ final class LinkerHost {
   static Optional<String> platform() {
     Optional<String> known = platform;
     if (known == null) {
-      known = x86Cpu().map(LinkerHost::x86Platform);
+      known = x86Cpu().map(Hwcaps::x86Platform);
       platform = known;
     }
     return known;
@@ -78,14 +87,13 @@ final class LinkerHost {
 
   /** Whether the running glibc is at least {@code major.minor}; false on another C library. */
   static boolean glibcAtLeast(int major, int minor) {
-    int[] version = glibc().orElse(null);
-    return version != null && (version[0] > major || (version[0] == major && version[1] >= minor));
+    return glibc().map(version -> version.atLeast(major, minor)).orElse(false);
   }
 
-  private static volatile Optional<int[]> glibc;
+  private static volatile Optional<GlibcVersion> glibc;
 
-  private static Optional<int[]> glibc() {
-    Optional<int[]> known = glibc;
+  private static Optional<GlibcVersion> glibc() {
+    Optional<GlibcVersion> known = glibc;
     if (known == null) {
       known = glibcVersion();
       glibc = known;
@@ -109,89 +117,8 @@ final class LinkerHost {
     return known;
   }
 
-  private static List<String> subfolders(Optional<int[]> glibc, Optional<Cpu> cpu) {
-    List<String> result = new ArrayList<>();
-    if (glibc.isEmpty() || cpu.isEmpty()) {
-      result.add("");
-      return result;
-    }
-    int[] version = glibc.get();
-    boolean atLeast233 = version[0] > 2 || (version[0] == 2 && version[1] >= 33);
-    boolean legacy = version[0] == 2 && version[1] < 37;
-    Cpu c = cpu.get();
-    if (atLeast233) {
-      // dl-hwcaps-subdirs.c: v2, v3, v4 each need the level below; highest first.
-      List<String> levels = new ArrayList<>();
-      if (isaV2(c)) {
-        levels.add(0, "x86-64-v2");
-        if (isaV3(c)) {
-          levels.add(0, "x86-64-v3");
-          if (c.has("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")) {
-            levels.add(0, "x86-64-v4");
-          }
-        }
-      }
-      levels.forEach(level -> result.add("glibc-hwcaps/" + level + "/"));
-    }
-    if (!legacy) {
-      result.add("");
-      return result;
-    }
-    // The legacy names, in _dl_important_hwcaps' order: hwcap bits (x86_64, avx512_1), the platform, "tls".
-    List<String> names = new ArrayList<>();
-    names.add("x86_64");
-    if (avx512one(c)) {
-      names.add("avx512_1");
-    }
-    names.add(x86Platform(c));
-    names.add("tls");
-    int count = names.size();
-    // Every subset, the one with all names first; within a path the names run from the last to the first.
-    for (int mask = (1 << count) - 1; mask >= 0; mask--) {
-      StringBuilder path = new StringBuilder();
-      for (int i = count - 1; i >= 0; i--) {
-        if ((mask & (1 << i)) != 0) {
-          path.append(names.get(i)).append('/');
-        }
-      }
-      result.add(path.toString());
-    }
-    return result;
-  }
-
-  private static boolean isaV2(Cpu c) {
-    return c.has("cmov", "cx8", "fpu", "fxsr", "mmx", "sse", "sse2")
-        && c.has("cx16", "lahf_lm", "popcnt", "pni", "ssse3", "sse4_1", "sse4_2");
-  }
-
-  private static boolean isaV3(Cpu c) {
-    // /proc/cpuinfo calls LZCNT "abm".
-    return c.has("avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe");
-  }
-
-  private static boolean intel(Cpu c) {
-    return c.vendor().equals("GenuineIntel");
-  }
-
-  private static boolean avx512one(Cpu c) {
-    return intel(c) && c.has("avx512cd") && !c.has("avx512er") && c.has("avx512bw", "avx512dq", "avx512vl");
-  }
-
-  /** sysdeps/x86/cpu-features.c: only Intel CPUs get a platform of their own; the kernel's is x86_64. */
-  private static String x86Platform(Cpu c) {
-    if (intel(c)) {
-      if (c.has("avx512cd", "avx512er", "avx512pf")) {
-        return "xeon_phi";
-      }
-      if (c.has("avx2", "fma", "bmi1", "bmi2", "abm", "movbe", "popcnt")) {
-        return "haswell";
-      }
-    }
-    return "x86_64";
-  }
-
   /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
-  private static Optional<Cpu> x86Cpu() {
+  private static Optional<Hwcaps.Cpu> x86Cpu() {
     if (HostMachine.current() != dev.tewheel.elf.ElfMachine.X86_64) {
       return Optional.empty();
     }
@@ -209,7 +136,9 @@ final class LinkerHost {
         if (key.equals("vendor_id")) {
           vendor = value;
         } else if (key.equals("flags")) {
-          return Optional.of(new Cpu(vendor, new HashSet<>(List.of(value.split("\\s+")))));
+          Set<String> flags = new HashSet<>(List.of(value.split("\\s+")));
+          glibcActive(flags);
+          return Optional.of(new Hwcaps.Cpu(vendor, flags));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -218,8 +147,71 @@ final class LinkerHost {
     return Optional.empty();
   }
 
+  /**
+   * The flags the hwcaps rules read, where they are known, as glibc itself judges them usable: glibc 2.33+ answers
+   * with {@code __x86_get_cpuid_feature_leaf} (sys/platform/x86.h), whose active bits are what its hwcaps and
+   * platform choice read. The kernel's /proc/cpuinfo may hide a flag the CPU has and glibc uses (seen on a VM: no
+   * {@code abm}, while glibc counts LZCNT as usable and searches x86-64-v3 and v4).
+   */
+  private static void glibcActive(Set<String> flags) {
+    MethodHandle leaf;
+    try {
+      Optional<MemorySegment> function =
+          Linker.nativeLinker().defaultLookup().find("__x86_get_cpuid_feature_leaf");
+      if (function.isEmpty()) {
+        return; // before 2.33: /proc/cpuinfo stands in
+      }
+      leaf = Linker.nativeLinker().downcallHandle(function.get(),
+          FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    } catch (RuntimeException e) {
+      return;
+    }
+    for (X86Feature feature : X86Feature.values()) {
+      try {
+        // struct cpuid_feature { unsigned cpuid_array[4]; unsigned active_array[4]; }
+        MemorySegment words = ((MemorySegment) leaf.invokeExact(feature.leaf)).reinterpret(32);
+        boolean active = (words.get(ValueLayout.JAVA_INT, 16 + 4L * feature.register) & (1 << feature.bit)) != 0;
+        if (active) {
+          flags.add(feature.flag);
+        } else {
+          flags.remove(feature.flag);
+        }
+      } catch (Throwable t) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The cpuinfo flags the rules above read, and where glibc keeps each (leaf index, register eax..edx, bit). FPU is
+   * left to /proc/cpuinfo: glibc never marks it active (x86-64 has it by definition).
+   */
+  private enum X86Feature {
+    CX8("cx8", 0, 3, 8), CMOV("cmov", 0, 3, 15), MMX("mmx", 0, 3, 23), FXSR("fxsr", 0, 3, 24),
+    SSE("sse", 0, 3, 25), SSE2("sse2", 0, 3, 26),
+    SSE3("pni", 0, 2, 0), SSSE3("ssse3", 0, 2, 9), FMA("fma", 0, 2, 12), CX16("cx16", 0, 2, 13),
+    SSE4_1("sse4_1", 0, 2, 19), SSE4_2("sse4_2", 0, 2, 20), MOVBE("movbe", 0, 2, 22), POPCNT("popcnt", 0, 2, 23),
+    AVX("avx", 0, 2, 28), F16C("f16c", 0, 2, 29),
+    BMI1("bmi1", 1, 1, 3), AVX2("avx2", 1, 1, 5), BMI2("bmi2", 1, 1, 8), AVX512F("avx512f", 1, 1, 16),
+    AVX512DQ("avx512dq", 1, 1, 17), AVX512PF("avx512pf", 1, 1, 26), AVX512ER("avx512er", 1, 1, 27),
+    AVX512CD("avx512cd", 1, 1, 28), AVX512BW("avx512bw", 1, 1, 30), AVX512VL("avx512vl", 1, 1, 31),
+    LAHF("lahf_lm", 2, 2, 0), LZCNT("abm", 2, 2, 5);
+
+    final String flag;
+    final int leaf;
+    final int register;
+    final int bit;
+
+    X86Feature(String flag, int leaf, int register, int bit) {
+      this.flag = flag;
+      this.leaf = leaf;
+      this.register = register;
+      this.bit = bit;
+    }
+  }
+
   /** glibc's major and minor from gnu_get_libc_version(); empty on another C library. */
-  private static Optional<int[]> glibcVersion() {
+  private static Optional<GlibcVersion> glibcVersion() {
     try {
       Optional<MemorySegment> function = Linker.nativeLinker().defaultLookup().find("gnu_get_libc_version");
       if (function.isEmpty()) {
@@ -229,8 +221,7 @@ final class LinkerHost {
       MethodHandle call = Linker.nativeLinker().downcallHandle(function.get(),
           FunctionDescriptor.of(ValueLayout.ADDRESS));
       String text = ((MemorySegment) call.invokeExact()).reinterpret(64).getString(0);
-      String[] parts = text.split("\\.");
-      return Optional.of(new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1].replaceAll("\\D.*", ""))});
+      return Optional.of(GlibcVersion.parse(text));
     } catch (Throwable t) {
       return Optional.empty();
     }

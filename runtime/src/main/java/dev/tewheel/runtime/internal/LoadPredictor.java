@@ -4,6 +4,7 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
+import dev.tewheel.loader.FileStamp;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicFlags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.loader.LdSoCache;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.Dependency.FoundBy;
 import java.io.IOException;
@@ -160,12 +161,28 @@ public final class LoaderSearch {
    * Empty when none is found.
    */
   public static Optional<Dependency> byName(String name, ElfMachine machine) {
+    return byName(name, machine, null);
+  }
+
+  /**
+   * Where te-runtime itself takes {@code name} from when it is to load it: {@link #byName}'s search, but a folder
+   * that an empty or relative entry names is skipped ({@link UnnamedFolders}), although glibc's dlopen would search
+   * it. Empty when none is found.
+   *
+   * @param skipped receives, for each skipped entry that holds a usable {@code name}, the sentence saying so
+   */
+  public static Optional<Dependency> byNameInNamedFolders(String name, ElfMachine machine, List<String> skipped) {
+    return byName(name, machine, java.util.Objects.requireNonNull(skipped, "skipped"));
+  }
+
+  /** @param skipped null for glibc's search, else as {@link #byNameInNamedFolders} */
+  private static Optional<Dependency> byName(String name, ElfMachine machine, List<String> skipped) {
     Optional<Path> loaded = Libc.loadedFile(name);
     if (loaded.isPresent()) {
       return Optional.of(dependency(name, "dlopen", loaded, FoundBy.ALREADY_LOADED));
     }
     Node executable = LinkerHost.executable().map(e -> new Node(e.file(), e.elf(), null, true)).orElse(null);
-    Dependency found = search(name, "dlopen", executable, machine);
+    Dependency found = search(name, "dlopen", executable, machine, skipped);
     return found.file().isPresent() ? Optional.of(found) : Optional.empty();
   }
 
@@ -226,11 +243,17 @@ public final class LoaderSearch {
           ? dependency(name, neededBy, path, FoundBy.PATH)
           : dependency(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
     }
-    return search(name, neededBy, node, machine);
+    return search(name, neededBy, node, machine, null);
   }
 
-  /** dl-load.c's _dl_map_new_object for a name without '/', needed by {@code node} (null: no executable known). */
-  private static Dependency search(String name, String neededBy, Node node, ElfMachine machine) {
+  /**
+   * dl-load.c's _dl_map_new_object for a name without '/', needed by {@code node} (null: no executable known).
+   *
+   * @param skipped null for glibc's search; else te-runtime's own, which skips unnamed folders and says here which
+   *     of them held the file
+   */
+  private static Dependency search(String name, String neededBy, Node node, ElfMachine machine,
+      List<String> skipped) {
     Optional<Node> executable = LinkerHost.executable().map(e -> new Node(e.file(), e.elf(), null, true));
     List<Lookup> order = new ArrayList<>();
     if (node == null || node.elf().runpath().isEmpty()) {
@@ -252,7 +275,7 @@ public final class LoaderSearch {
       order.add(new Lookup(FoundBy.RUNPATH, folders(node.elf().runpath(), node.origin())));
     }
     for (Lookup lookup : order) {
-      Optional<Dependency> hit = inFolders(name, neededBy, lookup, machine);
+      Optional<Dependency> hit = inFolders(name, neededBy, lookup, machine, skipped);
       if (hit.isPresent()) {
         return hit.get();
       }
@@ -270,7 +293,7 @@ public final class LoaderSearch {
         }
       }
       Optional<Dependency> hit = inFolders(name, neededBy, new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)),
-          machine);
+          machine, skipped);
       if (hit.isPresent()) {
         return hit.get();
       }
@@ -383,14 +406,25 @@ public final class LoaderSearch {
     return token.length();
   }
 
-  private static Optional<Dependency> inFolders(String name, String neededBy, Lookup lookup, ElfMachine machine) {
+  /** @param skipped null to search every folder, as glibc does; else unnamed folders are skipped and noted here */
+  private static Optional<Dependency> inFolders(String name, String neededBy, Lookup lookup, ElfMachine machine,
+      List<String> skipped) {
     List<String> subfolders = LinkerHost.subfolders();
     for (String folder : lookup.folders()) {
       // An empty entry is "./": relative to the current directory when the library is opened.
       String prefix = folder.isEmpty() ? "./" : folder.endsWith("/") ? folder : folder + "/";
+      boolean unnamed = skipped != null && !UnnamedFolders.named(folder);
       for (String subfolder : subfolders) {
         Path file = Path.of(prefix + subfolder + name);
         Probe probe = probe(file, machine);
+        if (unnamed) {
+          if (probe == Probe.USABLE) {
+            skipped.add(UnnamedFolders.describe(lookup.foundBy().toString(), folder) + " holds "
+                + file.toAbsolutePath().normalize() + ", which glibc's search would take; te-runtime loads nothing"
+                + " from a folder not named by an absolute path");
+          }
+          continue;
+        }
         if (probe == Probe.USABLE) {
           return Optional.of(dependency(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
               lookup.foundBy()));

@@ -50,6 +50,41 @@ final class ProcMaps {
   }
 
   /**
+   * The file mapped at {@code address}, as the kernel gives it: {device major, device minor, inode}; empty when no
+   * file is mapped there. The names in the maps may have changed since; these numbers are the mapping's own.
+   */
+  static Optional<long[]> fileAt(long address) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(MAPS, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    for (String line : lines) {
+      // start-end perms offset major:minor inode [path]
+      String[] fields = line.trim().split("\\s+", 6);
+      int dash = fields[0].indexOf('-');
+      if (fields.length < 5 || dash < 0) {
+        continue;
+      }
+      try {
+        long start = Long.parseUnsignedLong(fields[0].substring(0, dash), 16);
+        long end = Long.parseUnsignedLong(fields[0].substring(dash + 1), 16);
+        if (Long.compareUnsigned(address, start) < 0 || Long.compareUnsigned(address, end) >= 0) {
+          continue;
+        }
+        int colon = fields[3].indexOf(':');
+        long inode = Long.parseLong(fields[4]);
+        return inode == 0 ? Optional.empty() : Optional.of(new long[] {Long.parseLong(fields[3].substring(0, colon),
+            16), Long.parseLong(fields[3].substring(colon + 1), 16), inode});
+      } catch (NumberFormatException | IndexOutOfBoundsException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * Mapped shared objects by SONAME (files without one are left out), each list in the order of the maps; only files
    * whose name starts with one of {@code prefixes} are read (the JVM maps dozens of its own libraries, whose ELF
    * headers cost milliseconds to read when the process is cold). A prefix such as {@code libcudart} also matches a

@@ -10,6 +10,7 @@ import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.Availability;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;

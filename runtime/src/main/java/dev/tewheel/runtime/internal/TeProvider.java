@@ -3,6 +3,7 @@ package dev.tewheel.runtime.internal;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.Environment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one rule for a folder whose contents te-runtime lets run in this process (the class-path bundle cache and NCCL
- * EP's JIT cache): no other user can change what is in it, now or later.
+ * The one rule for a folder whose contents te-runtime lets run in this process (the class-path bundle cache, NCCL
+ * EP's JIT cache, and with {@code te.verifyDigests} the folder TE's core library is loaded from by path): no other
+ * user can change what is in it, now or later ({@link #requireFile} for one file).
  * <ul>
  *   <li>the folder itself belongs to this user (the effective uid), is not writable by group or others, and is not a
  *       symbolic link;</li>
@@ -116,6 +117,25 @@ final class TrustedFolder {
       return Optional.empty();
     } catch (Refusal refusal) {
       return Optional.of(refusal);
+    }
+  }
+
+  /**
+   * The same rule for one file te-runtime loads from a bundle it vets: no other user can rewrite it in place after
+   * the check. It belongs to this user or root and is not writable by group or others.
+   *
+   * @param status what fstat said of the opened file
+   */
+  public static void requireFile(Path file, Libc.FileStatus status) throws Refusal {
+    int me = Libc.geteuid();
+    if (status.uid() != 0 && status.uid() != me) {
+      throw new Refusal(file, file, "belongs to uid " + status.uid() + " (neither root nor this user, uid " + me
+          + "), who could rewrite it after te-runtime checked it", "Have root or its owner give it to you (chown),"
+          + " or copy the bundle to a folder of your own");
+    }
+    if ((status.mode() & GROUP_OR_OTHERS_WRITE) != 0) {
+      throw new Refusal(file, file, "is writable by other users (" + permissions(status.mode()) + "), who could"
+          + " rewrite it after te-runtime checked it", "Run chmod go-w " + file);
     }
   }
 

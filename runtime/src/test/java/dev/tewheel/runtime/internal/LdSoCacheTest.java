@@ -3,6 +3,7 @@ package dev.tewheel.runtime.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.loader.LdSoCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal;
+package dev.tewheel.loader;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,11 +23,11 @@ public final class FileStamp {
   }
 
   /** The stamp of {@code file} now (links followed). */
-  static FileStamp of(Path file) throws IOException {
+  public static FileStamp of(Path file) throws IOException {
     return new FileStamp(Files.readAttributes(file, BasicFileAttributes.class));
   }
 
-  long size() {
+  public long size() {
     return size;
   }
 

@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal;
+package dev.tewheel.loader;
 
 import dev.tewheel.elf.ElfMachine;
 import java.io.IOException;
@@ -19,8 +19,8 @@ import java.util.Optional;
  * Read to answer "would dlopen find this name?" without loading anything, choosing one entry as glibc's
  * dl-cache.c does ({@link #choose}).
  */
-final class LdSoCache {
-  static final Path FILE = Path.of("/etc/ld.so.cache");
+public final class LdSoCache {
+  public static final Path FILE = Path.of("/etc/ld.so.cache");
   private static final byte[] NEW_MAGIC = "glibc-ld.so.cache1.1".getBytes(StandardCharsets.US_ASCII);
   private static final int NEW_HEADER = 48;
   private static final int NEW_ENTRY = 24;
@@ -43,7 +43,7 @@ final class LdSoCache {
    * One entry: the file, its flags, and its hwcaps subfolder name (glibc-hwcaps extension), or a legacy hwcap
    * value (non-zero: a subfolder of the mechanism glibc 2.37 removed).
    */
-  record Entry(Path file, int flags, Optional<String> hwcaps, long legacyHwcap) {}
+  public record Entry(Path file, int flags, Optional<String> hwcaps, long legacyHwcap) {}
 
   /** A parsed cache and the file state it was parsed from; reparsed when ldconfig rewrites the file. */
   private record Parsed(Path file, FileStamp stamp, Map<String, List<Entry>> byName) {}
@@ -51,7 +51,7 @@ final class LdSoCache {
   private static volatile Parsed parsed;
 
   /** The paths the cache lists for {@code name}, in the cache's order. */
-  static List<Path> lookup(Path cache, String name) {
+  public static List<Path> lookup(Path cache, String name) {
     return table(cache).getOrDefault(name, List.of()).stream().map(Entry::file).toList();
   }
 
@@ -61,7 +61,7 @@ final class LdSoCache {
    * (entries of subfolders this CPU lacks skipped), else the first plain entry; legacy-hwcap entries are skipped.
    * The linker tries only this file; if it cannot be opened, the cache has no answer.
    */
-  static Optional<Path> choose(Path cache, String name, ElfMachine machine, List<String> subfolders) {
+  public static Optional<Path> choose(Path cache, String name, ElfMachine machine, List<String> subfolders) {
     int defaultId = machine == ElfMachine.X86_64 ? X86_64_ID : machine == ElfMachine.AARCH64 ? AARCH64_ID
         : FLAG_ELF_LIBC6;
     Entry best = null;

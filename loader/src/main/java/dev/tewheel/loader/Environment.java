@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal;
+package dev.tewheel.loader;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,0 +1,135 @@
+package dev.tewheel.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/architecture.md's rules, held to every module's class files: no package cycle, the module dependency rules,
+ * and the dynamic loader's inputs read by the loader model only.
+ */
+class ArchitectureTest {
+  /**
+   * Today's one package cycle, runtime and runtime.internal (issue 32, item 2, removes it): these classes of the
+   * public package reach into internal, and internal reaches back. The list may only shrink: {@link
+   * #theFrozenCycleListsOnlyClassesThatStillCloseIt} fails when one of them no longer reaches into internal.
+   */
+  static final Set<String> FROZEN_RUNTIME_CYCLE = Set.of(
+      "dev.tewheel.runtime.LoadedLibrary",
+      "dev.tewheel.runtime.NativeCalls",
+      "dev.tewheel.runtime.Nccl",
+      "dev.tewheel.runtime.NcclEp",
+      "dev.tewheel.runtime.ReportFactory",
+      "dev.tewheel.runtime.TeRuntime",
+      "dev.tewheel.runtime.TransformerEngine");
+
+  /**
+   * Classes outside the loader model that still interpret its inputs themselves (issue 32, item 1, moves each rule
+   * into dev.tewheel.loader). The list may only shrink: {@link #theKnownLoaderReadersStillReadIt} fails when one of
+   * them stops, so it is taken off.
+   */
+  static final Set<String> KNOWN_LOADER_READERS = Set.of(
+      "dev.tewheel.runtime.internal.LoaderSearch", // glibc's search itself, still beside dlopen in the runtime
+      "dev.tewheel.runtime.internal.Discovery"); // warns of LD_LIBRARY_PATH's unnamed folders
+
+  /**
+   * Classes that name the loader's inputs without interpreting them, and why they may: they hold the shipped bytes to
+   * a policy, or name a search step in a report.
+   */
+  static final Map<String, String> NAMING_ONLY = Map.of(
+      "dev.tewheel.core.check.TeRunpathOriginCheck", "TE-RUNPATH: TE's DT_RUNPATH/DT_RPATH text must be $ORIGIN-relative",
+      "dev.tewheel.core.check.NcclEpNoRunpathCheck", "NCCL EP ships without a DT_RUNPATH/DT_RPATH",
+      "dev.tewheel.runtime.Dependency", "FoundBy: the reports' word for each step of the search");
+
+  private final JavaClasses all = TeWheelClasses.all();
+
+  @Test
+  void noModuleHasAPackageCycle() {
+    Rules.noPackageCycles("dev.tewheel", Rules.namedOrNestedIn(FROZEN_RUNTIME_CYCLE), "dev.tewheel.runtime.internal")
+        .check(all);
+  }
+
+  @Test
+  void theFrozenCycleListsOnlyClassesThatStillCloseIt() {
+    for (String name : FROZEN_RUNTIME_CYCLE) {
+      boolean reaches = all.stream().filter(Rules.namedOrNestedIn(Set.of(name))::test)
+          .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
+          .anyMatch(d -> d.getTargetClass().getPackageName().equals("dev.tewheel.runtime.internal"));
+      assertEquals(true, reaches, name + " no longer reaches into dev.tewheel.runtime.internal: take it off"
+          + " FROZEN_RUNTIME_CYCLE (and docs/architecture.md's list)");
+    }
+  }
+
+  @Test
+  void onlyTheLoaderModelReadsTheLoadersInputs() {
+    Set<String> allowed = new java.util.HashSet<>(KNOWN_LOADER_READERS);
+    allowed.addAll(NAMING_ONLY.keySet());
+    noClasses().that().resideOutsideOfPackages("dev.tewheel.elf..", "dev.tewheel.bundle..", "dev.tewheel.loader..")
+        .and(DescribedPredicate.not(Rules.namedOrNestedIn(allowed)))
+        .should(Rules.readLoaderInputs()).check(all);
+  }
+
+  @Test
+  void theKnownLoaderReadersStillReadIt() {
+    Set<String> listed = new java.util.HashSet<>(KNOWN_LOADER_READERS);
+    listed.addAll(NAMING_ONLY.keySet());
+    Map<String, List<String>> reading = new TreeMap<>();
+    for (String name : listed) {
+      List<String> reasons = all.stream().filter(Rules.namedOrNestedIn(Set.of(name))::test)
+          .flatMap(c -> Rules.loaderInputsRead(c).stream()).toList();
+      reading.put(name, reasons);
+    }
+    Set<String> stopped = reading.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
+        .collect(Collectors.toSet());
+    assertEquals(Set.of(), stopped, "no longer read the loader's inputs: take them off the lists");
+  }
+
+  @Test
+  void elfBundleJsonAndLoaderUseOnlyTheJdkAndTheModulesBelow() {
+    classes().that().resideInAPackage("dev.tewheel.json..").should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.tewheel.json..").check(all);
+    classes().that().resideInAPackage("dev.tewheel.elf..").should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.tewheel.json..", "dev.tewheel.elf..").check(all);
+    classes().that().resideInAPackage("dev.tewheel.bundle..").should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.tewheel.json..", "dev.tewheel.elf..", "dev.tewheel.bundle..").check(all);
+    classes().that().resideInAPackage("dev.tewheel.loader..").should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.tewheel.elf..", "dev.tewheel.bundle..", "dev.tewheel.loader..")
+        .check(all);
+  }
+
+  @Test
+  void theLoaderModelIsPureJava17() {
+    noClasses().that().resideInAPackage("dev.tewheel.loader..").should().dependOnClassesThat()
+        .resideInAPackage("java.lang.foreign..").check(all);
+  }
+
+  @Test
+  void coreNeverDependsOnThePluginTheRuntimeOrMaven() {
+    noClasses().that().resideInAPackage("dev.tewheel.core..").should().dependOnClassesThat()
+        .resideInAnyPackage("dev.tewheel.plugin..", "dev.tewheel.runtime..", "dev.tewheel.cli..", "org.apache.maven..")
+        .check(all);
+  }
+
+  @Test
+  void theRuntimeNeverDependsOnCoreThePluginOrAThirdParty() {
+    classes().that().resideInAPackage("dev.tewheel.runtime..").should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.tewheel.json..", "dev.tewheel.elf..", "dev.tewheel.bundle..",
+            "dev.tewheel.loader..", "dev.tewheel.runtime..").check(all);
+  }
+
+  @Test
+  void nothingDependsOnThePlugin() {
+    noClasses().that().resideOutsideOfPackage("dev.tewheel.plugin..").should().dependOnClassesThat()
+        .resideInAPackage("dev.tewheel.plugin..").check(all);
+  }
+}
