@@ -206,12 +206,13 @@ public final class Configuration {
     }
     String tag = platformTag();
     Path wheels = path(Parameters.WHEEL_DIRECTORY);
-    Metadata.Fields fields = new Metadata.Fields(text(Parameters.SUMMARY), text(Parameters.REQUIRES_PYTHON),
-        values.list(Parameters.REQUIRES_DIST), text(Parameters.LICENSE), text(Parameters.HOME_PAGE));
     Integer cuda = cudaMajor();
     int level = integer(Parameters.COMPRESSION_LEVEL);
     FileTime time = timestamp();
     try {
+      // The fields refuse a line break in a header value (HeaderValues), naming the field as the parameter is.
+      Metadata.Fields fields = new Metadata.Fields(text(Parameters.SUMMARY), text(Parameters.REQUIRES_PYTHON),
+          values.list(Parameters.REQUIRES_DIST), text(Parameters.LICENSE), text(Parameters.HOME_PAGE));
       return new PackRequest(staging, text(Parameters.DISTRIBUTION), text(Parameters.VERSION), cuda,
           text(Parameters.PYTHON_TAG), text(Parameters.ABI_TAG), tag == null ? PlatformTag.ofThisMachine().tag() : tag,
           path(Parameters.METADATA_FILE), fields, level, wheels == null ? base : wheels, time,

@@ -58,11 +58,41 @@ class ConfigurationTest {
   }
 
   @Test
-  void numbersAreDecimalAndANonNumberSaysSo() {
-    assertEquals(12, of(new Values().set(Parameters.CUDA_MAJOR, "012")).cudaMajor());
+  void majorsAreDecimalWithoutLeadingZerosAndANonNumberSaysSo() {
+    assertEquals(12, of(new Values().set(Parameters.CUDA_MAJOR, " 12 ")).cudaMajor());
+    assertEquals(0, of(new Values().set(Parameters.NCCL_EP_MAJOR, "0")).ncclEpMajor());
+    ParameterException octal = assertThrows(ParameterException.class,
+        () -> of(new Values().set(Parameters.CUDA_MAJOR, "012")).cudaMajor());
+    assertEquals("--cuda-major '012': expected a CUDA major version such as 12 or 13: a decimal number from 1 to"
+        + " 9999 without leading zeros (Maven alone would read 012 as an octal number)",
+        octal.describe("--cuda-major", " "));
     ParameterException e = assertThrows(ParameterException.class,
         () -> of(new Values().set(Parameters.CUDA_MAJOR, "twelve")).cudaMajor());
-    assertEquals("--cuda-major 'twelve': not a whole number", e.describe("--cuda-major", " "));
+    assertTrue(e.describe("--cuda-major", " ").startsWith("--cuda-major 'twelve': expected a CUDA major version"),
+        e.getMessage());
+    ParameterException ep = assertThrows(ParameterException.class,
+        () -> of(new Values().set(Parameters.NCCL_EP_MAJOR, "0x1")).checkSettings());
+    assertTrue(ep.describe("--nccl-ep-major", " ").startsWith("--nccl-ep-major '0x1': expected NCCL EP's major"),
+        ep.getMessage());
+  }
+
+  @Test
+  void aPlatformTagSetIsTrimmedAndAGlibcNumberNoIntHoldsIsRefused() {
+    assertEquals("manylinux_2_28_x86_64.manylinux_2_34_x86_64", of(new Values().set(Parameters.PLATFORM_TAG,
+        " manylinux_2_28_x86_64 . manylinux_2_34_x86_64 ")).platformTag());
+    ParameterException e = assertThrows(ParameterException.class, () -> of(new Values()
+        .set(Parameters.PLATFORM_TAG, "manylinux_2_9999999999_x86_64")).platformTag());
+    assertTrue(e.getMessage().startsWith("te.platformTag = 'manylinux_2_9999999999_x86_64': platform tag"),
+        e.getMessage());
+  }
+
+  @Test
+  void aGrowthBudgetThatIsNoFiniteNumberIsRefusedNamingTheParameter() {
+    for (String value : List.of("Infinity", "1e999", "NaN")) {
+      Values values = new Values().set(Parameters.MAX_GROWTH_PERCENT, value);
+      assertEquals(Parameters.MAX_GROWTH_PERCENT, assertThrows(ParameterException.class,
+          () -> of(values).diff(Path.of("a"), Path.of("b"), null)).parameter(), value);
+    }
   }
 
   @Test
