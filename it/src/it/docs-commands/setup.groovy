@@ -1,6 +1,8 @@
 // work/: the folder the documented commands run in, as a release engineer's download folder would be: the stand-ins'
-// TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, and auditwheel's cffi wheel. bin/mvn: Maven with the
-// invoker's isolated repository and the pluginGroup docs/goals/verify-wheel-lib.md asks for.
+// TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, and auditwheel's cffi wheel; stage/, the
+// stand-ins' TE package as a build stages it for te-wheel pack. bin/mvn: Maven with the invoker's isolated repository
+// and the pluginGroup docs/goals/verify-wheel-lib.md asks for; bin/te-wheel: the te-wheel jar with java -cp on the
+// Java that runs Maven.
 import java.nio.file.*
 
 def work = Files.createDirectories(basedir.toPath().resolve('work'))
@@ -16,6 +18,12 @@ def release = wheels.teRelease(standIns)
 writeWheel(work.resolve('nvdemo-1.0-cp312-cp312-manylinux_2_34_x86_64.whl'), 'nvdemo-1.0.dist-info/', 'nvdemo',
     '1.0', 'cp312-cp312-manylinux_2_34_x86_64',
     ['nvdemo/__init__.py': 'from ._native import *\n'.bytes, 'nvdemo/_native.cpython-312-x86_64-linux-gnu.so': te])
+
+release.each { name, bytes ->
+  def file = work.resolve('stage').resolve(name)
+  Files.createDirectories(file.parent)
+  Files.write(file, bytes)
+}
 
 // auditwheel's cffi test wheel, as core's differential test keeps it (origin in that folder's ORIGIN.md).
 Files.copy(Paths.get(projectRoot, 'core/src/test/resources/auditwheel-bundled-wheels/cffi-1.5.0-cp27-none-linux_x86_64.whl'),
@@ -33,4 +41,7 @@ def bin = Files.createDirectories(basedir.toPath().resolve('bin'))
 def mvn = Paths.get(System.getProperty('maven.home'), 'bin', 'mvn').toString()
 Files.writeString(bin.resolve('mvn'), "#!/bin/sh\nexec '${mvn}' -B -s '${settings}' -Dmaven.repo.local='${localRepositoryPath}' \"\$@\"\n")
 bin.resolve('mvn').toFile().setExecutable(true)
+def java = Paths.get(System.getProperty('java.home'), 'bin', 'java').toString()
+Files.writeString(bin.resolve('te-wheel'), "#!/bin/sh\nexec '${java}' -cp '${teWheelJar}' dev.tewheel.cli.TeWheel \"\$@\"\n")
+bin.resolve('te-wheel').toFile().setExecutable(true)
 true

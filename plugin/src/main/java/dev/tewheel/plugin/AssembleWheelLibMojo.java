@@ -6,13 +6,14 @@ import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckCatalogue;
-import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -93,9 +94,23 @@ public class AssembleWheelLibMojo extends TeMojo {
     }
   }
 
+  /**
+   * Parses one of assemble's own parameters (the shared ones are core's, {@link Configuration}); a malformed value
+   * is a configuration error naming the parameter as users type it and echoing the value.
+   */
+  private <T> T parameter(String name, String value, Supplier<T> parse) throws MojoExecutionException {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw new MojoExecutionException(Printable.text(goal() + ": te." + name + " = '" + value + "': " + e.getMessage()),
+          e);
+    }
+  }
+
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
-    Layout named = chosenLayout();
+    Configuration configuration = configuration();
+    Layout named = configuration.layout(acceptsAnyLayout());
     Layout withLibrary = ncclEpLibrary == null || ncclEpLibrary.isBlank() ? named
         : parameter("ncclEpLibrary", ncclEpLibrary, () -> named.withNcclEpLibrary(ncclEpLibrary.trim()));
     Layout chosen = includeRoot == null || includeRoot.isBlank() ? withLibrary
@@ -105,8 +120,8 @@ public class AssembleWheelLibMojo extends TeMojo {
     }
     AssembleRequest request = new AssembleRequest(transformerEngineLibrary.toPath(),
         ncclEpHome == null ? null : ncclEpHome.toPath(), headerIncludes, headerExcludes, outputDirectory.toPath(),
-        chosen, checkSettings(), severityOverrides(CheckCatalogue.CHECKS), timestamp(),
-        stateFile == null ? null : stateFile.toPath(), reportPath(), projectFolder());
+        chosen, configuration.checkSettings(), configuration.severities(CheckCatalogue.CHECKS),
+        configuration.timestamp(), stateFile == null ? null : stateFile.toPath(), reportPath(), projectFolder());
     if (ncclEpHome == null) {
       info("ncclEpHome is not set: wheel_lib ships no NCCL EP (a build with NVTE_WITH_NCCL_EP=OFF)");
     }

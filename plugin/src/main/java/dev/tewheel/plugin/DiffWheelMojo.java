@@ -1,18 +1,15 @@
 package dev.tewheel.plugin;
 
-import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.diff.DiffRequest;
-import dev.tewheel.core.diff.DiffRules;
 import dev.tewheel.core.diff.WheelDiff;
 import dev.tewheel.core.gate.GateReport;
-import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.gate.Suppression;
+import dev.tewheel.core.goal.Parameters;
+import dev.tewheel.core.goal.Values;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Component;
@@ -27,7 +24,8 @@ import org.eclipse.aether.resolution.ArtifactResolutionException;
 
 /**
  * Compares this release's wheel_lib with the previous release's (a .whl, a folder, or the whl artifact of its
- * Maven coordinates) and fails on ABI breaks and budgets, as japicmp does for jars. See docs/goals/diff-wheel.md.
+ * Maven coordinates) and fails on ABI breaks and budgets, as japicmp does for jars; te-wheel diff is the same
+ * comparison as a command. See docs/goals/diff-wheel.md.
  */
 @Mojo(name = "diff-wheel", threadSafe = true, requiresProject = false)
 public class DiffWheelMojo extends TeMojo {
@@ -41,7 +39,7 @@ public class DiffWheelMojo extends TeMojo {
 
   /** The largest growth of wheel_lib's total size that passes, in percent of the baseline's. */
   @Parameter(property = "te.maxGrowthPercent", defaultValue = "" + DiffRequest.DEFAULT_MAX_GROWTH_PERCENT)
-  double maxGrowthPercent;
+  String maxGrowthPercent;
 
   @Parameter(defaultValue = "${repositorySystemSession}", readonly = true)
   RepositorySystemSession repositorySession;
@@ -68,17 +66,15 @@ public class DiffWheelMojo extends TeMojo {
   }
 
   @Override
+  Values values() {
+    return super.values().set(Parameters.MAX_GROWTH_PERCENT, maxGrowthPercent);
+  }
+
+  @Override
   void run() throws MojoExecutionException, MojoFailureException {
     Path baselinePath = baselinePath();
     Path current = input();
-    Layout chosen = chosenLayout();
-    Severity level = failOnSeverity();
-    // The diff's rules have IDs of their own, checked before anything runs.
-    Map<String, Severity> overrides = severityOverrides(DiffRules.RULES);
-    List<Suppression> accepted = suppressionList(DiffRules.RULES);
-    DiffRequest request = parameter("maxGrowthPercent", maxGrowthPercent, () -> new DiffRequest(baselinePath,
-        current, wheelLibPath, chosen, maxGrowthPercent, level, overrides,
-        accepted, reportPath(), projectFolder()));
+    DiffRequest request = configuration().diff(baselinePath, current, reportPath());
     GateReport report;
     try {
       report = new WheelDiff().diff(request);

@@ -1,10 +1,10 @@
 package dev.tewheel.plugin;
 
+import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.jar.WheelLibJar;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import javax.inject.Inject;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -58,21 +58,19 @@ public class JarWheelLibMojo extends TeMojo {
   @Override
   void run() throws MojoExecutionException, MojoFailureException {
     Path folder = wheelLib.toPath();
-    Integer major = cudaMajor();
+    Configuration configuration = configuration();
+    Integer major = configuration.cudaMajor();
     String name;
     try {
-      name = parameter("classifier", classifier, () -> {
-        try {
-          return WheelLibJar.classifier(classifier, folder, major);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (UncheckedIOException e) {
-      throw new MojoFailureException(Printable.text(e.getCause().getMessage()), e.getCause());
+      name = WheelLibJar.classifier(classifier, folder, major);
+    } catch (IllegalArgumentException e) {
+      throw new MojoExecutionException(Printable.text(goal() + ": te.classifier = '" + classifier + "': "
+          + e.getMessage()), e);
+    } catch (IOException e) {
+      throw new MojoFailureException(Printable.text(e.getMessage()), e);
     }
     WheelLibJar.Request request = new WheelLibJar.Request(folder, classpathBundle,
-        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), timestamp(),
+        jarDirectory.toPath().resolve(finalName + "-" + name + ".jar"), configuration.timestamp(),
         WheelLibJar.cudaMajorOf(name));
     WheelLibJar.Written written;
     try {

@@ -1,11 +1,12 @@
 package dev.tewheel.plugin;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.goal.Configuration;
+import dev.tewheel.core.goal.Parameters;
+import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.json.Printable;
 import java.io.File;
@@ -26,7 +27,7 @@ import org.apache.maven.project.MavenProjectHelper;
 /**
  * Writes a deterministic .whl from the staged tree (PEP 427: METADATA, WHEEL, RECORD), with the CUDA-major rename
  * TE's release script makes, verifies it with every check (configured as for te:verify-wheel-lib), and attaches it
- * to the build. See docs/goals/pack-wheel.md.
+ * to the build; te-wheel pack is the same as a command. See docs/goals/pack-wheel.md.
  */
 @Mojo(name = "pack-wheel", defaultPhase = LifecyclePhase.PACKAGE, threadSafe = true)
 public class PackWheelMojo extends TeMojo {
@@ -69,7 +70,7 @@ public class PackWheelMojo extends TeMojo {
 
   /** Deflate level, 0 (stored) to 9. */
   @Parameter(property = "te.compressionLevel", defaultValue = "" + PackRequest.DEFAULT_COMPRESSION_LEVEL)
-  int compressionLevel;
+  String compressionLevel;
 
   /** Where the .whl goes. */
   @Parameter(property = "te.wheelDirectory", defaultValue = "${project.build.directory}")
@@ -77,7 +78,7 @@ public class PackWheelMojo extends TeMojo {
 
   /** Verify the written wheel with every check before the goal returns. */
   @Parameter(property = "te.verify", defaultValue = "true")
-  boolean verify;
+  String verify;
 
   private final MavenProjectHelper projectHelper;
 
@@ -97,13 +98,8 @@ public class PackWheelMojo extends TeMojo {
   }
 
   @Override
-  List<String> summaryLines(GateReport report) {
-    return VerifyWheelLibMojo.suggestedTag(report);
-  }
-
-  @Override
   String verdictLabel() {
-    return "verify: ";
+    return PackedWheel.VERDICT_LABEL;
   }
 
   /** Pack's own folder, so its verification never overwrites the reports of te:verify-wheel-lib. */
@@ -141,22 +137,25 @@ public class PackWheelMojo extends TeMojo {
   }
 
   @Override
+  Values values() {
+    return super.values().set(Parameters.STAGING_DIRECTORY, stagingDirectory)
+        .set(Parameters.DISTRIBUTION, distribution).set(Parameters.VERSION, version)
+        .set(Parameters.PYTHON_TAG, pythonTag).set(Parameters.ABI_TAG, abiTag)
+        .set(Parameters.METADATA_FILE, metadataFile).set(Parameters.SUMMARY, summary)
+        .set(Parameters.REQUIRES_PYTHON, requiresPython).set(Parameters.REQUIRES_DIST, requiresDist)
+        .set(Parameters.LICENSE, license).set(Parameters.HOME_PAGE, homePage)
+        .set(Parameters.COMPRESSION_LEVEL, compressionLevel).set(Parameters.WHEEL_DIRECTORY, wheelDirectory)
+        .set(Parameters.VERIFY, verify);
+  }
+
+  @Override
   void run() throws MojoExecutionException, MojoFailureException {
-    String tag = platform() == null ? PlatformTag.ofThisMachine().tag() : platform();
-    Integer major = cudaMajor();
-    PackRequest request;
-    try {
-      request = new PackRequest(stagingDirectory.toPath(), distribution, version, major, pythonTag, abiTag, tag,
-          metadataFile == null ? null : metadataFile.toPath(),
-          new Metadata.Fields(summary, requiresPython, requiresDist, license, homePage), compressionLevel,
-          wheelDirectory.toPath(), timestamp(), generator());
-    } catch (IllegalArgumentException e) {
-      // PackRequest's messages start with the component, named as the parameter is: "distribution is required".
-      throw new MojoExecutionException(Printable.text(goal() + ": te." + e.getMessage()), e);
-    }
-    sayWhichWheelLib();
+    Configuration configuration = configuration();
+    PackRequest request = configuration.pack();
     // The platform is the one the wheel's name carries: the first of a compressed set.
-    Function<Path, VerifyRequest> verification = verify ? verification(true, null) : null;
+    Function<Path, VerifyRequest> verification = configuration.packVerifies()
+        ? configuration.verification(true, null, reportPath(), acceptsAnyLayout()) : null;
+    sayWhichWheelLib();
     PackedWheel packed;
     try {
       packed = PackedWheel.packAndVerify(request, verification, this::info);
@@ -168,17 +167,10 @@ public class PackWheelMojo extends TeMojo {
     info(packed.result().summary());
     if (packed.verification().isPresent()) {
       GateReport report = packed.verification().get();
-      judge(report, reportFiles(report), "; the new wheel was kept as " + packed.location()
-          + (Files.exists(packed.result().wheel()) ? " and the previous " + packed.result().wheel().getFileName()
-              + " left as it was" : ""));
+      judge(report, reportFiles(report), packed.failureNote());
     }
     if (attach) {
       projectHelper.attachArtifact(project, "whl", packed.result().wheel().toFile());
     }
-  }
-
-  private String generator() {
-    String pluginVersion = getClass().getPackage().getImplementationVersion();
-    return "te-wheel" + (pluginVersion == null ? "" : " " + pluginVersion);
   }
 }

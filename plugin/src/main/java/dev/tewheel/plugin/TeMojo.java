@@ -1,23 +1,21 @@
 package dev.tewheel.plugin;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.assemble.BuildTimestamp;
-import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.gate.Finding;
-import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.LogLine;
 import dev.tewheel.core.gate.ReportWriter;
-import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.gate.Suppression;
+import dev.tewheel.core.goal.Configuration;
+import dev.tewheel.core.goal.ConsoleReport;
+import dev.tewheel.core.goal.ParameterException;
+import dev.tewheel.core.goal.Parameters;
+import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.AbstractMojo;
@@ -40,9 +37,10 @@ import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * Every parameter more than one goal reads, declared, named, defaulted and documented once (Jib's
- * JibPluginConfiguration is the model). A goal extends this, adds its own parameters and builds its core request
- * from the accessors below; the defaults are core's constants. Every parameter is also the user property
- * {@code te.<name>}.
+ * JibPluginConfiguration is the model). A goal extends this, adds its own parameters, hands their values to core's
+ * {@link Configuration} ({@link #values}), which parses and checks them as it does the te-wheel command's options,
+ * and runs the request it builds; the names and defaults are core's {@link Parameters}. Every parameter is also the
+ * user property {@code te.<name>}.
  */
 abstract class TeMojo extends AbstractMojo {
   /** Skips the goal. */
@@ -246,90 +244,45 @@ abstract class TeMojo extends AbstractMojo {
       info(goal() + " skipped (te.skip)");
       return;
     }
-    run();
+    try {
+      run();
+    } catch (ParameterException e) {
+      throw configurationError(e);
+    }
+  }
+
+  /** A value core's {@link Configuration} refused, as the goal reports it: {@code te:pack-wheel: te.cudaMajor = ...}. */
+  MojoExecutionException configurationError(ParameterException e) {
+    return new MojoExecutionException(Printable.text(goal() + ": " + e.describe(e.parameter().property(), " = ")), e);
   }
 
   /** The goal's own work, once {@link #execute} has done what every goal does first. */
   abstract void run() throws MojoExecutionException, MojoFailureException;
 
   /**
-   * Parses one parameter; a malformed value becomes a configuration error that names the parameter as users type it
-   * and echoes the value, e.g. {@code te:verify-wheel-lib: te.failOn = 'fatal': severity 'fatal' is none of ...}.
+   * The values of the shared parameters, as given; a goal adds its own. Core's {@link Configuration} parses them,
+   * as it parses the te-wheel command's options.
    */
-  <T> T parameter(String name, Object value, Supplier<T> parse) throws MojoExecutionException {
-    try {
-      return parse.get();
-    } catch (IllegalArgumentException e) {
-      throw new MojoExecutionException(Printable.text(goal() + ": te." + name + " = " + echo(value) + ": "
-          + e.getMessage()), e);
-    }
+  Values values() {
+    return new Values().set(Parameters.WHEEL_LIB_PATH, wheelLibPath).set(Parameters.LAYOUT, layout)
+        .set(Parameters.PLATFORM_TAG, platformTag).set(Parameters.FAIL_ON, failOn)
+        .set(Parameters.SUPPRESSIONS, suppressions).set(Parameters.SEVERITIES, severities)
+        .set(Parameters.REPORT_DIRECTORY, reportPath().toFile()).set(Parameters.OUTPUT_TIMESTAMP, outputTimestamp)
+        .set(Parameters.NCCL_EP_MAJOR, ncclEpMajor).set(Parameters.FORBIDDEN_NEEDED, forbiddenNeeded)
+        .set(Parameters.INCLUDE_SEARCH_PATH, includeSearchPath).set(Parameters.EXTERNAL_HEADERS, externalHeaders)
+        .set(Parameters.ALLOWED_NEEDED, allowedNeeded).set(Parameters.CUDA_ARCHITECTURES, cudaArchitectures)
+        .set(Parameters.FLOOR_LIBRARIES, floorLibraries).set(Parameters.CUDA_MAJOR, cudaMajor)
+        .set(Parameters.MAX_WHEEL_SIZE, maxWheelSize);
   }
 
-  private static String echo(Object value) {
-    if (value instanceof List<?> list) {
-      return list.stream().map(v -> "'" + v + "'").toList().toString();
-    }
-    return value == null ? "(unset)" : "'" + value + "'";
-  }
-
-  Layout chosenLayout() throws MojoExecutionException {
-    Layout chosen = parameter("layout", layout, () -> Layout.named(layout));
-    if (chosen.any() && !acceptsAnyLayout()) {
-      throw new MojoExecutionException(Printable.text(goal() + ": te.layout = 'any' is for te:verify-wheel-lib and"
-          + " te:diff-wheel, which check a wheel built elsewhere; " + goal() + " works on TE's wheel_lib: set"
-          + " layout to default or ep-home"));
-    }
-    return chosen;
+  /** The parameters as core reads them; a relative floor library is taken from the project's folder. */
+  Configuration configuration() {
+    return new Configuration(values(), projectFolder());
   }
 
   /** Whether the goal checks any native wheel (layout=any) rather than TE's wheel_lib. */
   boolean acceptsAnyLayout() {
     return false;
-  }
-
-  /**
-   * The configured platform tag, each tag of a compressed set ({@code a.b}) checked; null when unset (each goal has
-   * its own default).
-   */
-  String platform() throws MojoExecutionException {
-    if (platformTag == null || platformTag.isBlank()) {
-      return null;
-    }
-    return parameter("platformTag", platformTag, () -> PlatformTags.parse(platformTag).text());
-  }
-
-  /** The configured cudaMajor, read in decimal; null when unset. */
-  Integer cudaMajor() throws MojoExecutionException {
-    return cudaMajor == null || cudaMajor.isBlank() ? null
-        : parameter("cudaMajor", cudaMajor, () -> CheckSettings.parseCudaMajor(cudaMajor));
-  }
-
-  /** The configured ncclEpMajor, read in decimal; null when unset. */
-  Integer ncclEpMajor() throws MojoExecutionException {
-    return ncclEpMajor == null || ncclEpMajor.isBlank() ? null
-        : parameter("ncclEpMajor", ncclEpMajor, () -> CheckSettings.parseNcclEpMajor(ncclEpMajor));
-  }
-
-  Severity failOnSeverity() throws MojoExecutionException {
-    return parameter("failOn", failOn, () -> GatePolicy.failOn(Severity.parse(failOn)));
-  }
-
-  /** The suppressions, each ID known to {@code rules} (checked before anything runs, the valid IDs listed if not). */
-  List<Suppression> suppressionList(RuleSet<?> rules) throws MojoExecutionException {
-    return parameter("suppressions", suppressions, () -> {
-      List<Suppression> parsed = Suppression.parseAll(suppressions);
-      parsed.forEach(s -> rules.requireKnown(s.checkId()));
-      return parsed;
-    });
-  }
-
-  /** The severity overrides, each ID known to {@code rules}, as {@link #suppressionList} checks them. */
-  Map<String, Severity> severityOverrides(RuleSet<?> rules) throws MojoExecutionException {
-    return parameter("severities", severities, () -> {
-      Map<String, Severity> parsed = Severity.overrides(severities);
-      parsed.keySet().forEach(rules::requireKnown);
-      return parsed;
-    });
   }
 
   /** Reads the environment (GITHUB_ACTIONS); a test gives a run's environment here. */
@@ -340,9 +293,9 @@ abstract class TeMojo extends AbstractMojo {
 
   /**
    * Logs a gate's report and fails the goal when it did not pass: the one table-then-verdict block of assemble,
-   * verify, pack and diff. Each finding is logged at its own level, once per build: one an earlier goal of this
-   * project's build printed is referred to, not printed again. On GitHub Actions each finding is also a workflow
-   * command, so it shows as an annotation.
+   * verify, pack and diff ({@link ConsoleReport}, as the te-wheel command prints it). Each finding is logged at its
+   * own level, once per build: one an earlier goal of this project's build printed is referred to, not printed
+   * again. On GitHub Actions each finding is also a workflow command, so it shows as an annotation.
    *
    * @param files the report files written, if any
    * @param failure what the failure message adds to the summary (pack: where the new wheel was kept)
@@ -350,14 +303,9 @@ abstract class TeMojo extends AbstractMojo {
   void judge(GateReport report, List<Path> files, String failure) throws MojoFailureException {
     log(report, files);
     if (!report.passed()) {
-      throw new MojoFailureException(Printable.text(report.summary() + failure));
+      throw new MojoFailureException(ConsoleReport.verdict(report, verdictLabel(), failure));
     }
-    info(verdictLabel() + report.summary());
-  }
-
-  /** Lines a goal adds below the table, before the report files (verify and pack: the suggested platform tag). */
-  List<String> summaryLines(GateReport report) {
-    return List.of();
+    info(ConsoleReport.verdict(report, verdictLabel(), failure));
   }
 
   /** What the passing summary line starts with: pack says "verify: ", its verdict being its verification's. */
@@ -367,36 +315,31 @@ abstract class TeMojo extends AbstractMojo {
 
   /** The logging half of {@link #judge}: the table, the warnings, the report files, the workflow commands. */
   void log(GateReport report, List<Path> files) {
-    ReportWriter writer = new ReportWriter(report, projectFolder());
     Map<String, String> printed = printedFindings();
-    boolean onGitHub = "true".equals(environment.apply(ReportWriter.GITHUB_ACTIONS));
-    List<String> commands = new ArrayList<>();
-    for (LogLine line : writer.table()) {
-      Finding finding = line.finding();
-      String earlier = finding == null ? null : printed.putIfAbsent(key(finding), goal());
-      if (earlier != null && !earlier.equals(goal())) {
-        info("  " + finding.checkId() + " on " + writer.location(finding) + ": as " + earlier + " reported above");
-        continue; // its annotation too was printed then
+    Consumer<String> commands = ConsoleReport.onGitHubActions(environment) ? workflowOutput : null;
+    new ConsoleReport(new ConsoleReport.Console() {
+      @Override
+      public void row(LogLine line) {
+        switch (line.level()) {
+          case ERROR -> getLog().error(line.text());
+          case WARNING -> getLog().warn(line.text());
+          case INFO -> getLog().info(line.text());
+        }
       }
-      log(line);
-      if (finding != null && onGitHub) {
-        commands.add(writer.workflowCommand(finding));
-      }
-    }
-    writer.warnings().forEach(this::warn);
-    summaryLines(report).forEach(this::info);
-    if (!files.isEmpty()) {
-      info("reports: " + String.join(", ", files.stream().map(Path::toString).toList()));
-    }
-    commands.forEach(workflowOutput);
-  }
 
-  private void log(LogLine line) {
-    switch (line.level()) {
-      case ERROR -> getLog().error(line.text());
-      case WARNING -> getLog().warn(line.text());
-      case INFO -> getLog().info(line.text());
-    }
+      @Override
+      public void info(String line) {
+        TeMojo.this.info(line);
+      }
+
+      @Override
+      public void warn(String line) {
+        TeMojo.this.warn(line);
+      }
+    }, commands, projectFolder()).print(report, files, finding -> {
+      String earlier = printed.putIfAbsent(key(finding), goal());
+      return earlier != null && !earlier.equals(goal()) ? earlier : null;
+    });
   }
 
   /** A finding as the same in any goal: its rule, file name, line and text (goals name the folder differently). */
@@ -425,9 +368,7 @@ abstract class TeMojo extends AbstractMojo {
 
   /** The report files a goal's core call wrote into {@link #reportPath()}. */
   List<Path> reportFiles(GateReport report) {
-    Path folder = reportPath();
-    return List.of(folder.resolve(report.kind().jsonFileName()), folder.resolve(report.kind().junitFileName()),
-        folder.resolve(report.kind().sarifFileName()));
+    return ConsoleReport.reportFiles(report, reportPath());
   }
 
   /** The folder report paths are shown relative to: the project's, else where Maven runs. */
@@ -439,36 +380,6 @@ abstract class TeMojo extends AbstractMojo {
     return Path.of(root != null ? root : System.getProperty("user.dir"));
   }
 
-
-  /** The check settings; the platform is filled in from the wheel or this machine by the verifier. */
-  CheckSettings checkSettings() throws MojoExecutionException {
-    Integer epMajor = ncclEpMajor();
-    CheckSettings settings = parameter("includeSearchPath", includeSearchPath, () -> CheckSettings.of(epMajor,
-        forbiddenNeeded, includeSearchPath, externalHeaders, allowedNeeded));
-    CheckSettings declared = parameter("cudaArchitectures", cudaArchitectures,
-        () -> settings.withCudaArchitectures(cudaArchitectures)).withCudaMajor(cudaMajor())
-        .withFloorLibraries(parameter("floorLibraries", floorLibraries, this::floorPaths));
-    return maxWheelSize == null || maxWheelSize.isBlank() ? declared
-        : parameter("maxWheelSize", maxWheelSize, () -> declared.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize)));
-  }
-
-  /** The floor libraries as paths, a relative one taken from the project's folder. */
-  private List<Path> floorPaths() {
-    Path base = project != null && project.getBasedir() != null ? project.getBasedir().toPath() : Path.of("");
-    List<Path> paths = new java.util.ArrayList<>();
-    for (String entry : floorLibraries == null ? List.<String>of() : floorLibraries) {
-      if (entry == null || entry.isBlank()) {
-        throw new IllegalArgumentException("an entry is empty; give each floor library, folder or .whl by its path");
-      }
-      paths.add(base.resolve(entry.trim())); // a NUL in the text is an InvalidPathException, an IllegalArgument
-    }
-    return paths;
-  }
-
-  /** The configured timestamp, else SOURCE_DATE_EPOCH; empty when neither is set. */
-  FileTime timestamp() throws MojoExecutionException {
-    return parameter("outputTimestamp", outputTimestamp, () -> BuildTimestamp.resolve(outputTimestamp).orElse(null));
-  }
 
   /** The folder under target/ the goal writes its reports to when reportDirectory is unset. */
   String defaultReportFolder() {
@@ -512,22 +423,15 @@ abstract class TeMojo extends AbstractMojo {
   }
 
   /**
-   * What to verify and how, from the shared parameters: verify-wheel-lib and pack-wheel build their requests here,
-   * so both reach the same verdict on the same input.
+   * What to verify and how, from the shared parameters: verify-wheel-lib and pack-wheel build their requests here
+   * (through core's {@link Configuration#verification}, as the te-wheel command does), so all reach the same
+   * verdict on the same input.
    *
    * @param whl whether the input is a .whl (else a wheel_lib folder)
    * @param tag the platform tag the libraries must fit; null: from the wheel's file name, else this machine
    * @return given the input, the request to verify it
    */
-  Function<Path, VerifyRequest> verification(boolean whl, String tag) throws MojoExecutionException {
-    Layout chosen = chosenLayout();
-    CheckSettings settings = checkSettings();
-    Severity level = failOnSeverity();
-    Map<String, Severity> overrides = severityOverrides(CheckCatalogue.CHECKS);
-    List<Suppression> accepted = suppressionList(CheckCatalogue.CHECKS);
-    Path reports = reportPath();
-    Path base = projectFolder();
-    return input -> new VerifyRequest(whl ? null : input, whl ? input : null, wheelLibPath, chosen, tag,
-        settings, level, overrides, accepted, reports, base);
+  Function<Path, VerifyRequest> verification(boolean whl, String tag) {
+    return configuration().verification(whl, tag, reportPath(), acceptsAnyLayout());
   }
 }

@@ -33,7 +33,7 @@ class PackWheelMojoTest {
   @Test
   @InjectMojo(goal = "pack-wheel", pom = POM)
   void packsTheCudaVariantAndVerifiesIt(PackWheelMojo mojo) throws Exception {
-    assertEquals(13, mojo.cudaMajor());
+    assertEquals("13", mojo.cudaMajor);
     mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
     mojo.wheelDirectory = temp.resolve("dist").toFile();
     mojo.reportDirectory = temp.resolve("reports").toFile();
@@ -60,7 +60,7 @@ class PackWheelMojoTest {
   void aBadLevelIsAConfigurationError(PackWheelMojo mojo) throws Exception {
     mojo.stagingDirectory = stage(StandIns.transformerEngine()).toFile();
     mojo.wheelDirectory = temp.resolve("dist").toFile();
-    mojo.compressionLevel = 11;
+    mojo.compressionLevel = "11";
     MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
     assertTrue(e.getMessage().startsWith("te:pack-wheel: te.compressionLevel must be 0 to 9, got 11"), e.getMessage());
   }

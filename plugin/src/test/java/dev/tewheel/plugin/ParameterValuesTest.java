@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.core.goal.ParameterException;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.apache.maven.api.plugin.testing.MojoParameter;
 import org.apache.maven.api.plugin.testing.MojoTest;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -62,20 +64,25 @@ class ParameterValuesTest {
     }
     for (String value : refused) {
       mojo.cudaMajor = value;
-      MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::cudaMajor, value);
+      MojoExecutionException e = refusal(mojo, () -> mojo.configuration().cudaMajor(), value);
       assertTrue(e.getMessage().startsWith("te:pack-wheel: te.cudaMajor = '" + value + "': expected a CUDA major"),
           e.getMessage());
     }
     for (int major : new int[] {1, 9, 12, 13, 100, 9999}) {
       mojo.cudaMajor = " " + major + " ";
-      assertEquals(major, mojo.cudaMajor());
+      assertEquals(major, mojo.configuration().cudaMajor());
     }
     mojo.ncclEpMajor = "010";
-    MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::ncclEpMajor);
+    MojoExecutionException e = refusal(mojo, () -> mojo.configuration().ncclEpMajor(), "010");
     assertTrue(e.getMessage().startsWith("te:pack-wheel: te.ncclEpMajor = '010': expected NCCL EP's major version"),
         e.getMessage());
     mojo.ncclEpMajor = "0";
-    assertEquals(0, mojo.ncclEpMajor());
+    assertEquals(0, mojo.configuration().ncclEpMajor());
+  }
+
+  /** What the goal reports when core's Configuration refuses the value {@code read} reads. */
+  private static MojoExecutionException refusal(TeMojo mojo, Executable read, String value) {
+    return mojo.configurationError(assertThrows(ParameterException.class, read, value));
   }
 
   /** A glibc number no int holds once ended in "For input string" from inside a check, naming nothing. */

@@ -78,7 +78,7 @@ class UnreadPropertiesTest {
     pack.stagingDirectory = temp.resolve("wheel").toFile();
     pack.wheelDirectory = temp.resolve("dist").toFile();
     pack.reportDirectory = temp.resolve("reports").toFile();
-    pack.verify = false;
+    pack.verify = "false";
     pack.execute();
     assertTrue(log.warnings().contains("-Dte.version=3.0.0 is ignored by te:pack-wheel: the POM sets"
         + " <version>2.9.0</version>, which wins over a user property; remove <version> from the POM, or write"

@@ -181,12 +181,12 @@ class BundleRefusalsTest {
     assertFalse(availability.available());
     assertTrue(availability.reason().startsWith(manifest + " is 3221225472 bytes, larger than a manifest may be"),
         availability.reason());
-    // The CLI reports it too (exit 2: not available).
+    // The CLI reports it too (exit 1: not available).
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int exit = Main.run(new String[] {"--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.NCCL.toString()},
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true,
             StandardCharsets.UTF_8));
-    assertEquals(2, exit, out.toString(StandardCharsets.UTF_8));
+    assertEquals(1, exit, out.toString(StandardCharsets.UTF_8));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("larger than a manifest may be"), out.toString());
 
     Files.delete(manifest);
@@ -208,7 +208,7 @@ class BundleRefusalsTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit = Main.run(new String[0], new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(1, exit);
+    assertEquals(2, exit);
     assertEquals("te-runtime: " + e.getMessage() + "\n", err.toString(StandardCharsets.UTF_8));
 
     System.setProperty("te.wheelLib", Bundles.defaultLayout(temp.resolve("wheel_lib")).toString());

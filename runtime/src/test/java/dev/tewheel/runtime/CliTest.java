@@ -21,7 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The diagnostics CLI: usage errors exit 1; the report in text and JSON (exit 0 and 2 are in the matrix test). */
+/** The diagnostics CLI: usage errors exit 2; the report in text and JSON (exit 0 and 1 are in the matrix test). */
 class CliTest {
   @TempDir Path temp;
 
@@ -36,12 +36,12 @@ class CliTest {
   }
 
   @Test
-  void usageErrorsExitOneAndShowTheUsage() {
+  void usageErrorsExitTwoAndShowTheUsage() {
     for (List<String> args : List.of(List.of("--bogus"), List.of("--wheel-lib"), List.of("--ep-major", "x"),
         List.of("--ep-major", "-1"), List.of("--json", "extra"))) {
       Run run = run(args.toArray(String[]::new));
-      assertEquals(1, run.exit(), args.toString());
-      assertTrue(run.err().contains("Usage: java -jar te-runtime-"), run.err());
+      assertEquals(2, run.exit(), args.toString());
+      assertTrue(run.err().contains("Usage: te-wheel runtime "), run.err());
       assertEquals("", run.out());
     }
     assertTrue(run("--bogus").err().startsWith("te-runtime: unknown argument '--bogus'\n"));
@@ -54,7 +54,7 @@ class CliTest {
   void helpExitsZero() {
     Run run = run("--help");
     assertEquals(0, run.exit());
-    assertTrue(run.out().startsWith("Usage: java -jar te-runtime-"), run.out());
+    assertTrue(run.out().startsWith("Usage: te-wheel runtime "), run.out());
   }
 
   @Test
@@ -87,7 +87,7 @@ class CliTest {
     for (List<String> args : List.of(List.of("--nccl-library", Bundles.NCCL.toString()),
         List.of("--nccl-library", Bundles.NCCL.toString(), "--load"))) {
       Run run = run(args.toArray(String[]::new));
-      assertEquals(2, run.exit(), run.toString());
+      assertEquals(1, run.exit(), run.toString());
       String out = run.out();
       assertTrue(out.contains("  libevil.so.1\\n::error title=forged::owned\\nAvailable: yes\\r\\u001b[2K"
           + "#\\u0023[warning]legacy: NOT FOUND\n"), out);
@@ -161,7 +161,7 @@ class CliTest {
   static void textReport(Path temp) throws Exception {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
     Run run = run("--wheel-lib", wheelLib.toString(), "--nccl-library", Bundles.OLD_NCCL.toString());
-    assertEquals(2, run.exit(), run.toString());
+    assertEquals(1, run.exit(), run.toString());
     StringBuilder needed = new StringBuilder("Needed by the chosen library:\n");
     for (Dependency d : TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.OLD_NCCL).build().availability()
         .dependencies()) {

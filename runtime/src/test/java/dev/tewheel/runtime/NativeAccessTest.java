@@ -39,7 +39,7 @@ class NativeAccessTest {
     Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
     ChildJvm.Result result = ChildJvm.run(ChildJvm.command(List.of(), null, Main.class, cli(wheelLib)), Map.of(),
         temp.resolve("logs"));
-    assertEquals(1, result.exit(), result.toString());
+    assertEquals(2, result.exit(), result.toString());
     assertEquals("", result.out());
     assertTrue(result.err().contains("native access is not enabled for the class path (the unnamed module). Add"
         + " --enable-native-access=ALL-UNNAMED to the java command line"), result.err());
@@ -57,7 +57,7 @@ class NativeAccessTest {
         "dev.tewheel.runtime/dev.tewheel.runtime.cli.Main"));
     command.addAll(cli(wheelLib));
     ChildJvm.Result refused = ChildJvm.run(command, Map.of(), temp.resolve("logs-refused"));
-    assertEquals(1, refused.exit(), refused.toString());
+    assertEquals(2, refused.exit(), refused.toString());
     assertTrue(refused.err().contains("native access is not enabled for module dev.tewheel.runtime. Add"
         + " --enable-native-access=dev.tewheel.runtime to the java command line"), refused.err());
 

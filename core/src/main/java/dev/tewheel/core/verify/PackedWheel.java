@@ -24,6 +24,9 @@ import java.util.function.Function;
 public record PackedWheel(PackResult result, Optional<GateReport> verification) {
   public static final String REJECTED_SUFFIX = ".rejected";
 
+  /** What pack's passing verdict line starts with: its verdict is its verification's. */
+  public static final String VERDICT_LABEL = "verify: ";
+
   /**
    * @param verify given the written wheel, the verify request to run; null to skip verification
    */
@@ -64,6 +67,15 @@ public record PackedWheel(PackResult result, Optional<GateReport> verification) 
   /** Where the new wheel is now: at its name when it passed, else beside it as {@code <name>.whl.rejected}. */
   public Path location() {
     return passed() ? result.wheel() : result.wheel().resolveSibling(result.wheel().getFileName() + REJECTED_SUFFIX);
+  }
+
+  /**
+   * What a failing verdict adds to its summary: where the new wheel was kept, and that the previous one (if any)
+   * was left as it was.
+   */
+  public String failureNote() {
+    return "; the new wheel was kept as " + location() + (java.nio.file.Files.exists(result.wheel())
+        ? " and the previous " + result.wheel().getFileName() + " left as it was" : "");
   }
 
   public boolean passed() {

@@ -13,14 +13,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code java -jar te-wheel-elf.jar [--json] FILE...}: prints what each ELF file says about itself.
+ * {@code te-wheel inspect [--json] FILE...} (also {@code java -cp ... dev.tewheel.elf.cli.Inspect}): prints what
+ * each ELF file says about itself.
  *
  * <p>Exit status: 0 when every file was read, 1 when any could not be, 2 for a usage error. The text form prints
  * every line through the one escaping rule ({@link Printable}); the JSON form escapes every non-ASCII character.
  */
 public final class Inspect {
+  /** The program's name in messages and the usage when none is given. */
+  static final String PROGRAM = "te-wheel-elf";
+
   static final String USAGE = """
-      usage: java -jar te-wheel-elf.jar [--json] FILE...
+      usage: %s [--json] FILE...
       Prints what each ELF file says about itself, read without running it: class, byte order, type, machine,
       SONAME, NEEDED, RPATH, RUNPATH, bind-now, RELRO, dynamic symbols with versions and version needs.
         --json      one JSON array with one object per file (schema: docs/elf.md)
@@ -36,6 +40,16 @@ public final class Inspect {
 
   /** Runs the command, writing to {@code out} and {@code err}; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(PROGRAM, args, out, err);
+  }
+
+  /**
+   * Runs the command under another name (te-wheel's {@code te-wheel inspect}), which its usage and messages show.
+   *
+   * @return the exit status: 0 all files read, 1 some file could not be read, 2 usage error
+   */
+  public static int run(String program, String[] args, PrintStream out, PrintStream err) {
+    String usage = USAGE.formatted(program);
     boolean json = false;
     boolean options = true;
     List<String> files = new ArrayList<>();
@@ -45,17 +59,17 @@ public final class Inspect {
       } else if (options && arg.equals("--json")) {
         json = true;
       } else if (options && (arg.equals("-h") || arg.equals("--help"))) {
-        out.print(USAGE);
+        out.print(usage);
         return 0;
       } else if (options && arg.startsWith("-") && arg.length() > 1) {
-        err.print(Printable.line("te-wheel-elf: unknown option " + arg) + "\n" + USAGE);
+        err.print(Printable.line(program + ": unknown option " + arg) + "\n" + usage);
         return 2;
       } else {
         files.add(arg);
       }
     }
     if (files.isEmpty()) {
-      err.print("te-wheel-elf: no files given\n" + USAGE);
+      err.print(program + ": no files given\n" + usage);
       return 2;
     }
     boolean failed = false;
@@ -78,7 +92,7 @@ public final class Inspect {
           jsonReport.addError(file, message);
         } else {
           out.flush();
-          err.print(Printable.line("te-wheel-elf: " + message) + "\n");
+          err.print(Printable.line(program + ": " + message) + "\n");
         }
       }
     }

@@ -153,7 +153,20 @@ class InspectTest {
     assertTrue(unknown.err().startsWith("te-wheel-elf: unknown option --yaml\nusage: "), unknown.err());
     Run help = run("--help");
     assertEquals(0, help.status());
-    assertEquals(Inspect.USAGE, help.out());
+    assertEquals(Inspect.USAGE.formatted(Inspect.PROGRAM), help.out());
+  }
+
+  @Test
+  void underAnotherNameTheUsageAndMessagesSayThatName() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(0, Inspect.run("te-wheel inspect", new String[] {"--help"},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: te-wheel inspect [--json] FILE...\n"));
+    assertEquals(2, Inspect.run("te-wheel inspect", new String[0],
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("te-wheel inspect: no files given\nusage: te-wheel"
+        + " inspect "), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -19,25 +19,26 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The diagnostics CLI: prints the availability report; with {@code --load}, also loads libtransformer_engine.so and
- * NCCL EP as an application would. Exit status: 0 available (and loaded), 2 not available, a load failed, or the
- * TE library would not load (its load prediction), 1 usage error. Every line it prints in text form went through the
- * one escaping rule ({@link Printable}); the JSON form escapes every non-ASCII character by itself.
+ * The diagnostics CLI, {@code te-wheel runtime}: prints the availability report; with {@code --load}, also loads
+ * libtransformer_engine.so and NCCL EP as an application would. Exit status, as every te-wheel command's: 0 available
+ * (and loaded), 1 not available, a load failed, or the TE library would not load (its load prediction), 2 usage
+ * error (or native access not enabled). Every line it prints in text form went through the one escaping rule
+ * ({@link Printable}); the JSON form escapes every non-ASCII character by itself.
  */
 public final class Main {
   static final int AVAILABLE = 0;
-  static final int USAGE = 1;
-  static final int NOT_AVAILABLE = 2;
+  static final int NOT_AVAILABLE = 1;
+  static final int USAGE = 2;
 
   private static final String USAGE_TEXT = """
-      Usage: java -jar te-runtime-cli-%s.jar [--wheel-lib DIR] [--ep-major N] [--nccl-library FILE] [--load] [--json]
+      Usage: te-wheel runtime [--wheel-lib DIR] [--ep-major N] [--nccl-library FILE] [--load] [--json]
         --wheel-lib DIR       the wheel_lib folder (else -Dte.wheelLib, TE_WHEEL_LIB, NCCL_EP_HOME, the class path)
         --ep-major N          the NCCL EP major to accept when the bundle has no manifest (default 0)
         --nccl-library FILE   a libnccl.so.2 to preload (else the dynamic linker's search)
         --load                also load TE's native libraries, libtransformer_engine.so and NCCL EP, and
                               report what got mapped
         --json                print JSON instead of text
-      Exit status: 0 available, 2 not available, a load failed or TE would not load, 1 usage error.
+      te-runtime %s. Exit status: 0 available, 1 not available, a load failed or TE would not load, 2 usage error.
       """;
 
   private Main() {}
