@@ -56,7 +56,7 @@ export GITHUB_ACTIONS=true
 run 0 "^::warning file=.*title=BAKED-BUILD-PATHS::" verify "dist/$good" --floor-libraries "$floors"
 unset GITHUB_ACTIONS
 # diff: the release against itself passes; against a wheel_lib of another TE it reports the change.
-run 0 "^PASSED: 0 errors, 0 warnings, 0 suppressed; 9 checks" diff "dist/$good" "dist/$good" --report-dir reports/diff
+run 0 "^PASSED: 0 errors, 0 warnings, 0 suppressed; 10 checks" diff "dist/$good" "dist/$good" --report-dir reports/diff
 exists reports/diff/report.json
 # inspect: the ELF reader.
 run 0 "soname:.*libnccl_ep.so.0" inspect "$standIns/nccl_ep/lib/libnccl_ep.so.0.1.0"

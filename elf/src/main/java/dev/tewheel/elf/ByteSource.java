@@ -53,6 +53,14 @@ public interface ByteSource extends Closeable {
   }
 
   /**
+   * A file already opened (e.g. with {@code LinkOption.NOFOLLOW_LINKS}, so that what was checked is what is read);
+   * {@code name} names it in messages. Closing the source closes the channel.
+   */
+  static ByteSource open(java.nio.channels.FileChannel channel, String name) throws IOException {
+    return new FileByteSource(channel, name, 0, channel.size());
+  }
+
+  /**
    * A region of a regular file, e.g. a stored (uncompressed) entry of a zip read in place: positions count from
    * {@code offset}; {@code name} names it in messages. Close it when done.
    */

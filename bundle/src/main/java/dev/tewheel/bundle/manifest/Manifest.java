@@ -137,9 +137,30 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
     return Json.write(root);
   }
 
-  /** Writes the manifest beside {@code target} and renames it into place. */
+  /**
+   * Writes the manifest beside {@code target} and renames it into place: never one its readers would refuse.
+   *
+   * @throws ManifestException when its JSON is more than {@link #MAX_BYTES}; nothing is written then
+   */
   public void write(Path target) throws IOException {
-    AtomicFiles.writeString(target, toJson());
+    String json = toJson();
+    long bytes = utf8Length(json);
+    if (bytes > MAX_BYTES) {
+      throw new ManifestException(target + " would be " + bytes + " bytes for " + files.size() + " files, more than"
+          + " a manifest may be (at most " + MAX_BYTES + " bytes, the bound every reader holds it to), so it is not"
+          + " written. Ship fewer files (NCCL EP's JIT needs a few dozen headers: narrow headerIncludes or"
+          + " headerExcludes)", null);
+    }
+    AtomicFiles.writeString(target, json);
+  }
+
+  /** How many bytes {@link #toJson()} takes in UTF-8: what {@link #write} and every reader hold to {@link #MAX_BYTES}. */
+  public long jsonBytes() {
+    return utf8Length(toJson());
+  }
+
+  private static long utf8Length(String text) {
+    return text.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /**

@@ -34,6 +34,24 @@ class ManifestTest {
     assertEquals(null, read.ncclEpLibrary().orElseThrow().sass(), "an entry without gpuCode reads as not recorded");
   }
 
+  /** 100,000 headers once made a 19.6 MB manifest that every reader then refused: the writer refuses it first. */
+  @Test
+  void aManifestItsReadersWouldRefuseIsNeverWritten() throws Exception {
+    List<ManifestEntry> headers = new java.util.ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      headers.add(ManifestEntry.header("nccl_ep/include/nccl_ep/many/h" + i + ".h", 13, SHA));
+    }
+    Manifest large = new Manifest("default", "nccl_ep", "nccl_ep/include", headers);
+    assertTrue(large.jsonBytes() > Manifest.MAX_BYTES, large.jsonBytes() + " bytes");
+    Path file = temp.resolve("te-wheel-lib.json");
+    ManifestException refused = assertThrows(ManifestException.class, () -> large.write(file));
+    assertTrue(refused.getMessage().startsWith(file + " would be " + large.jsonBytes() + " bytes for 100000 files,"
+        + " more than a manifest may be (at most 16777216 bytes"), refused.getMessage());
+    assertTrue(Files.notExists(file), "nothing is written");
+    sample().write(file);
+    assertEquals(sample(), Manifest.read(file), "a manifest within the bound is written as before");
+  }
+
   @Test
   void roundTripsThroughAFileWrittenAtomically() throws Exception {
     Path file = temp.resolve("te-wheel-lib.json");

@@ -17,6 +17,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.ZipBombBounds;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GpuCode;
@@ -32,6 +33,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -55,6 +57,7 @@ public final class Assembler {
   public AssembleResult assemble(AssembleRequest request) throws AssembleException {
     long start = System.nanoTime();
     List<PlannedFile> plan = plan(request);
+    requireWithinBound(request, plan);
     TreeWriter writer = new TreeWriter(request.outputDirectory(), log);
     try {
       writer.recover(); // first: a tree put back from an interrupted swap is judged like any other
@@ -65,6 +68,7 @@ public final class Assembler {
     OwnedFolder.check(request.outputDirectory(), inputs(request, plan));
     Subject subject = new Subject("wheel_lib planned for " + request.outputDirectory(), request.layout(),
         plan.stream().map(p -> SubjectFile.onDisk(p.target(), p.source())).toList(), request.checks());
+    requireReadableManifest(request, plan, subject); // before the checks read every file
     GateReport verdict = Gate.judge(ReportKind.ASSEMBLE, CheckCatalogue.CHECKS, subject, subject.description(),
         request.policy());
     try {
@@ -74,7 +78,7 @@ public final class Assembler {
     }
     if (!verdict.passed()) {
       List<Finding> errors = verdict.findings().stream().filter(f -> f.severity() == Severity.ERROR).toList();
-      throw new AssembleException(errors.size() + " check(s) failed; nothing was written to "
+      throw new AssembleException(verdict.count(Severity.ERROR) + " check(s) failed; nothing was written to "
           + request.outputDirectory() + ":\n" + errors.stream().map(f -> "  " + f.message())
               .collect(Collectors.joining("\n")), verdict);
     }
@@ -83,6 +87,48 @@ public final class Assembler {
     } catch (IOException e) {
       throw new AssembleException("writing " + request.outputDirectory() + " failed (" + e + "); the previous tree,"
           + " if any, is unchanged", e);
+    }
+  }
+
+  /**
+   * A wheel_lib of more files than a wheel may hold entries is refused before any is read: the wheel pack would make
+   * of it fails WHEEL-BOMB, and the checks would hold an object per file.
+   */
+  private static void requireWithinBound(AssembleRequest request, List<PlannedFile> plan) throws AssembleException {
+    int max = ZipBombBounds.DEFAULTS.maxEntries();
+    if (plan.size() > max) {
+      throw new AssembleException(String.format(Locale.ROOT, "wheel_lib %s would hold %,d files (%,d headers from"
+          + " %s), more than the %,d entries a wheel may hold (WHEEL-BOMB's bound, which verify and pack hold the"
+          + " wheel to); nothing was read or written. NCCL EP's JIT needs a few dozen headers: narrow headerIncludes"
+          + " or headerExcludes, or point ncclEpHome at NCCL EP's build prefix", request.outputDirectory(),
+          plan.size(), plan.stream().filter(p -> p.kind() == FileKind.HEADER).count(), request.ncclEpHome(), max));
+    }
+  }
+
+  /**
+   * The manifest this run would write, with every digest's place held by one of the same length, must be one its
+   * readers accept (at most {@link Manifest#MAX_BYTES}): checked before the checks read the files and before
+   * anything is copied.
+   */
+  private static void requireReadableManifest(AssembleRequest request, List<PlannedFile> plan, Subject subject)
+      throws AssembleException {
+    Map<String, AssembleState.Entry> sizes = new TreeMap<>();
+    for (PlannedFile file : plan) {
+      long size;
+      try {
+        size = TreeWriter.attributes(file.source()).size();
+      } catch (IOException e) {
+        size = 0; // the copy reports it
+      }
+      sizes.put(file.target(), new AssembleState.Entry(file.source().toString(), size, 0, "0".repeat(64)));
+    }
+    long bytes = manifest(request, plan, subject, sizes).jsonBytes();
+    if (bytes > Manifest.MAX_BYTES) {
+      throw new AssembleException(String.format(Locale.ROOT, "the manifest of wheel_lib %s would be %,d bytes for"
+          + " %,d files, more than the %,d bytes every reader accepts (te-runtime, verify, jar-wheel-lib:"
+          + " Manifest.MAX_BYTES), so nothing was written. Ship fewer files: NCCL EP's JIT needs a few dozen headers"
+          + " (narrow headerIncludes or headerExcludes)", request.outputDirectory(), bytes, plan.size(),
+          Manifest.MAX_BYTES));
     }
   }
 

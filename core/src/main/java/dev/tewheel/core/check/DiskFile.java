@@ -55,7 +55,18 @@ public class DiskFile implements SubjectFile {
   @Override
   public ByteSource open() throws IOException {
     regularFile();
-    return ByteSource.open(file);
+    if (links.length == 0) {
+      return ByteSource.open(file);
+    }
+    // Opened as checked: a link swapped in after the check makes the open fail, never leads elsewhere.
+    java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.util.Set.of(
+        java.nio.file.StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+    try {
+      return ByteSource.open(channel, file.toString());
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
   }
 
   @Override

@@ -1,7 +1,9 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.wheel.OverBoundException;
 import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.wheel.ZipBombBounds;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.NotElfException;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -47,6 +50,9 @@ final class FloorLibraries {
 
   /** An input that gives no floor, in a finding's words. */
   record Problem(String input, String found, String expected, String fix) {}
+
+  /** The zip-bomb bounds a floor wheel is held to before any of it is read; a floor folder, to their entry count. */
+  private static final ZipBombBounds BOUNDS = ZipBombBounds.DEFAULTS;
 
   private final List<Path> inputs;
   private final Map<String, Floor> bySoname = new LinkedHashMap<>();
@@ -101,7 +107,16 @@ final class FloorLibraries {
 
   private void readFolder(Path folder) {
     List<Path> files;
-    try (Stream<Path> list = Files.list(folder)) {
+    try (Stream<Path> count = Files.list(folder); Stream<Path> list = Files.list(folder)) {
+      // Counted before anything is kept: a folder of 150,000 entries once made as many objects and findings.
+      if (BOUNDS.entryCount(count.limit(BOUNDS.maxEntries() + 1L).count()).isPresent()) {
+        problems.add(new Problem(folder.toString(), String.format(Locale.ROOT, "a folder of more than %,d entries;"
+            + " nothing in it was read", BOUNDS.maxEntries()), String.format(Locale.ROOT, "at most %,d entries, the"
+            + " bound WHEEL-BOMB holds a wheel to (a library's folder holds a few dozen files)", BOUNDS.maxEntries()),
+            "name the folder that holds the libraries, e.g. site-packages/nvidia/nccl/lib, or the libraries one by"
+                + " one"));
+        return;
+      }
       files = list.filter(p -> WheelLibPaths.isSharedObject(p.getFileName().toString())).sorted().toList();
     } catch (IOException e) {
       problems.add(new Problem(folder.toString(), "a folder that cannot be listed (" + e.getMessage() + ")",
@@ -148,9 +163,18 @@ final class FloorLibraries {
   }
 
   private void readWheel(Path whl) {
-    try (WheelArchive archive = WheelArchive.open(whl)) {
+    try (WheelArchive archive = WheelArchive.open(whl, BOUNDS)) {
       int before = bySoname.size() + problems.size();
       List<WheelArchive.Entry> entries = archive.entries();
+      List<ZipBombBounds.Problem> bombs = BOUNDS.problems(entries);
+      if (!bombs.isEmpty()) {
+        // The bounds hold before any library of it is read, as for the wheel being verified.
+        problems.add(new Problem(whl.toString(), "a wheel over the zip-bomb bounds: " + bombs.stream()
+            .map(b -> b.entry().map(e -> e + ": ").orElse("") + b.found() + ", beyond " + b.expected())
+            .collect(java.util.stream.Collectors.joining("; ")) + "; nothing in it was read",
+            "a wheel within WHEEL-BOMB's bounds", "give the wheel of the library itself, as pip downloaded it"));
+        return;
+      }
       for (int i = 0; i < entries.size(); i++) {
         WheelArchive.Entry entry = entries.get(i);
         String name = entry.name();
@@ -173,6 +197,10 @@ final class FloorLibraries {
             "a wheel of floor libraries, e.g. nvidia_nccl_cu13-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
             "give the wheel of the library itself"));
       }
+    } catch (OverBoundException e) {
+      problems.add(new Problem(whl.toString(), "a wheel of " + e.problem().found() + "; nothing in it was read",
+          e.problem().expected() + ", the bound WHEEL-BOMB holds a wheel to (a library's wheel holds a few dozen)",
+          "give the wheel of the library itself, as pip downloaded it"));
     } catch (IOException e) {
       problems.add(new Problem(whl.toString(), "a wheel that cannot be read (" + e.getMessage() + ")",
           "a .whl (a zip archive) of floor libraries", "give the wheel as pip downloaded it"));

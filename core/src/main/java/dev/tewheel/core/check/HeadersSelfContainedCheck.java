@@ -42,7 +42,7 @@ final class HeadersSelfContainedCheck extends BaseCheck {
       SubjectFile file = headers.get(missing.file());
       findings.add(finding(file.origin(),
           "#include \"" + missing.name() + "\" that resolves nowhere (tried " + prefixed(root, missing.tried())
-              + "; reached through " + String.join(" -> ", missing.chain()) + ")",
+              + "; reached through " + missing.describeChain() + ")",
           "a header shipped under " + root + " or declared external",
           "ship " + missing.name() + " with NCCL EP's include/ tree (check headerIncludes/headerExcludes), or add it to"
               + " externalHeaders if NCCL or CUDA provides it").atLine(missing.line()));

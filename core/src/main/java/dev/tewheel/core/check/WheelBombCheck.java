@@ -2,6 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.OverBoundException;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
 import java.util.ArrayList;
@@ -25,14 +26,29 @@ public final class WheelBombCheck extends WheelCheck {
     this.bounds = bounds;
   }
 
+  /**
+   * The finding for an archive refused before it was read (more entries than the bound), so there is no subject to
+   * run on.
+   */
+  public static Finding refused(String whl, OverBoundException e) {
+    return new WheelBombCheck().finding(whl, e.problem());
+  }
+
   @Override
   List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (ZipBombBounds.Problem problem : bounds.problems(wheel.entries())) {
-      findings.add(finding(problem.entry().map(e -> wheel.path() + "!" + e).orElse(wheel.path()), problem.found(),
-          problem.expected(), "do not ship this archive: nothing legitimate compresses like this; if it is a wheel"
-              + " you built, look for a padded or zero-filled file and rebuild without it"));
+      findings.add(finding(problem.entry().map(e -> wheel.path() + "!" + e).orElse(wheel.path()), problem));
     }
     return findings;
+  }
+
+  private Finding finding(String file, ZipBombBounds.Problem problem) {
+    String fix = problem.kind() == ZipBombBounds.Kind.ENTRY_COUNT
+        ? "do not ship this archive: a TE wheel holds a few hundred entries; if it is a wheel you built, look for a"
+            + " folder packed by mistake (a build tree, a cache) and rebuild without it"
+        : "do not ship this archive: nothing legitimate compresses like this; if it is a wheel you built, look for a"
+            + " padded or zero-filled file and rebuild without it";
+    return finding(file, problem.found(), problem.expected(), fix);
   }
 }

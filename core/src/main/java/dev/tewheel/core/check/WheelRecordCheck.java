@@ -53,11 +53,18 @@ final class WheelRecordCheck extends WheelCheck {
     }
     List<Finding> findings = new ArrayList<>();
     List<RecordFile.Row> parsed;
+    int maxRows = ZipBombBounds.DEFAULTS.maxEntries();
     try {
-      parsed = RecordFile.parse(text.get());
+      parsed = RecordFile.parse(text.get(), maxRows);
     } catch (IllegalArgumentException e) {
       return List.of(finding(recordFile, "a RECORD that is not CSV (" + e.getMessage() + ")",
           "CSV rows of path,hash,size", regenerate));
+    }
+    if (parsed.size() > maxRows) {
+      return List.of(finding(recordFile, String.format(java.util.Locale.ROOT, "a RECORD of more than %,d rows"
+          + " (row %,d starts on line %,d); not read further", maxRows, parsed.size(), parsed.get(maxRows).line()),
+          String.format(java.util.Locale.ROOT, "a row per file, and a wheel holds at most %,d entries (WHEEL-BOMB)",
+              maxRows), regenerate));
     }
     Map<String, Row> rows = new LinkedHashMap<>();
     for (RecordFile.Row parsedRow : parsed) {

@@ -20,13 +20,16 @@ import java.util.TreeSet;
  * @param files every path of either side, sorted, with what became of it
  * @param libraries the libraries both sides ship, both readable as ELF
  * @param unreadable the libraries of either side that cannot be read as ELF, which no ABI rule could compare
+ * @param refused what of either side was not compared, and why (DIFF-INPUT): a side over the zip-bomb bounds (then
+ *     nothing is compared), or an entry that is no regular file (a link is never followed)
  */
 public record Comparison(Subject baseline, Subject current, double maxGrowthPercent, List<FileChange> files,
-    List<LibraryPair> libraries, List<Unreadable> unreadable) {
+    List<LibraryPair> libraries, List<Unreadable> unreadable, List<Refused> refused) {
   public Comparison {
     files = List.copyOf(files);
     libraries = List.copyOf(libraries);
     unreadable = List.copyOf(unreadable);
+    refused = List.copyOf(refused);
   }
 
   /**
@@ -35,9 +38,30 @@ public record Comparison(Subject baseline, Subject current, double maxGrowthPerc
    * @throws IOException when a file of either side cannot be read
    */
   public static Comparison of(Subject baseline, Subject current, double maxGrowthPercent) throws IOException {
-    return new Comparison(baseline, current, maxGrowthPercent, files(baseline, current),
-        libraries(baseline, current), unreadable(baseline, current));
+    return of(baseline, current, maxGrowthPercent, List.of());
   }
+
+  /** {@link #of(Subject, Subject, double)}, with what of the sides was left out and why. */
+  public static Comparison of(Subject baseline, Subject current, double maxGrowthPercent, List<Refused> refused)
+      throws IOException {
+    return new Comparison(baseline, current, maxGrowthPercent, files(baseline, current),
+        libraries(baseline, current), unreadable(baseline, current), refused);
+  }
+
+  /** No comparison: a side is over the bounds, so neither is read on; only why is reported. */
+  public static Comparison none(Subject baseline, Subject current, double maxGrowthPercent, List<Refused> refused) {
+    return new Comparison(baseline, current, maxGrowthPercent, List.of(), List.of(), List.of(), refused);
+  }
+
+  /**
+   * Something of one side that was not compared, in a finding's words.
+   *
+   * @param file the file or folder concerned
+   * @param found what it is
+   * @param expected what a side must be
+   * @param fix how to give one
+   */
+  public record Refused(String file, String found, String expected, String fix) {}
 
   /** What became of one path of either side. */
   public enum Change {

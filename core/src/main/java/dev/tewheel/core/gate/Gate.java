@@ -10,9 +10,18 @@ import java.util.Map;
 /**
  * The one place a verdict is decided, for assemble, verify, pack and diff alike: the rules run, each finding takes
  * its configured severity, the suppressions accept what they match, and the rest is sorted, errors first and in rule
- * order within a level. Whether the goal fails is then {@link GateReport#passed()}.
+ * order within a level. A report lists at most {@link #MAX_LISTED_PER_RULE} findings of one rule, then one saying how
+ * many more ({@link ListedFindings}); its counts include them all. Whether the goal fails is then
+ * {@link GateReport#passed()}.
  */
 public final class Gate {
+  /**
+   * The most findings of one rule a report lists (and as many suppressed ones): a real release has a handful per
+   * rule, and 100 rows are as many as a person reads; a hostile wheel of a hundred thousand bad entries then costs
+   * a console and reports of a few hundred kilobytes, not gigabytes.
+   */
+  public static final int MAX_LISTED_PER_RULE = 100;
+
   private Gate() {}
 
   /** Runs {@code rules} on {@code subject}, each timed for the JUnit report, and judges what they find. */
@@ -50,7 +59,8 @@ public final class Gate {
     Suppression.Applied applied = Suppression.apply(policy.suppressions(), judged);
     List<Finding> active = new ArrayList<>(applied.active());
     active.sort(Comparator.comparing(Finding::severity).reversed()); // stable: rule order within a level
-    return new GateReport(kind, description, "-", policy.failOn(), rules.rules(), active, applied.suppressed(),
-        applied.unmatched(), ReportDetails.NONE, Map.of());
+    ListedFindings listed = ListedFindings.of(active, applied.suppressed());
+    return new GateReport(kind, description, "-", policy.failOn(), rules.rules(), listed.findings(),
+        listed.suppressed(), applied.unmatched(), ReportDetails.NONE, Map.of(), listed.totals());
   }
 }

@@ -17,7 +17,7 @@ final class JsonReport {
     Map<String, Object> root = object("schema", report.kind().schemaId(), "subject", report.subject(), "platformTag",
         report.platformTag(), "failOn", lower(report.failOn()), "passed", report.passed(), "counts", object(
             "error", report.count(Severity.ERROR), "warning", report.count(Severity.WARNING),
-            "info", report.count(Severity.INFO), "suppressed", (long) report.suppressed().size()),
+            "info", report.count(Severity.INFO), "suppressed", report.totals().suppressed()),
         "checks", report.rules().stream().map(r -> object("id", r.id(), "title", r.title(), "defaultSeverity",
             lower(r.defaultSeverity()))).toList());
     root.putAll(report.details().json());

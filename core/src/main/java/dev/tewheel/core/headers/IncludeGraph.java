@@ -57,10 +57,12 @@ public final class IncludeGraph {
       }
       edges.put(file, Collections.unmodifiableList(targets));
     }
-    Map<String, String> parents = parents(edges);
+    Map<String, Place> places = places(edges);
     List<UnresolvedInclude> unresolved = new ArrayList<>();
     for (Missing m : missing) {
-      unresolved.add(new UnresolvedInclude(m.file, m.line, m.name, chain(m.file, parents), m.tried));
+      Place place = places.get(m.file);
+      unresolved.add(new UnresolvedInclude(m.file, m.line, m.name, chain(m.file, places), place.depth(),
+          m.tried));
     }
     return new IncludeGraph(Collections.unmodifiableMap(edges), List.copyOf(unresolved));
   }
@@ -93,43 +95,75 @@ public final class IncludeGraph {
     }
   }
 
-  /** Folds "." and ".." segments; null when the path climbs above the include root. */
-  /** A breadth-first parent for every header reachable from a top-level one, so chains are shortest. */
-  private static Map<String, String> parents(Map<String, List<String>> edges) {
+  /**
+   * Where a header sits in the breadth-first walk from the top-level headers (so chains are shortest).
+   *
+   * @param parent the header that first includes it, null for a top-level one
+   * @param depth how many headers its chain has, itself included
+   * @param head the first {@link UnresolvedInclude#HEAD} headers of its chain, shared with its parent's once the
+   *     chain is longer: a chain 10,000 headers deep costs a few strings per header, not 10,000
+   */
+  private record Place(String parent, int depth, List<String> head) {}
+
+  /** A place for every header reachable from a top-level one (one no other header includes). */
+  private static Map<String, Place> places(Map<String, List<String>> edges) {
     Set<String> included = new java.util.HashSet<>();
     edges.values().forEach(included::addAll);
     Deque<String> queue = new ArrayDeque<>();
-    Map<String, String> parents = new HashMap<>();
+    Map<String, Place> places = new HashMap<>();
     for (String file : edges.keySet()) {
       if (!included.contains(file)) {
         queue.add(file);
-        parents.put(file, null);
+        places.put(file, new Place(null, 1, List.of(file)));
       }
     }
     // Headers only reachable through a cycle still need a root: take them in name order.
     for (String file : edges.keySet()) {
-      if (!parents.containsKey(file) && queue.isEmpty()) {
+      if (!places.containsKey(file) && queue.isEmpty()) {
         queue.add(file);
-        parents.put(file, null);
+        places.put(file, new Place(null, 1, List.of(file)));
       }
       while (!queue.isEmpty()) {
         String current = queue.poll();
+        Place at = places.get(current);
         for (String next : edges.getOrDefault(current, List.of())) {
-          if (!parents.containsKey(next)) {
-            parents.put(next, current);
+          if (!places.containsKey(next)) {
+            List<String> head = at.head();
+            if (head.size() < UnresolvedInclude.HEAD) {
+              head = new ArrayList<>(head);
+              head.add(next);
+              head = List.copyOf(head);
+            }
+            places.put(next, new Place(current, at.depth() + 1, head));
             queue.add(next);
           }
         }
       }
     }
-    return parents;
+    return places;
   }
 
-  private static List<String> chain(String file, Map<String, String> parents) {
-    List<String> chain = new ArrayList<>();
-    for (String at = file; at != null && chain.size() <= parents.size(); at = parents.get(at)) {
-      chain.add(0, at);
+  /**
+   * The chain from a top-level header down to {@code file}: whole when it has at most {@link UnresolvedInclude#HEAD}
+   * + {@link UnresolvedInclude#TAIL} headers, else its first {@code HEAD} and last {@code TAIL}; found in as many
+   * steps as it lists.
+   */
+  private static List<String> chain(String file, Map<String, Place> places) {
+    Place place = places.get(file);
+    boolean whole = place.depth() <= UnresolvedInclude.HEAD + UnresolvedInclude.TAIL;
+    int steps = whole ? place.depth() : UnresolvedInclude.TAIL;
+    List<String> tail = new ArrayList<>(steps);
+    String at = file;
+    for (int i = 0; i < steps && at != null; i++) {
+      tail.add(at);
+      at = places.get(at).parent();
     }
+    Collections.reverse(tail);
+    if (whole) {
+      return tail;
+    }
+    List<String> chain = new ArrayList<>(place.head());
+    chain.addAll(tail);
     return chain;
   }
 

@@ -1,6 +1,7 @@
 package dev.tewheel.core.jar;
 
 import dev.tewheel.bundle.io.AtomicFiles;
+import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
@@ -15,7 +16,6 @@ import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -33,7 +33,9 @@ import java.util.jar.JarOutputStream;
 /**
  * Packs a wheel_lib written by te:assemble-wheel-lib into a jar under a class-path resource folder (default
  * {@code META-INF/te-wheel/wheel_lib/}), which te-runtime extracts and loads from the class path. Only the files its
- * manifest lists, and the manifest, go in, each checked against the manifest's size first; entries are sorted and
+ * manifest lists, and the manifest, go in: each opened without following a symbolic link anywhere under wheel_lib
+ * ({@link ConfinedFolder}) and packed only with the manifest's size and sha256, checked on the bytes as they are
+ * copied; entries are sorted and
  * carry one fixed time, so the same wheel_lib always gives the same bytes. Written beside the target and renamed
  * into place.
  */
@@ -114,14 +116,27 @@ public final class WheelLibJar {
   private static final java.util.regex.Pattern CUDA_SUFFIX = java.util.regex.Pattern.compile("-cu([1-9][0-9]{0,3})$");
 
   public static Written write(Request request) throws IOException {
-    Manifest manifest = manifest(request.wheelLib());
+    try (ConfinedFolder folder = ConfinedFolder.open(request.wheelLib())) {
+      return write(request, folder);
+    }
+  }
+
+  /**
+   * Packs the files of {@code folder} its manifest lists, each opened without following any link and packed only
+   * when its bytes have the manifest's size and sha256 (checked as they are copied, so what was checked is what
+   * is packed); else nothing is written.
+   */
+  private static Written write(Request request, ConfinedFolder folder) throws IOException {
+    byte[] manifestBytes = manifestBytes(request.wheelLib(), folder);
+    Manifest manifest = parse(request.wheelLib(), manifestBytes);
     List<String> problems = new ArrayList<>();
     for (ManifestEntry entry : manifest.files()) {
-      Path file = request.wheelLib().resolve(entry.path());
-      if (!Files.isRegularFile(file)) {
-        problems.add(entry.path() + " is listed but missing");
-      } else if (Files.size(file) != entry.size()) {
-        problems.add(entry.path() + " is " + Files.size(file) + " bytes, the manifest says " + entry.size());
+      try (ConfinedFolder.Opened file = folder.openFile(entry.path())) {
+        if (file.size() != entry.size()) {
+          problems.add(entry.path() + " is " + file.size() + " bytes, the manifest says " + entry.size());
+        }
+      } catch (IOException e) {
+        problems.add(entry.path() + ": " + e.getMessage());
       }
     }
     if (!problems.isEmpty()) {
@@ -135,15 +150,15 @@ public final class WheelLibJar {
     TreeSet<String> names = new TreeSet<>();
     names.add(Layout.MANIFEST);
     manifest.files().forEach(e -> names.add(e.path()));
-    TreeSet<String> folders = new TreeSet<>();
+    TreeSet<String> jarFolders = new TreeSet<>();
     String prefix = request.resourceFolder() + "/";
     for (String name : names) {
       String path = prefix + name;
       for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
-        folders.add(path.substring(0, slash + 1));
+        jarFolders.add(path.substring(0, slash + 1));
       }
     }
-    folders.remove("META-INF/");
+    jarFolders.remove("META-INF/");
     Files.createDirectories(request.target().toAbsolutePath().getParent());
     java.util.jar.Manifest jarManifest = new java.util.jar.Manifest();
     jarManifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
@@ -160,14 +175,16 @@ public final class WheelLibJar {
       jar.putNextEntry(entry("META-INF/MANIFEST.MF", time));
       jarManifest.write(jar);
       jar.closeEntry();
-      for (String folder : folders) {
-        jar.putNextEntry(entry(folder, time));
+      for (String jarFolder : jarFolders) {
+        jar.putNextEntry(entry(jarFolder, time));
         jar.closeEntry();
       }
       for (String name : names) {
         jar.putNextEntry(entry(prefix + name, time));
-        try (InputStream in = Files.newInputStream(request.wheelLib().resolve(name))) {
-          in.transferTo(jar);
+        if (name.equals(Layout.MANIFEST)) {
+          jar.write(manifestBytes);
+        } else {
+          copyChecked(folder, manifest.file(name).orElseThrow(), jar, request.wheelLib());
         }
         jar.closeEntry();
       }
@@ -199,15 +216,56 @@ public final class WheelLibJar {
   }
 
   private static Manifest manifest(Path wheelLib) throws IOException {
-    Path file = wheelLib.resolve(Layout.MANIFEST);
-    if (!Files.isRegularFile(file)) {
+    try (ConfinedFolder folder = ConfinedFolder.open(wheelLib)) {
+      return parse(wheelLib, manifestBytes(wheelLib, folder));
+    }
+  }
+
+  /**
+   * The manifest's bytes, read from the folder without following a link, at most {@link Manifest#MAX_BYTES} + 1:
+   * what the jar carries and {@link #parse} reads.
+   */
+  private static byte[] manifestBytes(Path wheelLib, ConfinedFolder folder) throws IOException {
+    if (!Files.exists(wheelLib.resolve(Layout.MANIFEST), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       throw new IOException("no " + Layout.MANIFEST + " in " + wheelLib + ": te-runtime finds a class-path bundle by"
           + " its manifest. Run te:assemble-wheel-lib first, which writes it");
     }
+    try (ConfinedFolder.Opened file = folder.openFile(Layout.MANIFEST)) {
+      return file.in().readNBytes(Manifest.MAX_BYTES + 1);
+    }
+  }
+
+  /** The manifest those bytes hold, held to {@link Manifest#MAX_BYTES} as every reader holds it. */
+  private static Manifest parse(Path wheelLib, byte[] bytes) throws IOException {
     try {
-      return Manifest.read(file);
+      return Manifest.read(new java.io.ByteArrayInputStream(bytes), wheelLib.resolve(Layout.MANIFEST).toString());
     } catch (ManifestException e) {
       throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Copies the listed file into the jar, hashing what passes: bytes that are not the manifest's (a file changed or
+   * swapped since assemble) fail the write, so the jar is not renamed into place.
+   */
+  private static void copyChecked(ConfinedFolder folder, ManifestEntry entry, java.io.OutputStream jar, Path wheelLib)
+      throws IOException {
+    java.security.MessageDigest sha256 = Sha256.newDigest();
+    long copied = 0;
+    try (ConfinedFolder.Opened file = folder.openFile(entry.path())) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = file.in().read(buffer)) > 0; ) {
+        sha256.update(buffer, 0, n);
+        jar.write(buffer, 0, n);
+        copied += n;
+      }
+    }
+    String digest = Sha256.hex(sha256.digest());
+    if (copied != entry.size() || !digest.equals(entry.sha256())) {
+      throw new IOException(wheelLib.resolve(entry.path()) + " holds " + copied + " bytes of sha256 " + digest
+          + ", not the " + entry.size() + " bytes of sha256 " + entry.sha256() + " its manifest lists: it changed"
+          + " since te:assemble-wheel-lib wrote it (or was swapped while being packed); nothing was written. Run"
+          + " te:assemble-wheel-lib again");
     }
   }
 

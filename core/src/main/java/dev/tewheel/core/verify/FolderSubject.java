@@ -7,6 +7,8 @@ import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.DiskFile;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.wheel.OverBoundException;
+import dev.tewheel.core.wheel.ZipBombBounds;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -17,6 +19,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -41,6 +44,7 @@ public final class FolderSubject {
     List<SubjectFile> files = new ArrayList<>();
     // The walk itself follows no link, the folder named by the user excepted.
     Path root = Files.isSymbolicLink(wheelLib) ? wheelLib.toRealPath() : wheelLib;
+    requireWithinBound(wheelLib, root);
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
@@ -63,6 +67,36 @@ public final class FolderSubject {
     String description = layout.any() ? "folder " + wheelLib + " (layout any)" : "wheel_lib " + wheelLib;
     Subject subject = new Subject(description, layout, files, settings);
     return manifest == null ? subject : subject.withManifest(manifest);
+  }
+
+  /**
+   * Counts the folder's entries, stopping past the bound: a folder of more entries than a wheel may hold
+   * ({@link ZipBombBounds#maxEntries()}) is refused before an object is made for any of them.
+   *
+   * @throws OverBoundException naming the folder and the bound
+   */
+  private static void requireWithinBound(Path wheelLib, Path root) throws IOException {
+    int max = ZipBombBounds.DEFAULTS.maxEntries();
+    long[] count = {0};
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+        return ++count[0] > max + 1L ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        return ++count[0] > max + 1L ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+      }
+    });
+    if (count[0] > max + 1L) { // the folder itself is not an entry
+      ZipBombBounds.Problem problem = new ZipBombBounds.Problem(ZipBombBounds.Kind.ENTRY_COUNT,
+          java.util.Optional.empty(), String.format(Locale.ROOT, "more than %,d entries", max),
+          String.format(Locale.ROOT, "at most %,d entries", max));
+      throw new OverBoundException("folder " + wheelLib + " holds " + problem.found() + ", beyond "
+          + problem.expected() + " (the bound WHEEL-BOMB holds a wheel to; a wheel_lib holds a few dozen files); it"
+          + " is not read further", problem);
+    }
   }
 
   /** An entry of the folder: a file on disk that also knows its type and mode, symlinks not followed. */

@@ -7,12 +7,14 @@ import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelBombCheck;
 import dev.tewheel.core.check.WheelZipCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Gate;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
+import dev.tewheel.core.wheel.OverBoundException;
 import dev.tewheel.core.wheel.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
@@ -80,9 +82,11 @@ public final class Verifier {
     WheelSubject opened;
     try {
       opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(), settings);
-    } catch (UnreadableZipException e) {
-      // pip refuses such a file too: a verdict with a check ID, not a missing one.
-      List<Finding> findings = WheelZipCheck.unreadable(request.wheel().toString(), e);
+    } catch (UnreadableZipException | OverBoundException e) {
+      // pip refuses such a file too, and one over the entry bound is not read on: a verdict with a check ID.
+      List<Finding> findings = e instanceof OverBoundException bomb
+          ? List.of(WheelBombCheck.refused(request.wheel().toString(), bomb))
+          : WheelZipCheck.unreadable(request.wheel().toString(), (UnreadableZipException) e);
       return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(request.layout()),
           findings.stream().map(shown).toList(), "wheel_lib " + shownAs.getFileName() + "!"
               + request.wheelLibPath(), request.policy()), platform, new VerifyDetails(List.of(), null));

@@ -11,8 +11,12 @@ import java.util.regex.Pattern;
  * one row per file, {@code path,sha256=<urlsafe base64 without '='>,size}, RECORD's own row with both empty.
  */
 public final class RecordFile {
-  /** A RECORD of 100,000 files is about 15 MB; readers refuse more. */
-  public static final int MAX_BYTES = 64 << 20;
+  /**
+   * The most bytes of RECORD a reader reads: a row is its path, a 50-character hash and a size, so a wheel of as many
+   * files as {@link ZipBombBounds#DEFAULTS} allows ({@value} / 50,000 = 335 bytes a row) fits, and a RECORD of
+   * 700,000 rows for files the wheel does not hold is refused before it is read.
+   */
+  public static final int MAX_BYTES = 16 << 20;
 
   private static final Pattern HASH = Pattern.compile("sha256=[A-Za-z0-9_-]{43}");
 
@@ -70,6 +74,14 @@ public final class RecordFile {
    * @throws IllegalArgumentException when a quote is never closed
    */
   public static List<Row> parse(String text) {
+    return parse(text, Integer.MAX_VALUE - 1);
+  }
+
+  /**
+   * {@link #parse(String)}, stopping after {@code maxRows + 1} rows: a RECORD that lists more files than a wheel may
+   * hold ({@link ZipBombBounds#maxEntries()}) is refused as a whole, not turned into a finding per row.
+   */
+  public static List<Row> parse(String text, int maxRows) {
     List<Row> rows = new ArrayList<>();
     List<String> row = new ArrayList<>();
     StringBuilder field = new StringBuilder();
@@ -109,6 +121,9 @@ public final class RecordFile {
         if (!row.isEmpty() || field.length() > 0 || fieldStarted) {
           row.add(field.toString());
           rows.add(new Row(rowLine, List.copyOf(row)));
+          if (rows.size() > maxRows) {
+            return rows;
+          }
         }
         row = new ArrayList<>();
         field.setLength(0);

@@ -106,6 +106,8 @@ public final class WheelArchive implements Closeable {
   /**
    * Opens a .whl: reads its central directory, nothing else.
    *
+   * @throws OverBoundException naming the file when it holds more entries than {@code bounds} allow; nothing else is
+   *     read then
    * @throws UnreadableZipException naming the file when it is not a zip archive
    * @throws IOException naming the file when it is missing or cannot be read
    */
@@ -113,7 +115,20 @@ public final class WheelArchive implements Closeable {
     if (!Files.isRegularFile(whl)) {
       throw new IOException("wheel " + whl + (Files.exists(whl) ? " is not a regular file" : " does not exist"));
     }
+    // The count and the directory's size first, from the end record and the central records' fixed parts: over a
+    // bound, nothing is read on, so no reader makes an object per entry of a hostile archive.
+    ZipLayout.Extent extent = ZipLayout.extent(whl);
+    Optional<ZipBombBounds.Problem> tooMany = bounds.entryCount(extent.entries());
+    if (tooMany.isPresent()) {
+      throw new OverBoundException("wheel " + whl + " holds " + reason(tooMany.get()) + "; it is not read further",
+          tooMany.get());
+    }
     List<ZipLayout.Problem> layout = ZipLayout.check(whl);
+    if (extent.directoryTooLarge()) {
+      throw new UnreadableZipException("wheel " + whl + " has a central directory of " + extent.directoryBytes()
+          + " bytes, more than the " + ZipLayout.MAX_CENTRAL_DIRECTORY_BYTES + " read of one; it is not read"
+          + " further", layout, null);
+    }
     ZipFile zip;
     try {
       zip = ZipFile.builder().setPath(whl).setUseUnicodeExtraFields(false).get();

@@ -187,6 +187,9 @@ public final class WheelPacker {
     return Pattern.compile(Pattern.quote("." + target.getFileName()) + "\\d+\\.(tmp|deflate)");
   }
 
+  /** The most files a staged tree may hold: the dist-info's METADATA, WHEEL and RECORD make the wheel's bound. */
+  static final int MAX_STAGED_FILES = ZipBombBounds.DEFAULTS.maxEntries() - 3;
+
   /** The staged files, by '/'-separated relative path; symlinks and a dist-info of its own are errors. */
   static TreeMap<String, Path> stagedFiles(Path staging) throws IOException {
     if (!Files.isDirectory(staging)) {
@@ -220,6 +223,13 @@ public final class WheelPacker {
               + " goal's stateFile parameter keeps its state outside the staged tree");
         }
         files.put(name, file);
+        if (files.size() > MAX_STAGED_FILES) {
+          throw new IOException(String.format(java.util.Locale.ROOT, "stagingDirectory %s holds more than %,d"
+              + " files: with its dist-info the wheel would hold more than the %,d entries a wheel may (WHEEL-BOMB's"
+              + " bound, which verify holds it to); nothing was packed. Stage TE's Python package and wheel_lib"
+              + " only (NCCL EP's JIT needs a few dozen headers)", staging, MAX_STAGED_FILES,
+              ZipBombBounds.DEFAULTS.maxEntries()));
+        }
         return FileVisitResult.CONTINUE;
       }
     });

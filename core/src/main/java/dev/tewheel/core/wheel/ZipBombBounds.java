@@ -11,10 +11,14 @@ import java.util.Optional;
  * is inflated. {@link WheelArchive} refuses to inflate what these bounds flag ({@link #notToInflate}), so no reader
  * unpacks a bomb; the WHEEL-BOMB check reports the {@link #problems} as findings.
  *
- * <p>Default bounds, {@link #DEFAULTS}: at most 64 GiB declared in total, at most 100,000 entries, and a
+ * <p>Default bounds, {@link #DEFAULTS}: at most 64 GiB declared in total, at most 50,000 entries, and a
  * compression ratio of at most 200:1 for any entry, and for the archive as a whole, declaring more than 64 MiB.
  * Real Transformer Engine libraries (hundreds of MB of code and cubins) compress 3-5:1; deflate's ceiling is about
- * 1032:1, reached by runs of one byte, which is what bombs are made of.
+ * 1032:1, reached by runs of one byte, which is what bombs are made of. A TE wheel holds a few hundred entries, the
+ * largest wheels on PyPI some tens of thousands; verifying costs about 3 KB of heap per entry (its name, digest and
+ * the checks' findings), so 50,000 entries stay within a 256 MiB heap, which a test holds every goal to. The entry
+ * count is judged before any reader makes an object per entry ({@link WheelArchive#open}), and the same bound holds
+ * for floor and diff-baseline folders and wheels.
  *
  * @param maxTotalBytes the most the entries may declare uncompressed, together
  * @param maxEntries the most entries the central directory may hold
@@ -23,7 +27,7 @@ import java.util.Optional;
  *     small files may compress well and cost nothing to inflate
  */
 public record ZipBombBounds(long maxTotalBytes, int maxEntries, long maxRatio, long ratioMinBytes) {
-  public static final ZipBombBounds DEFAULTS = new ZipBombBounds(64L << 30, 100_000, 200, 64L << 20);
+  public static final ZipBombBounds DEFAULTS = new ZipBombBounds(64L << 30, 50_000, 200, 64L << 20);
 
   /** Which bound a problem is over. */
   public enum Kind {
@@ -46,10 +50,7 @@ public record ZipBombBounds(long maxTotalBytes, int maxEntries, long maxRatio, l
   /** Everything over the bounds, from the sizes the central directory declares; nothing is inflated. */
   public List<Problem> problems(List<WheelArchive.Entry> entries) {
     List<Problem> problems = new ArrayList<>();
-    if (entries.size() > maxEntries) {
-      problems.add(new Problem(Kind.ENTRY_COUNT, Optional.empty(), entries.size() + " entries",
-          "at most " + maxEntries + " entries"));
-    }
+    entryCount(entries.size()).ifPresent(problems::add);
     long total = 0;
     long rest = 0; // the ratio of the archive is judged on the entries not flagged one by one
     long restCompressed = 0;
@@ -75,6 +76,16 @@ public record ZipBombBounds(long maxTotalBytes, int maxEntries, long maxRatio, l
           + (flagged ? " over the entries not flagged one by one" : " over all entries"), ratioExpected()));
     }
     return problems;
+  }
+
+  /**
+   * The problem of an archive, folder or list of {@code count} entries, when that is more than {@link #maxEntries}:
+   * what every reader of a wheel, a floor or a diff baseline checks before it makes an object per entry.
+   */
+  public Optional<Problem> entryCount(long count) {
+    return count <= maxEntries ? Optional.empty() : Optional.of(new Problem(Kind.ENTRY_COUNT, Optional.empty(),
+        String.format(Locale.ROOT, "%,d entries", count), String.format(Locale.ROOT, "at most %,d entries",
+            maxEntries)));
   }
 
   /**

@@ -37,8 +37,12 @@ import java.util.Optional;
  * </ul>
  */
 public final class ZipLayout {
-  /** The most central directory bytes read: TE wheels hold a few hundred entries, a few tens of kilobytes. */
-  static final int MAX_CENTRAL_DIRECTORY_BYTES = 64 << 20;
+  /**
+   * The most central directory bytes read: TE wheels hold a few hundred entries, a few tens of kilobytes; 50,000
+   * entries (the entry bound of {@link ZipBombBounds#DEFAULTS}) with 300-byte names fit, and what a reader makes of
+   * them stays within a 256 MiB heap.
+   */
+  public static final int MAX_CENTRAL_DIRECTORY_BYTES = 16 << 20;
 
   private static final int LOCAL = 0x04034b50;
   private static final int CENTRAL = 0x02014b50;
@@ -87,11 +91,105 @@ public final class ZipLayout {
     }
   }
 
+  /**
+   * How far a zip reader would go through the archive's central directory, read before any reader makes an object
+   * per entry so that the bounds hold first.
+   *
+   * @param entries the entries it would list: the larger of what the end record declares and the central records
+   *     the directory holds from where it is declared to start (Commons Compress and Python's zipfile read records
+   *     while they last, whatever the count says); -1 when the file has no end record a reader would take
+   * @param directoryBytes the bytes of those records, or the size the end record declares when that is more
+   */
+  public record Extent(long entries, long directoryBytes) {
+    /** Whether the central directory is larger than any reader here reads ({@link #MAX_CENTRAL_DIRECTORY_BYTES}). */
+    public boolean directoryTooLarge() {
+      return directoryBytes > MAX_CENTRAL_DIRECTORY_BYTES;
+    }
+  }
+
+  /**
+   * The {@link Extent} of the archive at {@code file}: its end records and the fixed part of each central record,
+   * nothing else.
+   */
+  public static Extent extent(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ZipLayout layout = new ZipLayout(channel);
+      long end = layout.findEnd();
+      Directory directory = end < 0 ? null : layout.directory(end);
+      if (directory == null) {
+        return new Extent(-1, 0);
+      }
+      long records = 0;
+      long at = directory.offset();
+      ByteBuffer window = null;
+      long windowAt = 0;
+      while (at >= 0 && at + 46 <= layout.fileSize) {
+        if (window == null || at < windowAt || at + 46 > windowAt + window.limit()) {
+          window = layout.read(at, (int) Math.min(1 << 16, layout.fileSize - at));
+          windowAt = at;
+        }
+        int p = (int) (at - windowAt);
+        if (window.getInt(p) != CENTRAL) {
+          break;
+        }
+        records++;
+        at += 46L + u16(window, p + 28) + u16(window, p + 30) + u16(window, p + 32);
+      }
+      return new Extent(Math.max(records, directory.entries()), Math.max(at - directory.offset(),
+          directory.size()));
+    }
+  }
+
+  /**
+   * What the end record (and the ZIP64 end record it points to) declare about the central directory.
+   *
+   * @param offset where the central directory starts
+   * @param size its bytes
+   * @param entries its records
+   * @param end where the (ZIP64) end record begins: where the directory must end
+   */
+  private record Directory(long offset, long size, long entries, long end) {}
+
   private void check() throws IOException {
     long end = findEnd();
     if (end < 0) {
       return;
     }
+    Directory directory = directory(end);
+    if (directory == null) {
+      return;
+    }
+    long entries = directory.entries();
+    long centralSize = directory.size();
+    long centralOffset = directory.offset();
+    long centralEnd = directory.end();
+    if (centralOffset < 0 || centralSize < 0 || centralOffset + centralSize != centralEnd) {
+      archive("a central directory declared at byte " + centralOffset + " with " + centralSize + " bytes, ending at"
+          + " byte " + (centralOffset + centralSize) + ", while the end record begins at byte " + centralEnd,
+          "the central directory to end where the end record begins");
+      return;
+    }
+    if (centralSize > MAX_CENTRAL_DIRECTORY_BYTES) {
+      archive("a central directory of " + centralSize + " bytes", "at most " + MAX_CENTRAL_DIRECTORY_BYTES
+          + " bytes (50,000 entries with 300-byte names fit; a TE wheel's is a few tens of kilobytes)");
+      return;
+    }
+    List<Central> centrals = centralRecords(centralOffset, (int) centralSize, entries);
+    List<Span> spans = new ArrayList<>();
+    for (Central central : centrals) {
+      Span span = localRecord(central, centralOffset);
+      if (span != null) {
+        spans.add(span);
+      }
+    }
+    tiling(spans, centralOffset);
+  }
+
+  /**
+   * The central directory as the end record at {@code end} declares it, ZIP64 values resolved; the problems of the
+   * end records are added; null when a ZIP64 locator points nowhere.
+   */
+  private Directory directory(long end) throws IOException {
     ByteBuffer record = read(end, 22);
     int disk = u16(record, 4);
     int centralDisk = u16(record, 6);
@@ -107,7 +205,7 @@ public final class ZipLayout {
       if (zip64End == null || zip64End.getInt(0) != ZIP64_END) {
         archive("a ZIP64 end locator pointing at byte " + zip64 + ", where no ZIP64 end record is",
             "the locator pointing at the ZIP64 end record");
-        return;
+        return null;
       }
       if (zip64 + 12 + zip64End.getLong(4) != end - 20) {
         archive("a ZIP64 end record at byte " + zip64 + " that ends at byte " + (zip64 + 12 + zip64End.getLong(4))
@@ -128,26 +226,7 @@ public final class ZipLayout {
       archive("an archive spread over disks (disk " + disk + ", central directory on disk " + centralDisk + ", "
           + entriesOnDisk + " of " + entries + " entries on this one)", "a single-disk archive");
     }
-    if (centralOffset < 0 || centralSize < 0 || centralOffset + centralSize != centralEnd) {
-      archive("a central directory declared at byte " + centralOffset + " with " + centralSize + " bytes, ending at"
-          + " byte " + (centralOffset + centralSize) + ", while the end record begins at byte " + centralEnd,
-          "the central directory to end where the end record begins");
-      return;
-    }
-    if (centralSize > MAX_CENTRAL_DIRECTORY_BYTES) {
-      archive("a central directory of " + centralSize + " bytes", "at most " + MAX_CENTRAL_DIRECTORY_BYTES
-          + " bytes (a wheel of 100,000 entries needs a tenth of it)");
-      return;
-    }
-    List<Central> centrals = centralRecords(centralOffset, (int) centralSize, entries);
-    List<Span> spans = new ArrayList<>();
-    for (Central central : centrals) {
-      Span span = localRecord(central, centralOffset);
-      if (span != null) {
-        spans.add(span);
-      }
-    }
-    tiling(spans, centralOffset);
+    return new Directory(centralOffset, centralSize, entries, centralEnd);
   }
 
   /**

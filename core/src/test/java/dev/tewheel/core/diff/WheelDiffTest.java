@@ -42,6 +42,8 @@ class WheelDiffTest {
   /** One change from the baseline to the current release, for each rule. */
   private static Map<String, Consumer<Path>> failingCases() {
     Map<String, Consumer<Path>> cases = new LinkedHashMap<>();
+    cases.put("DIFF-INPUT", w -> linkOut(w.resolve("nccl_ep/include/nccl_ep.h"),
+        StandIns.ncclEpHome().resolve("include/nccl_ep.h")));
     cases.put("DIFF-FILES", w -> write(w.resolve("nccl_ep/include/nccl_ep/extra.h"), "#pragma once\n"));
     cases.put("DIFF-READABLE", w -> write(w.resolve("libnccl_ep.so"), "#!/bin/sh\necho not a library\n"));
     cases.put("DIFF-SONAME", w -> copy(StandIns.defect(StandIns.Defect.NCCL_EP_MAJOR_1_HOME)
@@ -161,6 +163,25 @@ class WheelDiffTest {
     }
   }
 
+  /** A baseline whose NCCL EP library links to NCCL outside it: refused by name, never read. */
+  @Test
+  void aBaselineLinkingOutOfItsFolderIsRefusedNotFollowed() throws Exception {
+    Path baseline = assembled(temp.resolve("v1"));
+    Path current = assembled(temp.resolve("v2"));
+    Path outside = StandIns.ncclLibDir().resolve("libnccl.so.2").toRealPath();
+    Files.delete(baseline.resolve("libnccl_ep.so"));
+    Files.createSymbolicLink(baseline.resolve("libnccl_ep.so"), outside);
+    GateReport report = diff(baseline, current);
+    assertFalse(report.passed(), report.summary());
+    List<Finding> input = report.findings().stream().filter(f -> f.checkId().equals("DIFF-INPUT")).toList();
+    assertEquals(1, input.size(), input.toString());
+    assertEquals(baseline.resolve("libnccl_ep.so").toString(), input.get(0).file());
+    assertEquals(Severity.ERROR, input.get(0).severity());
+    assertEquals("a symbolic link to " + outside + ", outside the folder; not followed", input.get(0).found());
+    assertTrue(report.findings().stream().noneMatch(f -> f.checkId().equals("DIFF-EXPORTS")
+        || f.checkId().equals("DIFF-SONAME")), "nothing of the library outside was read: " + report.findings());
+  }
+
   @Test
   void unknownRuleIdsAndBadBudgetsAreConfigurationErrors() {
     Path p = temp;
@@ -214,6 +235,16 @@ class WheelDiffTest {
   private static void copy(Path from, Path to) {
     try {
       Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Replaces {@code file} by a symbolic link to {@code outside}, a file of the same bytes outside wheel_lib. */
+  private static void linkOut(Path file, Path outside) {
+    try {
+      Files.delete(file);
+      Files.createSymbolicLink(file, outside.toAbsolutePath());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -66,6 +66,34 @@ class IncludeGraphTest {
     assertEquals(List.of("nccl_ep/device/x.cuh", "nccl_ep/device/y.cuh"), escape.chain());
   }
 
+  /**
+   * A tree 10,000 headers deep, each also including one that exists nowhere, once made 10,000 chains of up to 10,000
+   * names (quadratic: out of memory at 256 MiB); each chain now names its first and last headers and its depth.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aChainTenThousandHeadersDeepIsNamedByItsEndsNotWhole() {
+    int depth = 10_000;
+    Map<String, String> tree = new TreeMap<>();
+    for (int i = 0; i < depth; i++) {
+      tree.put("nccl_ep/chain/c" + i + ".h", "#include \"c" + (i + 1) + ".h\"\n#include \"gone" + i + ".h\"\n");
+    }
+    tree.put("nccl_ep/chain/c" + depth + ".h", "");
+    List<UnresolvedInclude> missing = IncludeGraph.of(tree, IncludeSearchPath.ncclEpJit()).unresolved();
+    assertEquals(depth, missing.size());
+    assertTrue(missing.stream().allMatch(m -> m.chain().size() <= UnresolvedInclude.HEAD + UnresolvedInclude.TAIL),
+        "no chain lists more than its ends");
+    UnresolvedInclude deepest = missing.stream().filter(m -> m.name().equals("gone9999.h")).findFirst().orElseThrow();
+    assertEquals(depth, deepest.depth());
+    assertEquals("nccl_ep/chain/c0.h -> nccl_ep/chain/c1.h -> nccl_ep/chain/c2.h -> … (9,993 more) … ->"
+        + " nccl_ep/chain/c9996.h -> nccl_ep/chain/c9997.h -> nccl_ep/chain/c9998.h -> nccl_ep/chain/c9999.h",
+        deepest.describeChain());
+    UnresolvedInclude shallow = missing.stream().filter(m -> m.name().equals("gone6.h")).findFirst().orElseThrow();
+    assertEquals(7, shallow.chain().size());
+    assertEquals(shallow.depth(), shallow.chain().size(), "a chain of 7 is listed whole");
+    assertEquals("nccl_ep/chain/c6.h", shallow.chain().get(6));
+  }
+
   @Test
   void theSearchPathIsConfigurable() {
     Map<String, String> tree = Map.of("a/b/x.h", "#include \"y.h\"\n", "c/y.h", "");

@@ -141,4 +141,107 @@ class WheelLibJarTest {
     assertFalse(Files.exists(temp.resolve("x.jar")));
     assertThrows(IllegalArgumentException.class, () -> new WheelLibJar.Request(wheelLib, "../up", temp, TIME));
   }
+
+  private WheelLibJar.Request request(Path wheelLib, String jar) {
+    return new WheelLibJar.Request(wheelLib, WheelLibJar.DEFAULT_RESOURCE_FOLDER, temp.resolve(jar), TIME);
+  }
+
+  /** A file outside wheel_lib of the same size as {@code file}, holding other bytes. */
+  private Path outsideTwin(Path file, String name) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    java.util.Arrays.fill(bytes, (byte) 'X');
+    return Files.write(temp.resolve(name), bytes);
+  }
+
+  /** Once: a link of the manifest's size to a file outside passed the size check and its bytes went into the jar. */
+  @Test
+  void aFileLinkingOutOfWheelLibIsRefusedNotPacked() throws Exception {
+    Path wheelLib = wheelLib("a");
+    Path header = wheelLib.resolve("nccl_ep/include/nccl_ep.h");
+    Path outside = outsideTwin(header, "outside.h");
+    Files.delete(header);
+    Files.createSymbolicLink(header, outside);
+    IOException refused = assertThrows(IOException.class, () -> WheelLibJar.write(request(wheelLib, "x.jar")));
+    assertTrue(refused.getMessage().contains(header + " is a symbolic link, not a regular file inside " + wheelLib),
+        refused.getMessage());
+    assertFalse(Files.exists(temp.resolve("x.jar")), "no jar is written");
+  }
+
+  @Test
+  void aFolderLinkingOutOfWheelLibIsNotFollowed() throws Exception {
+    Path wheelLib = wheelLib("a");
+    Path folder = wheelLib.resolve("nccl_ep/include/nccl_ep");
+    Path outside = temp.resolve("outside-folder");
+    Files.move(folder, outside);
+    Files.createSymbolicLink(folder, outside); // the same bytes, but outside: still never read
+    IOException refused = assertThrows(IOException.class, () -> WheelLibJar.write(request(wheelLib, "x.jar")));
+    assertTrue(refused.getMessage().contains("lies under nccl_ep, which is missing or no folder inside " + wheelLib),
+        refused.getMessage());
+    assertFalse(Files.exists(temp.resolve("x.jar")));
+  }
+
+  @Test
+  void otherBytesOfTheListedSizeAreRefusedByTheirDigest() throws Exception {
+    Path wheelLib = wheelLib("a");
+    Path header = wheelLib.resolve("nccl_ep/include/nccl_ep.h");
+    Files.write(header, Files.readAllBytes(outsideTwin(header, "twin.h")));
+    IOException refused = assertThrows(IOException.class, () -> WheelLibJar.write(request(wheelLib, "x.jar")));
+    assertTrue(refused.getMessage().contains(header + " holds " + Files.size(header) + " bytes of sha256 "),
+        refused.getMessage());
+    assertTrue(refused.getMessage().contains("its manifest lists"), refused.getMessage());
+    assertFalse(Files.exists(temp.resolve("x.jar")));
+  }
+
+  /**
+   * A header swapped again and again between itself and a link to other bytes of its size outside wheel_lib, while
+   * jars are written: each write packs the header's own bytes or is refused, never the outside bytes.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void aLinkSwappedInWhilePackingNeverPutsOutsideBytesInTheJar() throws Exception {
+    Path wheelLib = wheelLib("a");
+    Path header = wheelLib.resolve("nccl_ep/include/nccl_ep.h");
+    byte[] own = Files.readAllBytes(header);
+    Path outside = outsideTwin(header, "outside.h");
+    Path link = wheelLib.resolve("nccl_ep/include/.link");
+    Path copy = wheelLib.resolve("nccl_ep/include/.copy");
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread swapper = new Thread(() -> {
+      try {
+        while (!stop.get()) {
+          Files.createSymbolicLink(link, outside);
+          Files.move(link, header, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+          Files.write(copy, own);
+          Files.move(copy, header, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    swapper.start();
+    int written = 0;
+    int refused = 0;
+    try {
+      for (int i = 0; i < 200; i++) {
+        Path jar = temp.resolve("out/" + i + ".jar");
+        try {
+          WheelLibJar.write(request(wheelLib, "out/" + i + ".jar"));
+        } catch (IOException e) {
+          refused++;
+          assertFalse(Files.exists(jar), "a refused write leaves no jar");
+          continue;
+        }
+        written++;
+        try (JarFile file = new JarFile(jar.toFile())) {
+          assertArrayEquals(own, file.getInputStream(file.getEntry(WheelLibJar.DEFAULT_RESOURCE_FOLDER
+              + "/nccl_ep/include/nccl_ep.h")).readAllBytes(), "write " + i + " packed the header's own bytes");
+        }
+      }
+    } finally {
+      stop.set(true);
+      swapper.join();
+    }
+    assertEquals(200, written + refused);
+    assertTrue(refused > 0, "the swap was seen: " + written + " written, " + refused + " refused");
+  }
 }
