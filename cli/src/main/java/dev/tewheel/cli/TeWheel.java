@@ -23,6 +23,11 @@ public final class TeWheel {
 
   private TeWheel() {}
 
+  /**
+   * Runs the command the arguments name and exits with its status (0 passed, 1 failed, 2 usage or I/O error).
+   *
+   * @param args the command and its options, e.g. {@code verify --fail-on warning dist/x.whl}
+   */
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
