@@ -15,9 +15,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * dependencies' version definitions, mapped libraries' SONAMEs), and a cold process pays milliseconds per read.
  * Values are soft references, so a library with thousands of symbols is read again rather than kept when memory is
  * short. A failed read is not remembered.
+ *
+ * <p>A read by path stats the path and then opens it: renamed in between, the stamp is one file's and the facts
+ * another's. So what decides a load (the SONAME and symbols of a library te-runtime opened, {@link PinnedLibrary})
+ * comes only from entries whose stamp and bytes were both taken through one descriptor, never from a path read's
+ * entry; a path read (the search, the prediction) is remembered only when the path names the same file after the
+ * read as before.
  */
 final class ElfCache {
+  /** Facts read by path, for the search and the prediction. */
   private static final Map<Path, Entry> FILES = new ConcurrentHashMap<>();
+  /** Facts read through an opened library's descriptor: stamp and bytes of one inode. */
+  private static final Map<Path, Entry> OPENED = new ConcurrentHashMap<>();
 
   private ElfCache() {}
 
@@ -37,19 +46,19 @@ final class ElfCache {
    * time), else read now and remembered for its path.
    */
   static ElfFile read(PinnedLibrary library, boolean symbols) throws IOException {
-    return get(library.file(), library.bytes(), symbols);
+    return get(OPENED, library.file(), library.bytes(), symbols);
   }
 
   private static ElfFile get(Path file, boolean symbols) throws IOException {
-    return get(file, null, symbols);
+    return get(FILES, file, null, symbols);
   }
 
   /** @param pinned the descriptor's name to read the bytes from, or null to read {@code file} itself */
-  private static ElfFile get(Path file, Path pinned, boolean symbols) throws IOException {
+  private static ElfFile get(Map<Path, Entry> cache, Path file, Path pinned, boolean symbols) throws IOException {
     Path source = pinned != null ? pinned : file;
     FileStamp stamp = FileStamp.of(source);
     Path key = file.toAbsolutePath().normalize();
-    Entry entry = FILES.get(key);
+    Entry entry = cache.get(key);
     if (entry != null && (entry.symbols || !symbols) && entry.stamp.equals(stamp)) {
       ElfFile elf = entry.elf.get();
       if (elf != null) {
@@ -62,7 +71,9 @@ final class ElfCache {
       WheelLibPaths.regularFile(file);
     }
     ElfFile elf = symbols ? ElfFile.read(source) : ElfFile.readWithoutSymbols(source);
-    FILES.put(key, new Entry(stamp, symbols, elf));
+    if (pinned != null || stamp.equals(FileStamp.of(source))) {
+      cache.put(key, new Entry(stamp, symbols, elf));
+    }
     return elf;
   }
 
