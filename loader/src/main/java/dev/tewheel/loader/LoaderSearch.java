@@ -11,10 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,46 +90,50 @@ public final class LoaderSearch {
 
   private static Walk walk(Host host, Path library, ElfFile elf, Map<String, Path> preloads, boolean followMapped) {
     ElfMachine machine = elf.header().machine();
-    // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
-    Node root = new Node(library.toAbsolutePath(), elf, null, false);
-    Map<String, Binding> bound = new HashMap<>();
     Set<String> names = new HashSet<>();
     names.add(library.getFileName().toString());
     elf.soname().ifPresent(names::add);
     List<Binding> result = new ArrayList<>();
     List<Binding> closure = new ArrayList<>();
-    Deque<Node> pending = new ArrayDeque<>();
-    pending.add(root);
-    while (!pending.isEmpty()) {
-      Node node = pending.removeFirst();
-      String neededBy = node.elf().soname().orElse(node.file().getFileName().toString());
-      for (String name : node.elf().needed()) {
-        Binding found = bound.get(name);
-        if (found == null && names.contains(name)) {
-          continue; // the object itself (or one by that SONAME) is already part of this load
+    // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
+    NeededClosure.walk(library.toAbsolutePath(), elf, names, new NeededClosure.Binder<Path, Binding>() {
+      @Override
+      public Binding bind(NeededClosure.Node<Path> owner, String name) {
+        return find(host, name, neededBy(owner), chain(owner), machine, preloads);
+      }
+
+      @Override
+      public Optional<NeededClosure.Next<Path>> next(Binding found) {
+        if (found.file().isEmpty() || !(followMapped || isSearched(found.foundBy()))) {
+          return Optional.empty();
         }
-        if (found == null) {
-          found = find(host, name, neededBy, node, machine, preloads);
-          bound.put(name, found);
-          closure.add(found);
-          if (found.file().isPresent() && (followMapped || isSearched(found.foundBy()))) {
-            try {
-              ElfFile dependency = ElfFiles.readWithoutSymbols(found.file().get());
-              dependency.soname().ifPresent(names::add);
-              pending.add(new Node(found.file().get(), dependency, node, false));
-            } catch (IOException e) {
-              // unreadable here; the machine check passed, and dlopen will say more
-            }
-          }
-        }
-        Binding asked = new Binding(name, neededBy, found.file(), found.foundBy(), found.detail(), List.of());
-        asked = asked.file().isEmpty() ? asked : withVersions(asked, node.elf());
-        if (node == root || !asked.found()) {
-          result.add(asked);
+        try {
+          return Optional.of(new NeededClosure.Next<>(found.file().get(),
+              ElfFiles.readWithoutSymbols(found.file().get())));
+        } catch (IOException e) {
+          return Optional.empty(); // unreadable here; the machine check passed, and dlopen will say more
         }
       }
-    }
+    }, (owner, name, found, first) -> {
+      if (first) {
+        closure.add(found);
+      }
+      Binding asked = new Binding(name, neededBy(owner), found.file(), found.foundBy(), found.detail(), List.of());
+      asked = asked.file().isEmpty() ? asked : withVersions(asked, owner.elf());
+      if (owner.loader() == null || !asked.found()) {
+        result.add(asked);
+      }
+    });
     return new Walk(List.copyOf(result), List.copyOf(closure));
+  }
+
+  private static String neededBy(NeededClosure.Node<Path> node) {
+    return node.elf().soname().orElse(node.file().getFileName().toString());
+  }
+
+  /** The object and those that loaded it, whose DT_RPATH the search may use. */
+  private static Node chain(NeededClosure.Node<Path> node) {
+    return node == null ? null : new Node(node.file(), node.elf(), chain(node.loader()), false);
   }
 
   /**
