@@ -18,9 +18,9 @@ final class ElfCache {
   }
 
   /**
-   * The ELF facts of a library te-runtime opened ({@link PinnedLibrary}), read through its descriptor: from the cache
-   * when the opened file is the one its path named when it was read before, else read now and remembered for its
-   * path. A pinned library was fstat'ed as a regular file when it was opened.
+   * The ELF facts of a library te-runtime opened ({@link PinnedLibrary}), read through its descriptor: from an earlier
+   * read through a descriptor of the same file (never from a read by path, whose stamp may be another file's), else
+   * read now. A pinned library was fstat'ed as a regular file when it was opened.
    */
   static ElfFile read(PinnedLibrary library, boolean symbols) throws IOException {
     return ElfFiles.read(library.file(), library.bytes(), symbols);
