@@ -41,8 +41,8 @@ public final class PipWheel {
       throws IOException {
     String version = pythonVersion(mavenVersion);
     if (!Files.isRegularFile(cliJar)) {
-      throw new IOException("the te-wheel jar is " + cliJar + ", not a jar file: a build that stops before the cli"
-          + " module's package phase (mvn test) has no jar to ship; run package or verify");
+      throw new IOException("the te-wheel jar is " + cliJar + ", not a jar file: a build whose cli module stopped before"
+          + " its package phase has no jar to ship; run package or verify");
     }
     deleteTree(work);
     Path stage = Files.createDirectories(work.resolve("stage"));
