@@ -7,7 +7,8 @@
 #                                                        entry hashed, the GPU code read)
 #   verify-noarchive  the same java command with -Xshare:off in place of the archive
 #   auditwheel        python3 -m auditwheel show <wheel>
-#   version           te-wheel --version                 (the installed command's cold start)
+#   version           the launcher's java command --version, with the archive (the bundled java's cold start;
+#                     the console script adds Python's start, printed once before the rounds)
 #   version-noarchive the same java command with -Xshare:off
 #   inflate           unzip -p <wheel> >/dev/null           (inflating every entry: Info-ZIP's zlib)
 #   inflate+hash      unzip -p <wheel> | sha256sum          (and hashing every byte: the floor of a gate that hashes)
@@ -57,6 +58,7 @@ tail -n 1 "$work/with.txt"
 shared=$("${launch[@]:0:${#launch[@]}-2}" -Xlog:class+load=info:stdout -m dev.tewheel.cli --version \
   | grep -c 'source: shared objects file' || true)
 echo "te-wheel: $own; class-data archive: ${launch[1]} ($shared classes loaded from it by --version)"
+/usr/bin/time -f "Python's start (python3 -c pass): %e s (CPU %U s + %S s)" /usr/bin/python3 -c pass
 
 kinds=(verify verify-noarchive auditwheel version version-noarchive inflate inflate+hash)
 run() { # kind -> "wall_s peak_kb user_s sys_s"
@@ -66,7 +68,7 @@ run() { # kind -> "wall_s peak_kb user_s sys_s"
     verify-noarchive) /usr/bin/time -o "$out" -f '%e %M %U %S' "${plain[@]}" verify "$wheel" >/dev/null 2>&1 || true ;;
     auditwheel) (cd "$auditwheel_dir" && /usr/bin/time -o "$out" -f '%e %M %U %S' "${auditwheel[@]}" show "$wheel" \
       >/dev/null 2>&1) ;;
-    version) /usr/bin/time -o "$out" -f '%e %M %U %S' "$te_wheel" --version >/dev/null ;;
+    version) /usr/bin/time -o "$out" -f '%e %M %U %S' "${launch[@]}" --version >/dev/null ;;
     version-noarchive) /usr/bin/time -o "$out" -f '%e %M %U %S' "${plain[@]}" --version >/dev/null ;;
     inflate) /usr/bin/time -o "$out" -f '%e %M %U %S' bash -c 'unzip -p "$0" >/dev/null' "$wheel" ;;
     inflate+hash) /usr/bin/time -o "$out" -f '%e %M %U %S' bash -c 'unzip -p "$0" | sha256sum >/dev/null' "$wheel" ;;
