@@ -1,5 +1,6 @@
 // work/: the folder the documented commands run in, as a release engineer's download folder would be: the stand-ins'
-// TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, and auditwheel's cffi wheel; stage/, the
+// TE wheel under the two names the docs use, nvdemo, a wheel that is not TE's, auditwheel's cffi wheel and
+// te-wheel's own pip wheel; stage/, the
 // stand-ins' TE package as a build stages it for te-wheel pack. bin/mvn: Maven with the invoker's isolated repository
 // and the pluginGroup docs/goals/verify-wheel-lib.md asks for; bin/te-wheel: the te-wheel jar with java -cp on the
 // Java that runs Maven.
@@ -23,6 +24,12 @@ release.each { name, bytes ->
   def file = work.resolve('stage').resolve(name)
   Files.createDirectories(file.parent)
   Files.write(file, bytes)
+}
+
+// te-wheel's own pip wheel, which the CI lines of docs/cli.md install with pip --find-links.
+Files.list(Paths.get(pipWheelDirectory)).withCloseable { s ->
+  s.filter { it.fileName.toString().startsWith('te_wheel-') && it.fileName.toString().endsWith('.whl') }
+      .forEach { Files.copy(it, work.resolve(it.fileName)) }
 }
 
 // auditwheel's cffi test wheel, as core's differential test keeps it (origin in that folder's ORIGIN.md).

@@ -51,6 +51,7 @@ blocks.eachWithIndex { block, n ->
   def pb = new ProcessBuilder('bash', '-c', script).directory(work.toFile()).redirectErrorStream(true)
       .redirectOutput(log.toFile())
   pb.environment().put('PATH', basedir.toPath().resolve('bin').toString() + ':' + System.getenv('PATH'))
+  pb.environment().put('STAND_INS', standIns) // the stand-in NCCL and CUDA driver, for te-wheel runtime
   def process = pb.start()
   assert process.waitFor(600, TimeUnit.SECONDS) : "${block.where}: still running after 10 minutes"
   def output = log.toFile().text

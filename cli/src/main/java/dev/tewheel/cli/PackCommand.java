@@ -58,7 +58,7 @@ final class PackCommand extends GateCommand {
     Path reports = configuration.reportDirectory();
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = configuration.packVerifies()
-        ? configuration.verification(true, null, reports, false) : null;
+        ? configuration.verification(true, null, reports, true) : null;
     PackedWheel packed = PackedWheel.packAndVerify(request, verification, output::line);
     output.line(packed.result().summary());
     if (packed.verification().isEmpty()) {

@@ -55,7 +55,9 @@ final class RuntimeCommand implements Command {
       return Exit.ERROR;
     }
     try {
-      MethodHandle run = MethodHandles.publicLookup().findStatic(Class.forName(MAIN), "run",
+      // This class's own lookup: in te-wheel's pip wheel the command and te-runtime are one named module that
+      // exports nothing, where a public lookup would be refused.
+      MethodHandle run = MethodHandles.lookup().findStatic(Class.forName(MAIN), "run",
           MethodType.methodType(int.class, String[].class, PrintStream.class, PrintStream.class));
       return (int) run.invokeExact(args.toArray(String[]::new), io.out(), io.err());
     } catch (ReflectiveOperationException e) {

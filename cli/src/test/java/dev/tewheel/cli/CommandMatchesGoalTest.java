@@ -237,6 +237,46 @@ class CommandMatchesGoalTest {
     assertTrue(run.lines().get(run.lines().size() - 1).startsWith("verify: PASSED: "), run.lines().toString());
   }
 
+  /**
+   * Pack with layout any (as te-wheel's own pip wheel is packed): a native wheel that is not TE's, with a staged
+   * entry_points.txt, written alike by the goal and the command and verified as verify checks any native wheel.
+   */
+  @Test
+  void packWithLayoutAnyWritesAnyNativeWheelAlike(@InjectMojo(goal = "pack-wheel", pom = POM) PackWheelMojo pack)
+      throws Exception {
+    Path staging = temp.resolve("any-stage");
+    Files.createDirectories(staging.resolve("nvdemo"));
+    Files.writeString(staging.resolve("nvdemo/__init__.py"), "from ._native import *\n");
+    Files.copy(StandIns.transformerEngine(), staging.resolve("nvdemo/_native.cpython-312-x86_64-linux-gnu.so"));
+    Files.createDirectories(staging.resolve("nvdemo-1.0.dist-info"));
+    Files.writeString(staging.resolve("nvdemo-1.0.dist-info/entry_points.txt"), "[console_scripts]\nnvdemo = nvdemo:main\n");
+    Map<Parameter, Object> values = new LinkedHashMap<>();
+    values.put(Parameters.STAGING_DIRECTORY, staging);
+    values.put(Parameters.DISTRIBUTION, "nvdemo");
+    values.put(Parameters.VERSION, "1.0");
+    values.put(Parameters.LAYOUT, "any");
+    values.put(Parameters.PLATFORM_TAG, "manylinux_2_34_x86_64");
+    values.put(Parameters.OUTPUT_TIMESTAMP, TIMESTAMP);
+    values.put(Parameters.WHEEL_DIRECTORY, temp.resolve("any-dist"));
+    values.put(Parameters.REPORT_DIRECTORY, temp.resolve("any-reports"));
+    Map<String, Object> parameters = byName(values);
+    parameters.put("attach", false);
+    GoalRun.configure(pack, parameters);
+    GoalRun goal = GoalRun.execute(pack, Map.of());
+    Path wheel = temp.resolve("any-dist/nvdemo-1.0-py3-none-manylinux_2_34_x86_64.whl");
+    byte[] goalWheel = Files.readAllBytes(wheel);
+    Files.delete(wheel);
+
+    CommandRun run = command("pack", values, List.of(), GoalRun.projectFolder(pack), Map.of());
+    assertEquals(0, goal.exit(), goal.toString());
+    assertEquals(0, run.exit(), run.toString());
+    assertArrayEquals(goalWheel, Files.readAllBytes(wheel));
+    assertEquals(withoutTimes(goal.lines()), withoutTimes(run.lines()));
+    String verdict = run.lines().get(run.lines().size() - 1);
+    assertTrue(verdict.startsWith("verify: PASSED: ") && verdict.contains("on wheel nvdemo-1.0-py3-none-manylinux_2_34"
+        + "_x86_64.whl (layout any)"), run.lines().toString());
+  }
+
   private static List<String> withoutTimes(List<String> lines) {
     return lines.stream().map(l -> l.replaceAll(" in \\d+ ms$", " in … ms")).toList();
   }

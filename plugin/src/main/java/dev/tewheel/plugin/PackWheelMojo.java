@@ -97,6 +97,12 @@ public class PackWheelMojo extends TeMojo {
     return "te:pack-wheel";
   }
 
+  /** Pack writes any wheel: with layout any, what it wrote is verified as te:verify-wheel-lib checks any native wheel. */
+  @Override
+  boolean acceptsAnyLayout() {
+    return true;
+  }
+
   @Override
   String verdictLabel() {
     return PackedWheel.VERDICT_LABEL;

@@ -80,8 +80,8 @@ class AssembleWheelLibMojoTest {
     mojo.outputDirectory = temp.resolve("wheel_lib").toFile();
     mojo.layout = "any";
     MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
-    assertTrue(e.getMessage().startsWith("te:assemble-wheel-lib: te.layout = 'any': 'any' is for te:verify-wheel-lib"
-        + " and te:diff-wheel"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("te:assemble-wheel-lib: te.layout = 'any': 'any' is for te:verify-wheel-lib,"
+        + " te:diff-wheel and te:pack-wheel"), e.getMessage());
     assertFalse(Files.exists(temp.resolve("wheel_lib")));
   }
 

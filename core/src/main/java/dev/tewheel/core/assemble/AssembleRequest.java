@@ -43,8 +43,8 @@ public record AssembleRequest(Path transformerEngineLibrary, Path ncclEpHome, Li
     Objects.requireNonNull(outputDirectory, "outputDirectory");
     Objects.requireNonNull(layout, "layout");
     if (layout.any()) {
-      throw new IllegalArgumentException("layout 'any' is for verify-wheel-lib and diff-wheel, which check a wheel"
-          + " built elsewhere; assemble builds TE's wheel_lib: choose layout default or ep-home");
+      throw new IllegalArgumentException("layout 'any' is for verify-wheel-lib, diff-wheel and pack-wheel, which"
+          + " check any native wheel; assemble builds TE's wheel_lib: choose layout default or ep-home");
     }
     Objects.requireNonNull(checks, "checks");
     headerIncludes = headerIncludes == null || headerIncludes.isEmpty() ? DEFAULT_HEADER_INCLUDES

@@ -51,15 +51,15 @@ public final class Configuration {
   }
 
   /**
-   * The layout; {@code any} only where {@code anyAllowed} (verify and diff check wheels built elsewhere, the others
-   * work on TE's wheel_lib).
+   * The layout; {@code any} only where {@code anyAllowed} (verify and diff check wheels built elsewhere, pack writes
+   * and checks any wheel; assemble and jar work on TE's wheel_lib).
    */
   public Layout layout(boolean anyAllowed) {
     Layout chosen = parse(Parameters.LAYOUT, () -> Layout.named(text(Parameters.LAYOUT)));
     if (chosen.any() && !anyAllowed) {
       throw ParameterException.of(Parameters.LAYOUT, values.raw(Parameters.LAYOUT), "'any' is for"
-          + " te:verify-wheel-lib and te:diff-wheel (te-wheel verify and diff), which check a wheel built elsewhere;"
-          + " this one works on TE's wheel_lib: set default or ep-home", null);
+          + " te:verify-wheel-lib, te:diff-wheel and te:pack-wheel (te-wheel verify, diff and pack), which check any"
+          + " native wheel; this one works on TE's wheel_lib: set default or ep-home", null);
     }
     return chosen;
   }
@@ -157,7 +157,7 @@ public final class Configuration {
    * @param whl whether the input is a .whl (else a wheel_lib folder)
    * @param tag the platform tag the libraries must fit; null: from the wheel's file name, else this machine
    * @param reports where the reports go; null: none
-   * @param anyAllowed whether layout any may be chosen (verify: yes, pack: no)
+   * @param anyAllowed whether layout any may be chosen (verify and pack: yes)
    * @return given the input, the request to verify it
    */
   public Function<Path, VerifyRequest> verification(boolean whl, String tag, Path reports, boolean anyAllowed) {

@@ -87,7 +87,7 @@ public final class WheelPacker {
    */
   public PendingWheel packPending(PackRequest request) throws IOException {
     long start = System.nanoTime();
-    TreeMap<String, Path> files = stagedFiles(request.stagingDirectory());
+    TreeMap<String, Path> files = stagedFiles(request.stagingDirectory(), request.distInfo());
     String distInfo = request.distInfo();
     String metadata = metadata(request);
     WheelName name = request.wheelName();
@@ -190,8 +190,16 @@ public final class WheelPacker {
   /** The most files a staged tree may hold: the dist-info's METADATA, WHEEL and RECORD make the wheel's bound. */
   static final int MAX_STAGED_FILES = ZipBombBounds.DEFAULTS.maxEntries() - 3;
 
-  /** The staged files, by '/'-separated relative path; symlinks and a dist-info of its own are errors. */
-  static TreeMap<String, Path> stagedFiles(Path staging) throws IOException {
+  /** What pack writes into the dist-info itself; a staged file of these names would be replaced, so it is refused. */
+  private static final java.util.Set<String> WRITTEN_METADATA = java.util.Set.of("METADATA", "WHEEL", "RECORD",
+      "RECORD.jws", "RECORD.p7s");
+
+  /**
+   * The staged files, by '/'-separated relative path; symlinks are errors, and so is a dist-info folder other than
+   * the wheel's own ({@code distInfo}), whose extra files (entry_points.txt, licenses) are packed while METADATA,
+   * WHEEL and RECORD are pack's to write.
+   */
+  static TreeMap<String, Path> stagedFiles(Path staging, String distInfo) throws IOException {
     if (!Files.isDirectory(staging)) {
       throw new IOException("stagingDirectory " + staging + " is not a folder: expected the tree to pack (the"
           + " Python package and transformer_engine/wheel_lib from te:assemble-wheel-lib)");
@@ -200,9 +208,11 @@ public final class WheelPacker {
     Files.walkFileTree(staging, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-        if (!dir.equals(staging) && dir.getParent().equals(staging) && dir.getFileName().toString().endsWith(".dist-info")) {
-          throw new IOException(dir + " is a dist-info folder inside stagingDirectory: pack writes the wheel's own"
-              + " dist-info; remove it from the staged tree");
+        if (!dir.equals(staging) && dir.getParent().equals(staging) && dir.getFileName().toString().endsWith(".dist-info")
+            && !dir.getFileName().toString().equals(distInfo)) {
+          throw new IOException(dir + " is a dist-info folder inside stagingDirectory, not the wheel's own (" + distInfo
+              + "): pack writes " + distInfo + "/; remove it from the staged tree, or rename it " + distInfo
+              + " to pack its extra files (entry_points.txt, licenses)");
         }
         return FileVisitResult.CONTINUE;
       }
@@ -217,6 +227,10 @@ public final class WheelPacker {
           throw new IOException(file + " is not a regular file: only regular files can be packed");
         }
         String name = staging.relativize(file).toString().replace('\\', '/');
+        if (name.startsWith(distInfo + "/") && WRITTEN_METADATA.contains(name.substring(distInfo.length() + 1))) {
+          throw new IOException(file + " is staged in the wheel's dist-info, but pack writes " + name + " itself (from"
+              + " its parameters: metadataFile for METADATA); remove it from the staged tree");
+        }
         if (ASSEMBLE_WORK_FILE.matcher(name).find()) {
           throw new IOException(file + " is a working file of te:assemble-wheel-lib (its state, or what an"
               + " interrupted run left), not part of the package: delete it (mvn clean) and assemble again; the"

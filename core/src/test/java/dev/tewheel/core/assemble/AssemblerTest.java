@@ -393,7 +393,7 @@ class AssemblerTest {
     AssembleRequest request = AssembleRequest.of(StandIns.transformerEngine(), StandIns.ncclEpHome(),
         temp.resolve("any/wheel_lib"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> request.withLayout(Layout.ANY));
-    assertTrue(e.getMessage().contains("layout 'any' is for verify-wheel-lib and diff-wheel"), e.getMessage());
+    assertTrue(e.getMessage().contains("layout 'any' is for verify-wheel-lib, diff-wheel and pack-wheel"), e.getMessage());
     assertFalse(Files.exists(temp.resolve("any")));
   }
 }

@@ -100,7 +100,8 @@ class ConfigurationTest {
     Values any = new Values().set(Parameters.LAYOUT, "any");
     assertEquals(Layout.ANY, of(any).layout(true));
     ParameterException e = assertThrows(ParameterException.class, () -> of(any).layout(false));
-    assertTrue(e.getMessage().startsWith("te.layout = 'any': 'any' is for te:verify-wheel-lib and te:diff-wheel"),
+    assertTrue(e.getMessage().startsWith("te.layout = 'any': 'any' is for te:verify-wheel-lib, te:diff-wheel and"
+        + " te:pack-wheel"),
         e.getMessage());
   }
 

@@ -194,6 +194,41 @@ class WheelPackerTest {
         "nothing written");
   }
 
+  /**
+   * The wheel's own dist-info may be staged for the files pip reads beside METADATA (entry_points.txt): packed and
+   * in RECORD, so that Debian's pip installs the console script it declares, which runs; METADATA, WHEEL and RECORD
+   * staged there are refused, since pack writes them.
+   */
+  @Test
+  void theStagedDistInfosEntryPointsBecomeAConsoleScriptThatPipInstalls() throws Exception {
+    Path staging = staging("staging");
+    Path distInfo = Files.createDirectories(staging.resolve("transformer_engine-2.9.0.dist-info"));
+    Files.writeString(staging.resolve("transformer_engine/common.py"), "def main():\n    print('answer', 42)\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(distInfo.resolve("entry_points.txt"), "[console_scripts]\nte-answer = transformer_engine.common:main\n");
+    Path whl = new WheelPacker().pack(request(staging, temp.resolve("dist"))).wheel();
+
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(whl));
+    assertTrue(report.passed(), report.findings().toString());
+    Path target = temp.resolve("site");
+    run(List.of(DEBIAN_PYTHON, "-m", "pip", "install", "--no-index", "--no-deps", "--disable-pip-version-check",
+        "--target", target.toString(), whl.toString()));
+    ProcessBuilder script = new ProcessBuilder(target.resolve("bin/te-answer").toString()).redirectErrorStream(true);
+    script.environment().put("PYTHONPATH", target.toString());
+    Process process = script.start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+    assertEquals("answer 42", out);
+
+    for (String written : List.of("METADATA", "WHEEL", "RECORD")) {
+      Path staged = Files.writeString(distInfo.resolve(written), "staged\n");
+      IOException e = assertThrows(IOException.class, () -> new WheelPacker().pack(request(staging, temp.resolve("again"))));
+      assertTrue(e.getMessage().contains("is staged in the wheel's dist-info, but pack writes"
+          + " transformer_engine-2.9.0.dist-info/" + written + " itself"), e.getMessage());
+      Files.delete(staged);
+    }
+  }
+
   @Test
   void refusesSymlinksAForeignDistInfoAndMetadataOfAnotherVersion() throws Exception {
     Path staging = staging("staging");
