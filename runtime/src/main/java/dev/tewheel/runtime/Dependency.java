@@ -50,36 +50,16 @@ public sealed interface Dependency permits DependencyRecord {
     return "";
   }
 
-  /** The step of the dynamic linker's search that bound a DT_NEEDED entry; {@link #toString()} is the reports' word. */
+  /**
+   * The step of the dynamic linker's search that bound a DT_NEEDED entry; {@link #toString()} is the reports' word.
+   * Each constant is the loader model's {@link dev.tewheel.loader.FoundBy} of the same name, which says what it means.
+   */
   enum FoundBy {
-    /** A copy already mapped in this process, which a DT_NEEDED of its SONAME binds to. */
-    ALREADY_LOADED("already loaded"),
-    /** The copy te-runtime loads first (the libnccl.so.2 the NCCL gate read). */
-    PRELOADED("preloaded by te-runtime"),
-    /** The name has a '/': that file. */
-    PATH("path"),
-    /** DT_RPATH of the needing object or of one that loaded it, up to the executable's. */
-    RPATH("RPATH"),
-    /** The {@code LD_LIBRARY_PATH} environment variable. */
-    LD_LIBRARY_PATH("LD_LIBRARY_PATH"),
-    /** DT_RUNPATH of the needing object. */
-    RUNPATH("RUNPATH"),
-    /** {@code /etc/ld.so.cache}. */
-    LD_SO_CACHE("/etc/ld.so.cache"),
-    /** The linker's built-in folders ({@code /lib/x86_64-linux-gnu}, {@code /lib64}, ...). */
-    DEFAULT_FOLDER("default folder"),
-    /** No step found a usable file. */
-    NOT_FOUND("not found");
-
-    private final String text;
-
-    FoundBy(String text) {
-      this.text = text;
-    }
+    ALREADY_LOADED, PRELOADED, PATH, RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, NOT_FOUND;
 
     @Override
     public String toString() {
-      return text;
+      return dev.tewheel.loader.FoundBy.valueOf(name()).toString();
     }
   }
 }

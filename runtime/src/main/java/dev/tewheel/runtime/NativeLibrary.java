@@ -2,7 +2,6 @@ package dev.tewheel.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -56,27 +55,16 @@ public sealed interface NativeLibrary permits NativeLibraryRecord {
     return foundBy() == FoundBy.SKIPPED;
   }
 
-  /** The step of TE's search that settled a library; {@link #toString()} is the reports' word for it. */
+  /**
+   * The step of TE's search that settled a library; {@link #toString()} is the reports' word for it. Each constant is
+   * the loader model's {@link dev.tewheel.loader.te.TeFoundBy} of the same name, which says what it means.
+   */
   enum FoundBy {
-    /** Mapped in this process already: the dynamic linker binds DT_NEEDED entries to that copy. */
-    ALREADY_LOADED,
-    /** Left out on purpose ({@code te.native.<name>.skip}, {@code TE_NATIVE_<NAME>_SKIP}). */
-    SKIPPED,
-    /** Named by {@code te.native.<name>.path}, {@code TE_NATIVE_<NAME>_PATH} or the NCCL library setting. */
-    OVERRIDE,
-    /** Under a system root: {@code $<LIB>_HOME}, {@code $<LIB>_PATH}, {@code $CUDA_HOME}, ... */
-    SYSTEM,
-    /** Where a plain {@code dlopen("lib<name>.so")} would take it from. */
-    DLOPEN,
-    /** An NVIDIA pip wheel under site-packages ({@code nvidia/<lib>/lib}, ...). */
-    PIP_WHEEL,
-    /** No step found it. */
-    NOT_FOUND;
+    ALREADY_LOADED, SKIPPED, OVERRIDE, SYSTEM, DLOPEN, PIP_WHEEL, NOT_FOUND;
 
-    /** {@code already loaded}, {@code skipped}, ..., {@code pip wheel}, {@code not found}. */
     @Override
     public String toString() {
-      return name().toLowerCase(Locale.ROOT).replace('_', ' ');
+      return dev.tewheel.loader.te.TeFoundBy.valueOf(name()).toString();
     }
   }
 }
