@@ -104,6 +104,49 @@ public final class Metadata {
     return name.find() ? name.group(1) : null;
   }
 
+  /** One header of a METADATA: its line (1-based) and its value, trimmed. */
+  public record Header(int line, String value) {}
+
+  /**
+   * Every value of a header (e.g. Requires-Dist) in the header block, which ends at the first empty line; the name is
+   * matched without regard to case, as Python's email parser does.
+   */
+  public static List<Header> headers(String text, String key) {
+    List<Header> found = new java.util.ArrayList<>();
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+      if (line.isEmpty()) {
+        break;
+      }
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(key)) {
+        found.add(new Header(i + 1, line.substring(colon + 1).trim()));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The METADATA text with {@code lines} (whole header lines, without line breaks) added at the end of its header
+   * block, after the headers already there and before the body.
+   */
+  public static String withHeaders(String text, List<String> lines) {
+    if (lines.isEmpty()) {
+      return text;
+    }
+    lines.forEach(l -> HeaderValues.requireOneLine("declared floor", l));
+    int end = text.indexOf("\n\n");
+    String head = end < 0 ? text : text.substring(0, end + 1);
+    String tail = end < 0 ? "" : text.substring(end + 1);
+    StringBuilder out = new StringBuilder(head);
+    if (!head.isEmpty() && !head.endsWith("\n")) {
+      out.append('\n');
+    }
+    lines.forEach(l -> out.append(l).append('\n'));
+    return out.append(tail).toString();
+  }
+
   private static void line(StringBuilder out, String key, String value) {
     if (value != null && !value.isBlank()) {
       HeaderValues.requireOneLine(key, value);
