@@ -12,6 +12,7 @@ import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.gate.Suppression;
+import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
@@ -220,6 +221,29 @@ public final class Configuration {
     } catch (IllegalArgumentException e) {
       throw named(e);
     }
+  }
+
+  /**
+   * Pack's declareFloors: the floors and variant pack verifies with, and the extra the lines go under; null when
+   * declareFloors is false. A floorExtra without declareFloors, or one that is no PEP 508 extra name, is refused.
+   */
+  public DeclareFloors declareFloors() {
+    boolean declare = parse(Parameters.DECLARE_FLOORS, () -> bool(text(Parameters.DECLARE_FLOORS)));
+    String extra = text(Parameters.FLOOR_EXTRA);
+    if (extra != null) {
+      parse(Parameters.FLOOR_EXTRA, () -> {
+        if (!extra.matches("[A-Za-z0-9]+(?:[-_.]*[A-Za-z0-9]+)*")) {
+          throw new IllegalArgumentException("not an extra's name (letters, digits, then -_. between them), e.g."
+              + " floors");
+        }
+        if (!declare) {
+          throw new IllegalArgumentException("floorExtra names the extra of declareFloors's lines, and declareFloors"
+              + " is false: set declareFloors=true too, or drop floorExtra");
+        }
+        return extra;
+      });
+    }
+    return declare ? new DeclareFloors(extra, checkSettings(), layout(false), wheelLibPath()) : null;
   }
 
   /** Whether pack verifies what it wrote. */

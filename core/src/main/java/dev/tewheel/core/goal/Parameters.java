@@ -89,6 +89,12 @@ public final class Parameters {
       "" + PackRequest.DEFAULT_COMPRESSION_LEVEL, "deflate level, 0 (stored) to 9");
   public static final Parameter WHEEL_DIRECTORY = Parameter.single("wheelDirectory", "DIR", null,
       "where the .whl goes; default: the current folder (the goal: target)");
+  public static final Parameter DECLARE_FLOORS = Parameter.single("declareFloors", "true|false", "false",
+      "add Requires-Dist: <distribution>>=<version> after requiresDist for each floor wheel of floorLibraries on"
+          + " which every shipped library binds (SYMBOL-FLOOR), for the wheel's CUDA variant");
+  public static final Parameter FLOOR_EXTRA = Parameter.single("floorExtra", "NAME", null,
+      "the extra declareFloors's lines go under (Provides-Extra: NAME; extra == \"NAME\"); default: none, always"
+          + " required");
   public static final Parameter VERIFY = Parameter.single("verify", "true|false", "true",
       "verify the written wheel with every check; one that fails is kept as <file>.whl.rejected");
 
@@ -109,8 +115,8 @@ public final class Parameters {
 
   /** te:pack-wheel and te-wheel pack: what to write, then how to verify it (as verify does). */
   public static final List<Parameter> PACK_WHEEL = concat(List.of(STAGING_DIRECTORY, DISTRIBUTION, VERSION,
-      PYTHON_TAG, ABI_TAG, PLATFORM_TAG, METADATA_FILE, SUMMARY, REQUIRES_PYTHON, REQUIRES_DIST, LICENSE, HOME_PAGE,
-      COMPRESSION_LEVEL, WHEEL_DIRECTORY, OUTPUT_TIMESTAMP, VERIFY, WHEEL_LIB_PATH, LAYOUT), GATE, CHECKS);
+      PYTHON_TAG, ABI_TAG, PLATFORM_TAG, METADATA_FILE, SUMMARY, REQUIRES_PYTHON, REQUIRES_DIST, DECLARE_FLOORS,
+      FLOOR_EXTRA, LICENSE, HOME_PAGE, COMPRESSION_LEVEL, WHEEL_DIRECTORY, OUTPUT_TIMESTAMP, VERIFY, WHEEL_LIB_PATH, LAYOUT), GATE, CHECKS);
 
   /** Every parameter above, once. */
   public static final List<Parameter> ALL = concat(PACK_WHEEL, List.of(MAX_GROWTH_PERCENT));

@@ -36,6 +36,36 @@ public final class Metadata {
     }
   }
 
+  /**
+   * The Requires-Dist values pack adds after the user's own (declareFloors), and the extra they are under.
+   *
+   * @param requirements each a Requires-Dist value, e.g. {@code nvidia-nccl-cu12>=2.30.4}
+   * @param extra the extra (Provides-Extra) the lines are under, or null
+   */
+  public record Declared(List<String> requirements, String extra) {
+    public Declared {
+      requirements = List.copyOf(requirements);
+      HeaderValues.requireOneLine("declared floor", requirements);
+      HeaderValues.requireOneLine("floorExtra", extra);
+    }
+
+    /** The header lines to add to a METADATA that holds {@code text}: Provides-Extra when not yet there. */
+    List<String> lines(String text) {
+      List<String> lines = new java.util.ArrayList<>();
+      if (extra != null && !requirements.isEmpty() && headers(text, "Provides-Extra").stream()
+          .noneMatch(h -> h.value().equals(extra))) {
+        lines.add("Provides-Extra: " + extra);
+      }
+      requirements.forEach(r -> lines.add("Requires-Dist: " + r));
+      return lines;
+    }
+  }
+
+  /** A METADATA text with the declared lines added at the end of its headers; {@code declared} may be null. */
+  public static String declare(String text, Declared declared) {
+    return declared == null ? text : withHeaders(text, declared.lines(text));
+  }
+
   /** Metadata-Version 2.1 with Name and Version first, then the fields given. */
   public static String generate(String name, String version, Fields fields) {
     StringBuilder out = new StringBuilder();

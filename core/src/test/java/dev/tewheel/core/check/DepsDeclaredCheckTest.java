@@ -8,17 +8,15 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.core.wheel.FloorWheels;
 import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,21 +32,9 @@ class DepsDeclaredCheckTest {
 
   @TempDir Path temp;
 
-  /** A floor wheel of NCCL as pip downloads it: the library in nvidia/nccl/lib, METADATA naming the release. */
   private Path ncclWheel(String distribution, String release, Path library, String metadataVersion)
       throws IOException {
-    String stem = distribution.replace('-', '_');
-    Path whl = temp.resolve(stem + "-" + release + "-py3-none-manylinux_2_18_x86_64.whl");
-    try (OutputStream file = Files.newOutputStream(whl); ZipOutputStream zip = new ZipOutputStream(file)) {
-      zip.putNextEntry(new ZipEntry("nvidia/nccl/lib/libnccl.so.2"));
-      Files.copy(library, zip);
-      zip.closeEntry();
-      zip.putNextEntry(new ZipEntry(stem + "-" + release + ".dist-info/METADATA"));
-      zip.write(("Metadata-Version: 2.1\nName: " + distribution + "\nVersion: " + metadataVersion + "\n")
-          .getBytes(StandardCharsets.UTF_8));
-      zip.closeEntry();
-    }
-    return whl;
+    return FloorWheels.nccl(temp, distribution, release, library, metadataVersion);
   }
 
   private Path oldest() throws IOException {
