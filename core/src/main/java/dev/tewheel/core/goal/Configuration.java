@@ -12,6 +12,9 @@ import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.gate.Suppression;
+import dev.tewheel.core.release.ReleaseMatrix;
+import dev.tewheel.core.release.ReleaseRequest;
+import dev.tewheel.core.release.ReleaseRules;
 import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
@@ -181,6 +184,44 @@ public final class Configuration {
     return (input, reports) -> new VerifyRequest(input.wheel() ? null : input.path(),
         input.wheel() ? input.path() : null, wheelLibPath, chosen, tag, settings, level, overrides, accepted,
         reports, base);
+  }
+
+  /**
+   * The release to verify as one: {@code wheels} (a release folder's, or named one by one), each verified as
+   * te:verify-wheel-lib verifies it (its platform and CUDA variant from its name), then RELEASE-MATRIX. Severities
+   * and suppressions may name any check or RELEASE-MATRIX.
+   *
+   * @param origin the release folder, or null
+   * @param reports where the release's report goes (each wheel's below it), or null
+   */
+  public ReleaseRequest release(Path origin, List<Path> wheels, Path reports) {
+    Layout chosen = layout(false);
+    CheckSettings settings = checkSettings().withCudaMajor(null);
+    Severity level = failOn();
+    Map<String, Severity> overrides = severities(ReleaseRules.RULES);
+    List<Suppression> accepted = suppressions(ReleaseRules.RULES);
+    List<Integer> majors = parse(Parameters.EXPECT_CUDA_MAJORS, () -> values.list(Parameters.EXPECT_CUDA_MAJORS)
+        .stream().map(t -> CheckSettings.parseCudaMajor(t.replaceFirst("^cu", ""))).toList());
+    List<String> platforms = parse(Parameters.EXPECT_PLATFORMS, () -> values.list(Parameters.EXPECT_PLATFORMS)
+        .stream().map(t -> {
+          if (!t.trim().matches("[a-z0-9_]+")) {
+            throw new IllegalArgumentException("'" + t + "' is no architecture or platform tag (e.g. x86_64,"
+                + " aarch64, manylinux_2_28_x86_64)");
+          }
+          return t.trim();
+        }).toList());
+    Map<String, Severity> wheelOverrides = new java.util.LinkedHashMap<>(overrides);
+    wheelOverrides.remove(ReleaseMatrix.ID);
+    List<Suppression> wheelAccepted = accepted.stream().filter(a -> !a.checkId().equals(ReleaseMatrix.ID)).toList();
+    String wheelLibPath = wheelLibPath();
+    return new ReleaseRequest(origin, wheels, majors, platforms, (wheel, folder) -> new VerifyRequest(null, wheel,
+        wheelLibPath, chosen, null, settings, level, wheelOverrides, wheelAccepted, folder, base), wheelLibPath,
+        GatePolicy.of(ReleaseRules.RULES, level, overrides, accepted), reports, base, 0);
+  }
+
+  /** The release folder; required by the goal (the command takes its operands). */
+  public Path releaseDirectory() {
+    return path(Parameters.RELEASE_DIRECTORY);
   }
 
   /** The diff of {@code current} against {@code baseline}, each a .whl or a wheel_lib folder. */
