@@ -93,7 +93,26 @@ final class SymbolFloorCheck extends BaseCheck {
               + " (comma-separated)"));
       return new Proof(findings, failures, usedInputs);
     }
-    FloorLibraries floors = FloorLibraries.read(subject.settings().floorLibraries());
+    // A release's floors hold both CUDA variants' wheels (nvidia-nccl-cu12 and -cu13 share libnccl.so.2); a wheel of
+    // an NVIDIA distribution of another CUDA major is no floor of this variant.
+    Integer variant = subject.settings().cudaMajor();
+    List<java.nio.file.Path> inputs = new ArrayList<>();
+    for (java.nio.file.Path input : subject.settings().floorLibraries()) {
+      Optional<NvidiaDistributions.Distribution> other = variant == null ? Optional.empty()
+          : FloorWheel.of(input).flatMap(f -> NvidiaDistributions.named(f.name()))
+              .filter(d -> d.cudaMajor() != variant);
+      if (other.isPresent()) {
+        findings.add(new Finding(ID, Severity.INFO, input.toString(), "a floor wheel of " + other.get().name()
+            + ", a CUDA " + other.get().cudaMajor() + " distribution: not a floor of this cu" + variant + " wheel",
+            "the floors of the wheel's CUDA variant", "nothing to fix for a release's list of floors; give this"
+                + " variant's own (" + NvidiaDistributions.providing(other.get().sonames().get(0), variant)
+                .map(NvidiaDistributions.Distribution::name).orElse("its CUDA " + variant + " distribution")
+                + ") too"));
+      } else {
+        inputs.add(input);
+      }
+    }
+    FloorLibraries floors = FloorLibraries.read(inputs);
     for (FloorLibraries.Problem p : floors.problems()) {
       findings.add(finding(p.input(), p.found(), p.expected(), p.fix()));
       floors.inputs().stream().filter(i -> p.input().startsWith(i.toString())).forEach(i -> failures

@@ -156,4 +156,19 @@ class DepsDeclaredCheckTest {
         "Requires-Dist: nvidia-cudnn-cu12>=9.x: >=9.x is no PEP 440 version specifier"),
         findings.stream().map(Finding::found).toList());
   }
+
+  @Test
+  void aReleasesFloorsOfBothCudaMajorsServeEachVariantWithItsOwn() throws Exception {
+    Path cu13 = ncclWheel("nvidia-nccl-cu13", StandIns.NCCL_RELEASE,
+        StandIns.ncclLibDir().resolve("libnccl.so." + StandIns.NCCL_RELEASE), StandIns.NCCL_RELEASE);
+    List<Path> floors = List.of(current(), cu13);
+    GateReport report = new Verifier().verify(VerifyRequest.wheel(cu12("Requires-Dist: nvidia-nccl-cu12>=2.30.4"))
+        .withSettings(CheckSettings.defaults().withFloorLibraries(floors)));
+    List<Finding> floorFindings = report.findings().stream().filter(f -> f.checkId().equals("SYMBOL-FLOOR")
+        || f.checkId().equals(ID)).filter(f -> f.severity() != Severity.INFO).toList();
+    assertEquals(List.of(), floorFindings, "one floor of libnccl.so.2 for the cu12 wheel, its own");
+    assertTrue(report.findings().stream().anyMatch(f -> f.checkId().equals("SYMBOL-FLOOR") && f.file().equals(
+        cu13.toString()) && f.found().equals("a floor wheel of nvidia-nccl-cu13, a CUDA 13 distribution: not a floor"
+        + " of this cu12 wheel")), report.findings().toString());
+  }
 }
