@@ -44,7 +44,7 @@ run 1 "^FAILED: 2 errors.*kept as .*manylinux_2_28_x86_64.whl.rejected" pack --s
   --cuda-major 12 --platform-tag manylinux_2_28_x86_64 --wheel-directory rejected
 exists rejected/transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl.rejected
 # verify: the wheel, the folder of wheels, the staged wheel_lib; every report form.
-run 0 "^PASSED: 0 errors, 3 warnings, 0 suppressed; 33 checks on wheel_lib $good" verify "dist/$good" \
+run 0 "^PASSED: 0 errors, 3 warnings, 0 suppressed; 34 checks on wheel_lib $good" verify "dist/$good" \
   --floor-libraries "$floors" --report-dir reports/verify
 exists reports/verify/report.json; exists reports/verify/TEST-te-verify-wheel-lib.xml; exists reports/verify/verify.sarif
 run 0 "^2 verified: 2 passed, 0 failed" verify dist stage/transformer_engine/wheel_lib --report-dir reports/both
@@ -55,6 +55,10 @@ run 0 '"version": "2.1.0"' verify --format sarif "dist/$good"
 export GITHUB_ACTIONS=true
 run 0 "^::warning file=.*title=BAKED-BUILD-PATHS::" verify "dist/$good" --floor-libraries "$floors"
 unset GITHUB_ACTIONS
+# verify-release: the release as one set; a release of the cu12 wheel alone lacks its expected cu13 wheel.
+run 1 "found no cu13 wheel for x86_64" verify-release dist --expect-cuda-majors 12,13 --expect-platforms x86_64 \
+  --report-dir reports/release
+exists reports/release/report.json; exists "reports/release/${good%.whl}/report.json"
 # diff: the release against itself passes; against a wheel_lib of another TE it reports the change.
 run 0 "^PASSED: 0 errors, 0 warnings, 0 suppressed; 10 checks" diff "dist/$good" "dist/$good" --report-dir reports/diff
 exists reports/diff/report.json
@@ -72,4 +76,4 @@ else
   run 0 "^Usage: te-wheel runtime" runtime --help
 fi
 [ "$failures" -eq 0 ] || { echo "check-te-wheel: $failures failures on Java $major" >&2; exit 1; }
-echo "check-te-wheel: te-wheel on Java $major: verify, diff, pack, inspect and runtime as expected"
+echo "check-te-wheel: te-wheel on Java $major: verify, verify-release, diff, pack, inspect and runtime as expected"

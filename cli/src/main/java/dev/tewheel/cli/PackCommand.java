@@ -59,7 +59,8 @@ final class PackCommand extends GateCommand {
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = configuration.packVerifies()
         ? configuration.verification(true, null, reports, true) : null;
-    PackedWheel packed = PackedWheel.packAndVerify(request, verification, output::line);
+    PackedWheel packed = PackedWheel.packAndVerify(request, verification, output::line,
+        configuration.declareFloors());
     output.line(packed.result().summary());
     if (packed.verification().isEmpty()) {
       return Exit.PASSED;

@@ -18,7 +18,8 @@ public final class TeWheel {
   static final String EXIT_STATUS = "exit status: 0 passed, 1 failed (a finding at or above --fail-on; runtime: not"
       + " available), 2 usage or I/O error\n";
 
-  private static final List<Command> COMMANDS = List.of(new VerifyCommand(), new DiffCommand(), new PackCommand(),
+  private static final List<Command> COMMANDS = List.of(new VerifyCommand(), new VerifyReleaseCommand(),
+      new DiffCommand(), new PackCommand(),
       new InspectCommand(), new RuntimeCommand());
 
   private TeWheel() {}

@@ -17,6 +17,7 @@ import dev.tewheel.core.wheel.PackRequest;
 import dev.tewheel.plugin.DiffWheelMojo;
 import dev.tewheel.plugin.GoalRun;
 import dev.tewheel.plugin.PackWheelMojo;
+import dev.tewheel.plugin.VerifyReleaseMojo;
 import dev.tewheel.plugin.VerifyWheelLibMojo;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
@@ -184,6 +185,23 @@ class CommandMatchesGoalTest {
         List.of(baseline.toString(), current.toString()), Map.of());
     assertEquals(1, goal.exit());
     assertTrue(goal.lines().stream().anyMatch(l -> l.startsWith("DIFF-BIND-NOW ")), goal.lines().toString());
+  }
+
+  @Test
+  void aReleaseMissingAVariantFailsAlike(@InjectMojo(goal = "verify-release", pom = POM) VerifyReleaseMojo release)
+      throws Exception {
+    Path folder = wheel("release", StandIns.transformerEngine(), "manylinux_2_34_x86_64").getParent();
+    Map<Parameter, Object> values = new LinkedHashMap<>();
+    values.put(Parameters.EXPECT_CUDA_MAJORS, List.of("12", "13"));
+    values.put(Parameters.EXPECT_PLATFORMS, List.of("x86_64"));
+    values.put(Parameters.REPORT_DIRECTORY, temp.resolve("reports"));
+    GoalRun goal = same(release, Map.of("releaseDirectory", folder.toFile()), "verify-release", values,
+        List.of(folder.toString()), Map.of("GITHUB_ACTIONS", "true"));
+    assertEquals(1, goal.exit());
+    assertTrue(goal.lines().stream().anyMatch(l -> l.startsWith("RELEASE-MATRIX ") && l.contains(
+        "found no cu13 wheel for x86_64")), goal.lines().toString());
+    assertTrue(goal.annotations().stream().anyMatch(a -> a.startsWith("::error ") && a.contains(
+        "title=RELEASE-MATRIX")), goal.annotations().toString());
   }
 
   @Test

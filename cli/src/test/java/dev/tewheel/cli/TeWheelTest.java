@@ -61,7 +61,8 @@ class TeWheelTest {
     assertTrue(none.err().startsWith("usage: te-wheel <command>"), none.err());
     Run unknown = run("verfy", "x.whl");
     assertEquals(2, unknown.exit());
-    assertEquals("te-wheel: unknown command 'verfy'; the commands are verify, diff, pack, inspect, runtime"
+    assertEquals("te-wheel: unknown command 'verfy'; the commands are verify, verify-release, diff, pack, inspect,"
+        + " runtime"
         + " (te-wheel --help)\n", unknown.err());
   }
 

@@ -103,6 +103,12 @@ public final class GoalInChildJvm {
         case "diff" -> new WheelDiff().diff(new DiffRequest(Path.of(rest.get(0)), Path.of(rest.get(1)),
             VerifyRequest.DEFAULT_WHEEL_LIB_PATH, Layout.DEFAULT, DiffRequest.DEFAULT_MAX_GROWTH_PERCENT, null,
             Map.of(), List.of(), reports, null));
+        case "release" -> new dev.tewheel.core.release.ReleaseVerifier().verify(
+            new dev.tewheel.core.release.ReleaseRequest(null, rest.subList(1, rest.size()).stream().map(Path::of)
+                .toList(), List.of(12, 13), List.of(rest.get(0).split(",")),
+                (whl, folder) -> VerifyRequest.wheel(whl).withReportDirectory(folder), null,
+                dev.tewheel.core.gate.GatePolicy.of(dev.tewheel.core.release.ReleaseRules.RULES, null, Map.of(),
+                    List.of()), reports, null, dev.tewheel.core.release.ReleaseRequest.MAX_PARALLELISM)).report();
         case "jar" -> {
           WheelLibJar.Written written = WheelLibJar.write(new WheelLibJar.Request(Path.of(rest.get(0)),
               WheelLibJar.DEFAULT_RESOURCE_FOLDER, Path.of(rest.get(1)), FileTime.fromMillis(0)));

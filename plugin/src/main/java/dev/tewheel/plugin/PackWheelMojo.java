@@ -5,6 +5,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.goal.Values;
+import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.PackRequest;
@@ -61,6 +62,18 @@ public class PackWheelMojo extends TeMojo {
 
   @Parameter(property = "te.requiresDist")
   List<String> requiresDist;
+
+  /**
+   * Adds {@code Requires-Dist: <distribution>>=<version>} after {@code requiresDist} for each floor wheel of
+   * {@code floorLibraries} on which every shipped library binds (SYMBOL-FLOOR), for the wheel's CUDA variant; pack's
+   * verification then holds the written lines to that proof (DEPS-DECLARED).
+   */
+  @Parameter(property = "te.declareFloors", defaultValue = "false")
+  String declareFloors;
+
+  /** The extra declareFloors's lines go under ({@code Provides-Extra}); unset: always required. */
+  @Parameter(property = "te.floorExtra")
+  String floorExtra;
 
   @Parameter(property = "te.license")
   String license;
@@ -149,6 +162,7 @@ public class PackWheelMojo extends TeMojo {
         .set(Parameters.PYTHON_TAG, pythonTag).set(Parameters.ABI_TAG, abiTag)
         .set(Parameters.METADATA_FILE, metadataFile).set(Parameters.SUMMARY, summary)
         .set(Parameters.REQUIRES_PYTHON, requiresPython).set(Parameters.REQUIRES_DIST, requiresDist)
+        .set(Parameters.DECLARE_FLOORS, declareFloors).set(Parameters.FLOOR_EXTRA, floorExtra)
         .set(Parameters.LICENSE, license).set(Parameters.HOME_PAGE, homePage)
         .set(Parameters.COMPRESSION_LEVEL, compressionLevel).set(Parameters.WHEEL_DIRECTORY, wheelDirectory)
         .set(Parameters.VERIFY, verify);
@@ -158,13 +172,14 @@ public class PackWheelMojo extends TeMojo {
   void run() throws MojoExecutionException, MojoFailureException {
     Configuration configuration = configuration();
     PackRequest request = configuration.pack();
+    DeclareFloors declare = configuration.declareFloors();
     // The platform is the one the wheel's name carries: the first of a compressed set.
     Function<Path, VerifyRequest> verification = configuration.packVerifies()
         ? configuration.verification(true, null, reportPath(), acceptsAnyLayout()) : null;
     sayWhichWheelLib();
     PackedWheel packed;
     try {
-      packed = PackedWheel.packAndVerify(request, verification, this::info);
+      packed = PackedWheel.packAndVerify(request, verification, this::info, declare);
     } catch (IllegalArgumentException e) {
       throw new MojoExecutionException(Printable.text(goal() + " is misconfigured: " + e.getMessage()), e);
     } catch (IOException e) {

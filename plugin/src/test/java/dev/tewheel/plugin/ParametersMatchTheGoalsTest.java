@@ -53,7 +53,8 @@ class ParametersMatchTheGoalsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"verify-wheel-lib, VERIFY_WHEEL_LIB", "diff-wheel, DIFF_WHEEL", "pack-wheel, PACK_WHEEL"})
+  @CsvSource({"verify-wheel-lib, VERIFY_WHEEL_LIB", "diff-wheel, DIFF_WHEEL", "pack-wheel, PACK_WHEEL",
+      "verify-release, VERIFY_RELEASE"})
   void eachParameterOfTheCommandIsTheGoalsWithItsPropertyAndDefault(String goal, String list) throws Exception {
     @SuppressWarnings("unchecked")
     List<Parameter> parameters = (List<Parameter>) Parameters.class.getField(list).get(null);

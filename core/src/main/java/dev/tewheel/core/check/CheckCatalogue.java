@@ -21,6 +21,7 @@ public final class CheckCatalogue extends RuleSet<Subject> {
       new VerneedNeededCheck(),
       new CudaVariantCheck(),
       new SymbolFloorCheck(),
+      new DepsDeclaredCheck(),
       new SonameFileNameCheck(),
       new DuplicateContentCheck(),
       new TeBindNowCheck(),

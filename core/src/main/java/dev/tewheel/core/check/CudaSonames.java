@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * The SONAME major each CUDA toolkit library has in each CUDA major, the one table CUDA-VARIANT reads (docs/checks.md
- * says where each figure comes from). cuRAND ({@code libcurand.so.10}) and cuSPARSE ({@code libcusparse.so.12}) keep
+ * says where each figure comes from); which pip distribution installs each library is {@link NvidiaDistributions}. cuRAND ({@code libcurand.so.10}) and cuSPARSE ({@code libcusparse.so.12}) keep
  * one major across CUDA 12 and 13, so their names say nothing of the variant and are not listed.
  */
 public final class CudaSonames {

@@ -62,6 +62,9 @@ public final class Subject {
       return ElfFile.startsWithMagic(source);
     }
   });
+  /** Results several checks share (SYMBOL-FLOOR's proof), each worked out once per subject. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Object> derived =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final Manifest manifest;
   private final WheelArchive wheel;
   private volatile List<SubjectFile> libraries;
@@ -88,6 +91,12 @@ public final class Subject {
       }
     }
     return java.util.Collections.unmodifiableSortedMap(byPath);
+  }
+
+  /** A result several checks share, worked out once per subject under {@code key}. */
+  @SuppressWarnings("unchecked")
+  <T> T derived(String key, java.util.function.Supplier<T> compute) {
+    return (T) derived.computeIfAbsent(key, k -> compute.get());
   }
 
   /** The manifest the subject carries (a folder or wheel assemble wrote), if any. */

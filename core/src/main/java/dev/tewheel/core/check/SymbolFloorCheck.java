@@ -50,11 +50,38 @@ final class SymbolFloorCheck extends BaseCheck {
         + " by that library's floor (the oldest version the release supports)", Severity.ERROR);
   }
 
+  /**
+   * What SYMBOL-FLOOR proved, shared with DEPS-DECLARED: its findings, and per floorLibraries entry the imports it
+   * failed to define (empty: it passed) and whether any shipped library bound on it.
+   *
+   * @param findings SYMBOL-FLOOR's findings
+   * @param failures per entry, each failure in words: the symbol or version, the library needing it, the floor
+   * @param used the entries that gave a library some shipped library NEEDS
+   */
+  record Proof(List<Finding> findings, Map<java.nio.file.Path, List<String>> failures,
+      Set<java.nio.file.Path> used) {
+    /** Whether the entry was read, bound on and defined everything asked of it. */
+    boolean passed(java.nio.file.Path input) {
+      return used.contains(input) && failures.getOrDefault(input, List.of()).isEmpty();
+    }
+  }
+
   @Override
   public List<Finding> run(Subject subject) {
+    return prove(subject).findings();
+  }
+
+  /** SYMBOL-FLOOR's proof on the subject, worked out once for both checks that read it. */
+  static Proof prove(Subject subject) {
+    return subject.derived(ID, () -> new SymbolFloorCheck().work(subject));
+  }
+
+  private Proof work(Subject subject) {
+    Map<java.nio.file.Path, List<String>> failures = new LinkedHashMap<>();
+    Set<java.nio.file.Path> usedInputs = new HashSet<>();
     List<SubjectFile> libraries = Libraries.of(subject);
     if (libraries.isEmpty()) {
-      return List.of();
+      return new Proof(List.of(), failures, usedInputs);
     }
     List<Finding> findings = new ArrayList<>();
     if (subject.settings().floorLibraries().isEmpty()) {
@@ -63,18 +90,39 @@ final class SymbolFloorCheck extends BaseCheck {
           "the floor libraries (oldest supported NCCL, CUDA runtime, cuBLAS, cuDNN, ...) to check against",
           "set te.floorLibraries to the oldest supported libraries, their folders or their pip wheels"
               + " (comma-separated)"));
-      return findings;
+      return new Proof(findings, failures, usedInputs);
     }
-    FloorLibraries floors = FloorLibraries.read(subject.settings().floorLibraries());
+    // A release's floors hold both CUDA variants' wheels (nvidia-nccl-cu12 and -cu13 share libnccl.so.2); a wheel of
+    // an NVIDIA distribution of another CUDA major is no floor of this variant.
+    Integer variant = subject.settings().cudaMajor();
+    List<java.nio.file.Path> inputs = new ArrayList<>();
+    for (java.nio.file.Path input : subject.settings().floorLibraries()) {
+      Optional<NvidiaDistributions.Distribution> other = variant == null ? Optional.empty()
+          : FloorWheel.of(input).flatMap(f -> NvidiaDistributions.named(f.name()))
+              .filter(d -> d.cudaMajor() != variant);
+      if (other.isPresent()) {
+        findings.add(new Finding(ID, Severity.INFO, input.toString(), "a floor wheel of " + other.get().name()
+            + ", a CUDA " + other.get().cudaMajor() + " distribution: not a floor of this cu" + variant + " wheel",
+            "the floors of the wheel's CUDA variant", "nothing to fix for a release's list of floors; give this"
+                + " variant's own (" + NvidiaDistributions.providing(other.get().sonames().get(0), variant)
+                .map(NvidiaDistributions.Distribution::name).orElse("its CUDA " + variant + " distribution")
+                + ") too"));
+      } else {
+        inputs.add(input);
+      }
+    }
+    FloorLibraries floors = FloorLibraries.read(inputs);
     for (FloorLibraries.Problem p : floors.problems()) {
       findings.add(finding(p.input(), p.found(), p.expected(), p.fix()));
+      floors.inputs().stream().filter(i -> p.input().startsWith(i.toString())).forEach(i -> failures
+          .computeIfAbsent(i, k -> new ArrayList<>()).add(p.found()));
     }
     Map<String, Set<String>> withoutFloor = new LinkedHashMap<>();
     Set<String> used = new HashSet<>();
     for (SubjectFile library : libraries) {
       Optional<ElfFile> elf = subject.readableElf(library, this, findings);
       if (elf.isPresent()) {
-        check(subject, library, elf.get(), floors, findings, withoutFloor, used);
+        check(subject, library, elf.get(), floors, findings, withoutFloor, used, failures);
       }
     }
     if (!withoutFloor.isEmpty()) {
@@ -92,11 +140,12 @@ final class SymbolFloorCheck extends BaseCheck {
         "a floorLibraries entry whose libraries (" + String.join(", ", sonames) + ") no shipped library NEEDS",
         "floors of the libraries the shipped ones NEED", "check the floors' SONAMEs (readelf -d), or drop the entry"
             + " from te.floorLibraries")));
-    return findings;
+    floors.all().stream().filter(f -> used.contains(f.soname())).forEach(f -> usedInputs.add(f.input()));
+    return new Proof(List.copyOf(findings), failures, usedInputs);
   }
 
   private void check(Subject subject, SubjectFile library, ElfFile elf, FloorLibraries floors, List<Finding> findings,
-      Map<String, Set<String>> withoutFloor, Set<String> used) {
+      Map<String, Set<String>> withoutFloor, Set<String> used, Map<java.nio.file.Path, List<String>> failures) {
     String name = library.path().substring(library.path().lastIndexOf('/') + 1);
     boolean ncclEp = subject.ncclEpLibrary().filter(library::equals).isPresent();
     Map<String, FloorLibraries.Floor> inScope = new LinkedHashMap<>();
@@ -154,6 +203,8 @@ final class SymbolFloorCheck extends BaseCheck {
       FloorLibraries.Floor floor = inScope.get(m.file());
       if (floor != null) {
         findings.add(versionMissing(library, name, m, floor)); // the load fails, lazy or not
+        failures.computeIfAbsent(floor.input(), k -> new ArrayList<>()).add("version " + m.version() + " (needed by "
+            + name + "), which " + floor.describe() + " does not define");
       }
     }
     List<String> ambiguous = new ArrayList<>();
@@ -183,6 +234,12 @@ final class SymbolFloorCheck extends BaseCheck {
       Finding finding = unbound.abortsAt().isPresent()
           ? aborts(library, name, elf.bindNow(), unbound, inScope.get(unbound.abortsAt().get()))
           : missing(library, name, elf.bindNow(), unbound, lacking, inScope);
+      List<FloorLibraries.Floor> blamed = unbound.abortsAt().isPresent() && inScope.get(unbound.abortsAt().get()) != null
+          ? List.of(inScope.get(unbound.abortsAt().get())) : lacking;
+      for (FloorLibraries.Floor floor : blamed) {
+        failures.computeIfAbsent(floor.input(), k -> new ArrayList<>()).add(unbound.describe() + " (needed by " + name
+            + "), which " + floor.describe() + " does not define");
+      }
       findings.add(finding.withSeverity(severity));
     }
     if (!ambiguous.isEmpty()) {

@@ -9,7 +9,8 @@ import java.util.Locale;
 public enum ReportKind {
   VERIFY("te:verify-wheel-lib"),
   DIFF("te:diff-wheel"),
-  ASSEMBLE("te:assemble-wheel-lib");
+  ASSEMBLE("te:assemble-wheel-lib"),
+  RELEASE("te:verify-release");
 
   private final String goal;
 

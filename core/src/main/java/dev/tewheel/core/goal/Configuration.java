@@ -12,6 +12,10 @@ import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.gate.Suppression;
+import dev.tewheel.core.release.ReleaseMatrix;
+import dev.tewheel.core.release.ReleaseRequest;
+import dev.tewheel.core.release.ReleaseRules;
+import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
@@ -182,6 +186,44 @@ public final class Configuration {
         reports, base);
   }
 
+  /**
+   * The release to verify as one: {@code wheels} (a release folder's, or named one by one), each verified as
+   * te:verify-wheel-lib verifies it (its platform and CUDA variant from its name), then RELEASE-MATRIX. Severities
+   * and suppressions may name any check or RELEASE-MATRIX.
+   *
+   * @param origin the release folder, or null
+   * @param reports where the release's report goes (each wheel's below it), or null
+   */
+  public ReleaseRequest release(Path origin, List<Path> wheels, Path reports) {
+    Layout chosen = layout(false);
+    CheckSettings settings = checkSettings().withCudaMajor(null);
+    Severity level = failOn();
+    Map<String, Severity> overrides = severities(ReleaseRules.RULES);
+    List<Suppression> accepted = suppressions(ReleaseRules.RULES);
+    List<Integer> majors = parse(Parameters.EXPECT_CUDA_MAJORS, () -> values.list(Parameters.EXPECT_CUDA_MAJORS)
+        .stream().map(t -> CheckSettings.parseCudaMajor(t.replaceFirst("^cu", ""))).toList());
+    List<String> platforms = parse(Parameters.EXPECT_PLATFORMS, () -> values.list(Parameters.EXPECT_PLATFORMS)
+        .stream().map(t -> {
+          if (!t.trim().matches("[a-z0-9_]+")) {
+            throw new IllegalArgumentException("'" + t + "' is no architecture or platform tag (e.g. x86_64,"
+                + " aarch64, manylinux_2_28_x86_64)");
+          }
+          return t.trim();
+        }).toList());
+    Map<String, Severity> wheelOverrides = new java.util.LinkedHashMap<>(overrides);
+    wheelOverrides.remove(ReleaseMatrix.ID);
+    List<Suppression> wheelAccepted = accepted.stream().filter(a -> !a.checkId().equals(ReleaseMatrix.ID)).toList();
+    String wheelLibPath = wheelLibPath();
+    return new ReleaseRequest(origin, wheels, majors, platforms, (wheel, folder) -> new VerifyRequest(null, wheel,
+        wheelLibPath, chosen, null, settings, level, wheelOverrides, wheelAccepted, folder, base), wheelLibPath,
+        GatePolicy.of(ReleaseRules.RULES, level, overrides, accepted), reports, base, 0);
+  }
+
+  /** The release folder; required by the goal (the command takes its operands). */
+  public Path releaseDirectory() {
+    return path(Parameters.RELEASE_DIRECTORY);
+  }
+
   /** The diff of {@code current} against {@code baseline}, each a .whl or a wheel_lib folder. */
   public DiffRequest diff(Path baseline, Path current, Path reports) {
     Layout chosen = layout(true);
@@ -220,6 +262,29 @@ public final class Configuration {
     } catch (IllegalArgumentException e) {
       throw named(e);
     }
+  }
+
+  /**
+   * Pack's declareFloors: the floors and variant pack verifies with, and the extra the lines go under; null when
+   * declareFloors is false. A floorExtra without declareFloors, or one that is no PEP 508 extra name, is refused.
+   */
+  public DeclareFloors declareFloors() {
+    boolean declare = parse(Parameters.DECLARE_FLOORS, () -> bool(text(Parameters.DECLARE_FLOORS)));
+    String extra = text(Parameters.FLOOR_EXTRA);
+    if (extra != null) {
+      parse(Parameters.FLOOR_EXTRA, () -> {
+        if (!extra.matches("[A-Za-z0-9]+(?:[-_.]*[A-Za-z0-9]+)*")) {
+          throw new IllegalArgumentException("not an extra's name (letters, digits, then -_. between them), e.g."
+              + " floors");
+        }
+        if (!declare) {
+          throw new IllegalArgumentException("floorExtra names the extra of declareFloors's lines, and declareFloors"
+              + " is false: set declareFloors=true too, or drop floorExtra");
+        }
+        return extra;
+      });
+    }
+    return declare ? new DeclareFloors(extra, checkSettings(), layout(false), wheelLibPath()) : null;
   }
 
   /** Whether pack verifies what it wrote. */

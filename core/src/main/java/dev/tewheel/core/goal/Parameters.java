@@ -89,8 +89,23 @@ public final class Parameters {
       "" + PackRequest.DEFAULT_COMPRESSION_LEVEL, "deflate level, 0 (stored) to 9");
   public static final Parameter WHEEL_DIRECTORY = Parameter.single("wheelDirectory", "DIR", null,
       "where the .whl goes; default: the current folder (the goal: target)");
+  public static final Parameter DECLARE_FLOORS = Parameter.single("declareFloors", "true|false", "false",
+      "add Requires-Dist: <distribution>>=<version> after requiresDist for each floor wheel of floorLibraries on"
+          + " which every shipped library binds (SYMBOL-FLOOR), for the wheel's CUDA variant");
+  public static final Parameter FLOOR_EXTRA = Parameter.single("floorExtra", "NAME", null,
+      "the extra declareFloors's lines go under (Provides-Extra: NAME; extra == \"NAME\"); default: none, always"
+          + " required");
   public static final Parameter VERIFY = Parameter.single("verify", "true|false", "true",
       "verify the written wheel with every check; one that fails is kept as <file>.whl.rejected");
+
+  public static final Parameter RELEASE_DIRECTORY = Parameter.single("releaseDirectory", "DIR", null,
+      "the release's folder: every .whl in it is one wheel of the release; required (the command: its operands,"
+          + " a folder or the wheels)");
+  public static final Parameter EXPECT_CUDA_MAJORS = Parameter.list("expectCudaMajors", "N", null,
+      "the CUDA variants every platform must have a wheel of, e.g. 12,13; default: the variants present");
+  public static final Parameter EXPECT_PLATFORMS = Parameter.list("expectPlatforms", "PLATFORM", null,
+      "the architectures (x86_64, aarch64) or platform tags every variant must have a wheel of; default: those"
+          + " present");
 
   /** What the checks are configured with (CheckSettings), read alike by verify and pack. */
   public static final List<Parameter> CHECKS = List.of(NCCL_EP_MAJOR, FORBIDDEN_NEEDED, INCLUDE_SEARCH_PATH,
@@ -103,17 +118,24 @@ public final class Parameters {
   public static final List<Parameter> VERIFY_WHEEL_LIB = concat(List.of(WHEEL_LIB_PATH, LAYOUT, PLATFORM_TAG),
       GATE, CHECKS);
 
+  /**
+   * te:verify-release and te-wheel verify-release: verify's parameters but the platform and CUDA variant, which
+   * each wheel's name says.
+   */
+  public static final List<Parameter> VERIFY_RELEASE = concat(List.of(RELEASE_DIRECTORY, EXPECT_CUDA_MAJORS,
+      EXPECT_PLATFORMS, WHEEL_LIB_PATH, LAYOUT), GATE, CHECKS.stream().filter(p -> p != CUDA_MAJOR).toList());
+
   /** te:diff-wheel and te-wheel diff. */
   public static final List<Parameter> DIFF_WHEEL = concat(List.of(WHEEL_LIB_PATH, LAYOUT, MAX_GROWTH_PERCENT),
       GATE);
 
   /** te:pack-wheel and te-wheel pack: what to write, then how to verify it (as verify does). */
   public static final List<Parameter> PACK_WHEEL = concat(List.of(STAGING_DIRECTORY, DISTRIBUTION, VERSION,
-      PYTHON_TAG, ABI_TAG, PLATFORM_TAG, METADATA_FILE, SUMMARY, REQUIRES_PYTHON, REQUIRES_DIST, LICENSE, HOME_PAGE,
-      COMPRESSION_LEVEL, WHEEL_DIRECTORY, OUTPUT_TIMESTAMP, VERIFY, WHEEL_LIB_PATH, LAYOUT), GATE, CHECKS);
+      PYTHON_TAG, ABI_TAG, PLATFORM_TAG, METADATA_FILE, SUMMARY, REQUIRES_PYTHON, REQUIRES_DIST, DECLARE_FLOORS,
+      FLOOR_EXTRA, LICENSE, HOME_PAGE, COMPRESSION_LEVEL, WHEEL_DIRECTORY, OUTPUT_TIMESTAMP, VERIFY, WHEEL_LIB_PATH, LAYOUT), GATE, CHECKS);
 
   /** Every parameter above, once. */
-  public static final List<Parameter> ALL = concat(PACK_WHEEL, List.of(MAX_GROWTH_PERCENT));
+  public static final List<Parameter> ALL = concat(PACK_WHEEL, List.of(MAX_GROWTH_PERCENT), VERIFY_RELEASE);
 
   /** The parameter of that goal parameter name, if any. */
   public static Optional<Parameter> named(String name) {

@@ -21,6 +21,7 @@ public final class UnreadProperties {
           "attach", "maxWheelSize"),
       "verify-wheel-lib", Set.of("outputTimestamp", "attach"),
       "pack-wheel", Set.of("wheelLib", "wheel"),
+      "verify-release", Set.of("wheelLib", "wheel", "platformTag", "cudaMajor", "outputTimestamp", "attach"),
       "diff-wheel", Set.of("platformTag", "outputTimestamp", "attach", "cudaMajor", "ncclEpMajor", "forbiddenNeeded",
           "includeSearchPath", "externalHeaders", "allowedNeeded", "cudaArchitectures", "maxWheelSize",
           "floorLibraries"),

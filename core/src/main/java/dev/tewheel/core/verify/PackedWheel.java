@@ -42,6 +42,20 @@ public record PackedWheel(PackResult result, Optional<GateReport> verification) 
    */
   public static PackedWheel packAndVerify(PackRequest request, Function<Path, VerifyRequest> verify,
       Consumer<String> log) throws IOException {
+    return packAndVerify(request, verify, log, null);
+  }
+
+  /**
+   * As {@link #packAndVerify(PackRequest, Function, Consumer)}, first adding the Requires-Dist lines the floors prove
+   * ({@code declare}; null: none) after the user's own.
+   */
+  public static PackedWheel packAndVerify(PackRequest request, Function<Path, VerifyRequest> verify,
+      Consumer<String> log, DeclareFloors declare) throws IOException {
+    if (declare != null) {
+      dev.tewheel.core.wheel.Metadata.Declared lines = declare.lines(request.stagingDirectory(), request.cudaMajor());
+      lines.requirements().forEach(r -> log.accept("declareFloors: Requires-Dist: " + r));
+      request = request.withDeclared(lines);
+    }
     try (PendingWheel pending = new WheelPacker(Runtime.getRuntime().availableProcessors(), log)
         .packPending(request)) {
       if (verify == null) {

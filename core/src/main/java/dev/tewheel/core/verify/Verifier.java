@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /** The release gate: every check of the catalogue on a wheel_lib folder or a .whl, judged by {@link Gate}. */
@@ -58,12 +59,35 @@ public final class Verifier {
     return verifyWheel(request, shownAs);
   }
 
+  /**
+   * A verdict and what {@code facts} read of the same opened wheel, while it was open (te:verify-release's matrix
+   * reads each wheel once, with the checks).
+   *
+   * @param facts null when the wheel could not be opened (its verdict says why)
+   */
+  public record Verified<T>(GateReport report, T facts) {}
+
+  /** Verifies a .whl and reads {@code facts} of its subject before the wheel is closed. */
+  public <T> Verified<T> verifyWith(VerifyRequest request, Function<Subject, T> facts) throws IOException {
+    if (request.wheel() == null) {
+      throw new IllegalArgumentException("verifyWith takes a .whl, not a wheel_lib folder");
+    }
+    List<T> read = new ArrayList<>(1);
+    GateReport report = verifyWheel(request, request.wheel(), subject -> read.add(facts.apply(subject)));
+    return new Verified<>(report, read.isEmpty() ? null : read.get(0));
+  }
+
   /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
   private GateReport verifyWheel(VerifyRequest request) throws IOException {
     return verifyWheel(request, request.wheel());
   }
 
   private GateReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
+    return verifyWheel(request, shownAs, subject -> {});
+  }
+
+  private GateReport verifyWheel(VerifyRequest request, Path shownAs, java.util.function.Consumer<Subject> whileOpen)
+      throws IOException {
     List<String> fromName;
     Integer variant = request.settings().cudaMajor();
     try {
@@ -93,6 +117,7 @@ public final class Verifier {
     }
     try (WheelSubject wheel = opened) {
       Subject subject = wheel.subject();
+      whileOpen.accept(subject);
       return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(subject.layout()).mapFindings(shown),
           subject, subject.description(), request.policy()), platform, details(subject));
     }

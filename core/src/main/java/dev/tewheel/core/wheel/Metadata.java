@@ -36,6 +36,36 @@ public final class Metadata {
     }
   }
 
+  /**
+   * The Requires-Dist values pack adds after the user's own (declareFloors), and the extra they are under.
+   *
+   * @param requirements each a Requires-Dist value, e.g. {@code nvidia-nccl-cu12>=2.30.4}
+   * @param extra the extra (Provides-Extra) the lines are under, or null
+   */
+  public record Declared(List<String> requirements, String extra) {
+    public Declared {
+      requirements = List.copyOf(requirements);
+      HeaderValues.requireOneLine("declared floor", requirements);
+      HeaderValues.requireOneLine("floorExtra", extra);
+    }
+
+    /** The header lines to add to a METADATA that holds {@code text}: Provides-Extra when not yet there. */
+    List<String> lines(String text) {
+      List<String> lines = new java.util.ArrayList<>();
+      if (extra != null && !requirements.isEmpty() && headers(text, "Provides-Extra").stream()
+          .noneMatch(h -> h.value().equals(extra))) {
+        lines.add("Provides-Extra: " + extra);
+      }
+      requirements.forEach(r -> lines.add("Requires-Dist: " + r));
+      return lines;
+    }
+  }
+
+  /** A METADATA text with the declared lines added at the end of its headers; {@code declared} may be null. */
+  public static String declare(String text, Declared declared) {
+    return declared == null ? text : withHeaders(text, declared.lines(text));
+  }
+
   /** Metadata-Version 2.1 with Name and Version first, then the fields given. */
   public static String generate(String name, String version, Fields fields) {
     StringBuilder out = new StringBuilder();
@@ -102,6 +132,49 @@ public final class Metadata {
   public static String name(String text) {
     Matcher name = NAME.matcher(text);
     return name.find() ? name.group(1) : null;
+  }
+
+  /** One header of a METADATA: its line (1-based) and its value, trimmed. */
+  public record Header(int line, String value) {}
+
+  /**
+   * Every value of a header (e.g. Requires-Dist) in the header block, which ends at the first empty line; the name is
+   * matched without regard to case, as Python's email parser does.
+   */
+  public static List<Header> headers(String text, String key) {
+    List<Header> found = new java.util.ArrayList<>();
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+      if (line.isEmpty()) {
+        break;
+      }
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(key)) {
+        found.add(new Header(i + 1, line.substring(colon + 1).trim()));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The METADATA text with {@code lines} (whole header lines, without line breaks) added at the end of its header
+   * block, after the headers already there and before the body.
+   */
+  public static String withHeaders(String text, List<String> lines) {
+    if (lines.isEmpty()) {
+      return text;
+    }
+    lines.forEach(l -> HeaderValues.requireOneLine("declared floor", l));
+    int end = text.indexOf("\n\n");
+    String head = end < 0 ? text : text.substring(0, end + 1);
+    String tail = end < 0 ? "" : text.substring(end + 1);
+    StringBuilder out = new StringBuilder(head);
+    if (!head.isEmpty() && !head.endsWith("\n")) {
+      out.append('\n');
+    }
+    lines.forEach(l -> out.append(l).append('\n'));
+    return out.append(tail).toString();
   }
 
   private static void line(StringBuilder out, String key, String value) {

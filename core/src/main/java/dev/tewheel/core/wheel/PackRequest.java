@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param outputDirectory where the .whl goes
  * @param timestamp every entry's time; null: 1980-01-01, the earliest a zip can hold
  * @param generator the WHEEL file's Generator value, e.g. "te-wheel 0.1.0"
+ * @param declared the Requires-Dist lines declareFloors adds after the user's own (with the extra they are under);
+ *     null: none
  */
 public record PackRequest(Path stagingDirectory, String distribution, String version, Integer cudaMajor,
     String pythonTag, String abiTag, String platformTag, Path metadataFile, Metadata.Fields metadata,
-    int compressionLevel, Path outputDirectory, FileTime timestamp, String generator) {
+    int compressionLevel, Path outputDirectory, FileTime timestamp, String generator, Metadata.Declared declared) {
   /** The zip epoch: the earliest DOS time, used when no timestamp is given. */
   public static final FileTime ZIP_EPOCH = FileTime.from(Instant.parse("1980-01-01T00:00:00Z"));
 
@@ -56,6 +58,19 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
     HeaderValues.requireOneLine("generator", generator);
   }
 
+  public PackRequest(Path stagingDirectory, String distribution, String version, Integer cudaMajor, String pythonTag,
+      String abiTag, String platformTag, Path metadataFile, Metadata.Fields metadata, int compressionLevel,
+      Path outputDirectory, FileTime timestamp, String generator) {
+    this(stagingDirectory, distribution, version, cudaMajor, pythonTag, abiTag, platformTag, metadataFile, metadata,
+        compressionLevel, outputDirectory, timestamp, generator, null);
+  }
+
+  /** The same request adding these Requires-Dist lines (declareFloors) after the user's own. */
+  public PackRequest withDeclared(Metadata.Declared lines) {
+    return new PackRequest(stagingDirectory, distribution, version, cudaMajor, pythonTag, abiTag, platformTag,
+        metadataFile, metadata, compressionLevel, outputDirectory, timestamp, generator, lines);
+  }
+
   public static PackRequest of(Path staging, String distribution, String version, String platformTag, Path out) {
     return new PackRequest(staging, distribution, version, null, null, null, platformTag, null, null, DEFAULT_COMPRESSION_LEVEL, out, null,
         null);
@@ -63,22 +78,22 @@ public record PackRequest(Path stagingDirectory, String distribution, String ver
 
   public PackRequest withCudaMajor(Integer major) {
     return new PackRequest(stagingDirectory, distribution, version, major, pythonTag, abiTag, platformTag,
-        metadataFile, metadata, compressionLevel, outputDirectory, timestamp, generator);
+        metadataFile, metadata, compressionLevel, outputDirectory, timestamp, generator, declared);
   }
 
   public PackRequest withMetadataFile(Path file) {
     return new PackRequest(stagingDirectory, distribution, version, cudaMajor, pythonTag, abiTag, platformTag, file,
-        metadata, compressionLevel, outputDirectory, timestamp, generator);
+        metadata, compressionLevel, outputDirectory, timestamp, generator, declared);
   }
 
   public PackRequest withTimestamp(FileTime time) {
     return new PackRequest(stagingDirectory, distribution, version, cudaMajor, pythonTag, abiTag, platformTag,
-        metadataFile, metadata, compressionLevel, outputDirectory, time, generator);
+        metadataFile, metadata, compressionLevel, outputDirectory, time, generator, declared);
   }
 
   public PackRequest withCompressionLevel(int level) {
     return new PackRequest(stagingDirectory, distribution, version, cudaMajor, pythonTag, abiTag, platformTag,
-        metadataFile, metadata, level, outputDirectory, timestamp, generator);
+        metadataFile, metadata, level, outputDirectory, timestamp, generator, declared);
   }
 
   /** The distribution as the wheel names it: with the CUDA suffix when asked. */

@@ -265,15 +265,16 @@ public final class WheelPacker {
 
   private static String metadata(PackRequest request) throws IOException {
     if (request.metadataFile() == null) {
-      return Metadata.generate(request.wheelDistribution(), request.version(), request.metadata());
+      return Metadata.declare(Metadata.generate(request.wheelDistribution(), request.version(), request.metadata()),
+          request.declared());
     }
     if (!Files.isRegularFile(request.metadataFile())) {
       throw new IOException("metadataFile " + request.metadataFile() + (Files.exists(request.metadataFile())
           ? " is not a regular file (a FIFO or device would block or fail the read)" : " does not exist")
           + ": expected a METADATA file (RFC 822 headers); fix the path, or leave metadataFile unset to generate one");
     }
-    return Metadata.adapt(Files.readString(request.metadataFile(), StandardCharsets.UTF_8), request.version(),
-        request.cudaMajor(), request.metadataFile().toString());
+    return Metadata.declare(Metadata.adapt(Files.readString(request.metadataFile(), StandardCharsets.UTF_8),
+        request.version(), request.cudaMajor(), request.metadataFile().toString()), request.declared());
   }
 
   private static ZipArchiveEntry entry(String name, PackRequest request, boolean executable) {

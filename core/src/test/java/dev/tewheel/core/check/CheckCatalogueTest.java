@@ -34,8 +34,11 @@ class CheckCatalogueTest {
     while (rows.find()) {
       documented.add(rows.group(1));
     }
-    assertEquals(new TreeSet<>(ids), documented, "docs/checks.md and CheckCatalogue disagree");
-    for (String id : ids) {
+    // te:verify-release's RELEASE-MATRIX is a check of the release, documented with the catalogue's.
+    Set<String> expected = new TreeSet<>(ids);
+    expected.add(dev.tewheel.core.release.ReleaseMatrix.ID);
+    assertEquals(expected, documented, "docs/checks.md and CheckCatalogue disagree");
+    for (String id : expected) {
       assertTrue(text.contains("## " + id), "docs/checks.md has no section for " + id);
     }
   }

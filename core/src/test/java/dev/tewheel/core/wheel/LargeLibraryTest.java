@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A library of hundreds of megabytes, deflated inside a wheel, is inspected in bounded memory: the ELF reader's
  * ranges come from at most the source's chunk budget, never from the whole entry.
  */
-class LargeLibraryTest {
+public class LargeLibraryTest {
   private static final long SIZE = 200L << 20;
 
   @TempDir Path temp;
@@ -40,7 +40,7 @@ class LargeLibraryTest {
    * 256 bytes, so it compresses about 75:1 like padding, not 1000:1 like a bomb), then its section header table, moved
    * to the end with e_shoff pointing at it: a valid ELF file whose reading jumps from the front to the end and back.
    */
-  static Path grow(Path library, long size, Path out) throws IOException {
+  public static Path grow(Path library, long size, Path out) throws IOException {
     byte[] bytes = Files.readAllBytes(library);
     ByteBuffer elf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(2, bytes[4], "ELF64");

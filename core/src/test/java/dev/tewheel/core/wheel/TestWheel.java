@@ -39,6 +39,7 @@ public final class TestWheel {
   private UnaryOperator<List<List<String>>> recordEditor = rows -> rows;
   private UnaryOperator<String> recordTextEditor = text -> text;
   private boolean zip64;
+  private final List<String> metadataLines = new ArrayList<>();
   private boolean streamed;
 
   /** The stand-in libraries and headers in the default layout under transformer_engine/wheel_lib/. */
@@ -104,6 +105,12 @@ public final class TestWheel {
   /** A symbolic link entry (unix mode 0120777) whose content is its target, listed in RECORD as pip would hash it. */
   public TestWheel addSymlink(String name, String target) {
     items.add(new Item(name, target.getBytes(StandardCharsets.UTF_8), null, ZipArchiveEntry.DEFLATED, 0120777, true));
+    return this;
+  }
+
+  /** More METADATA header lines (e.g. {@code Requires-Dist: nvidia-nccl-cu12>=2.30.4}) after Name and Version. */
+  public TestWheel metadata(String... lines) {
+    metadataLines.addAll(List.of(lines));
     return this;
   }
 
@@ -185,7 +192,8 @@ public final class TestWheel {
     List<Item> all = new ArrayList<>(items);
     String[] distName = distInfo.substring(0, distInfo.length() - ".dist-info".length()).split("-", 2);
     all.add(new Item(distInfo + "/METADATA", ("Metadata-Version: 2.1\nName: " + distName[0] + "\nVersion: "
-        + (distName.length > 1 ? distName[1] : "0") + "\n").getBytes(StandardCharsets.UTF_8), null,
+        + (distName.length > 1 ? distName[1] : "0") + "\n" + metadataLines.stream().map(l -> l + "\n")
+        .collect(java.util.stream.Collectors.joining())).getBytes(StandardCharsets.UTF_8), null,
         ZipArchiveEntry.DEFLATED, 0100644, true));
     all.add(new Item(distInfo + "/WHEEL", (wheelText != null ? wheelText : defaultWheelText())
         .getBytes(StandardCharsets.UTF_8), null, ZipArchiveEntry.DEFLATED, 0100644, true));
