@@ -1,0 +1,43 @@
+package dev.tewheel.core.doctor;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What te-wheel doctor looks at: one interpreter to ask, or site-packages folders, and the environment variables that
+ * decide loading (the current ones, with {@code --env KEY=VALUE} over them).
+ *
+ * @param python the interpreter to ask ({@code --python}); empty when folders are given
+ * @param sitePackages the folders ({@code --site-packages}), in import order; empty when an interpreter is given
+ * @param environment the variables, as the job would see them
+ */
+public record DoctorRequest(Optional<Path> python, List<Path> sitePackages, Map<String, String> environment) {
+  public DoctorRequest {
+    sitePackages = List.copyOf(sitePackages);
+    environment = Map.copyOf(environment);
+    if (python.isPresent() == !sitePackages.isEmpty()) {
+      throw new DoctorException(python.isPresent() ? "give --python or --site-packages, not both"
+          : "name the environment: --python PATH (the interpreter the job runs) or --site-packages DIR...");
+    }
+  }
+
+  /**
+   * The variables of the job: {@code current} with each {@code KEY=VALUE} of {@code given} over it.
+   *
+   * @throws DoctorException for an entry without '=' or with an empty name
+   */
+  public static Map<String, String> environment(Map<String, String> current, List<String> given) {
+    Map<String, String> out = new java.util.HashMap<>(current);
+    for (String entry : given) {
+      int eq = entry.indexOf('=');
+      if (eq <= 0) {
+        throw new DoctorException("--env '" + entry + "': expected KEY=VALUE, e.g. --env LD_LIBRARY_PATH=/opt/lib"
+            + " (an empty VALUE unsets it, as TE reads an empty variable)");
+      }
+      out.put(entry.substring(0, eq), entry.substring(eq + 1));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,363 @@
+package dev.tewheel.core.doctor;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Python environments doctor's tests judge, each made by real pip ({@code /usr/bin/python3 -m pip install
+ * --no-index --no-deps --target}) from small wheels packed here: stand-in libraries (gcc, {@link StandIn}) named and
+ * laid out as NVIDIA's CUDA 13 distributions install them ({@code nvidia-cublas}: {@code nvidia/cu13/lib/
+ * libcublas.so.13} and {@code libcublasLt.so.13}; {@code nvidia-cudnn-cu13}: {@code nvidia/cudnn/lib/libcudnn.so.9};
+ * {@code nvidia-nccl-cu13}: {@code nvidia/nccl/lib/libnccl.so.2}), TE's metapackage, a core wheel
+ * ({@code transformer_engine/wheel_lib/libtransformer_engine.so}, -z now), TE's PyTorch extension and a torch-shaped
+ * wheel. One environment per failure doctor must predict, and a healthy one.
+ */
+final class DoctorEnvironments {
+  static final String TE_VERSION = "2.9.0";
+  static final String CUBLAS_NEW = "13.1.0.3";
+  static final String CUBLAS_OLD = "13.0.0.19";
+  static final String EXT_SUFFIX = ".cpython-311-x86_64-linux-gnu.so";
+  /** The function the newer cuBLASLt adds and TE's core calls (the symbol of NVIDIA/TransformerEngine#2504). */
+  static final String CUBLASLT_NEW_FUNCTION = "cublasLtGroupedMatrixLayoutInit_internal";
+  /** A function the core's newer build exports and the extension built against it calls. */
+  static final String CORE_NEW_FUNCTION = "nvte_grouped_gemm";
+  static final Path PIP_PYTHON = Path.of("/usr/bin/python3");
+
+  /**
+   * One environment: its site-packages folder, the variables its job runs with, and what TE's import does there
+   * (the tests hold the oracle to {@code expect}, then doctor to the oracle).
+   */
+  record Environment(String name, Path root, Path sitePackages, Map<String, String> variables, String expect) {}
+
+  private final Path root;
+  private final Path libs;
+  private final Map<String, Path> built = new LinkedHashMap<>();
+
+  DoctorEnvironments(Path root) {
+    this.root = root;
+    this.libs = root.resolve("libs");
+  }
+
+  private Path lib(String key, StandIn standIn) throws IOException, InterruptedException {
+    return lib(key, standIn, standIn.soname());
+  }
+
+  private Path lib(String key, StandIn standIn, String fileName) throws IOException, InterruptedException {
+    Path existing = built.get(key);
+    if (existing != null) {
+      return existing;
+    }
+    Path file = standIn.build(libs.resolve(key), fileName);
+    built.put(key, file);
+    return file;
+  }
+
+  // --- the stand-in libraries -------------------------------------------------------------------------------
+
+  Path cudart(int major) throws Exception {
+    return lib("cudart" + major, StandIn.of("libcudart.so." + major, "cudaMalloc", "cudaFree",
+        "cudaRuntimeGetVersion"));
+  }
+
+  Path cublasLt(int major, boolean newer) throws Exception {
+    List<String> exports = new ArrayList<>(List.of("cublasLtCreate", "cublasLtMatmul"));
+    if (newer) {
+      exports.add(CUBLASLT_NEW_FUNCTION);
+    }
+    return lib("cublasLt" + major + (newer ? "new" : "old"), new StandIn("libcublasLt.so." + major, exports, true,
+        List.of(), List.of(), Optional.empty(), false, Optional.empty()));
+  }
+
+  Path cublas(int major, boolean newer) throws Exception {
+    return lib("cublas" + major + (newer ? "new" : "old"), StandIn.of("libcublas.so." + major, "cublasCreate_v2")
+        .calling(List.of(cublasLt(major, newer)), "cublasLtCreate").runpath("$ORIGIN"));
+  }
+
+  Path cudnn(boolean complete) throws Exception {
+    return complete ? lib("cudnn", StandIn.of("libcudnn.so.9", "cudnnCreate", "cudnnGetVersion"))
+        : lib("cudnn-old", StandIn.of("libcudnn.so.9", "cudnnCreate"));
+  }
+
+  Path nvrtc() throws Exception {
+    return lib("nvrtc", StandIn.of("libnvrtc.so.13", "nvrtcVersion"));
+  }
+
+  Path nvrtcBuiltins() throws Exception {
+    return lib("nvrtc-builtins", StandIn.of("libnvrtc-builtins.so.13.0", "nvrtcBuiltinsVersion").unversioned());
+  }
+
+  Path curand() throws Exception {
+    return lib("curand", StandIn.of("libcurand.so.10", "curandCreateGenerator"));
+  }
+
+  Path nccl(String key) throws Exception {
+    return lib("nccl-" + key, StandIn.of("libnccl.so.2", "ncclGetVersion", "ncclCommInitRank").unversioned());
+  }
+
+  /** TE's core for a CUDA major, -z now, built against the newer cuBLAS; {@code newer}: exports CORE_NEW_FUNCTION. */
+  Path core(int major, boolean newer) throws Exception {
+    List<String> exports = new ArrayList<>(List.of("nvte_cublas_gemm", "nvte_fused_attn_fwd"));
+    if (newer) {
+      exports.add(CORE_NEW_FUNCTION);
+    }
+    return lib("core" + major + (newer ? "new" : ""), new StandIn("libtransformer_engine.so", exports, false,
+        List.of(), List.of(), Optional.empty(), false, Optional.empty())
+        .calling(List.of(cudart(major), cublas(major, true), cublasLt(major, true), cudnn(true)), "cudaMalloc",
+            "cublasCreate_v2", "cublasLtMatmul", CUBLASLT_NEW_FUNCTION, "cudnnCreate", "cudnnGetVersion")
+        .bindNow());
+  }
+
+  Path c10() throws Exception {
+    return lib("c10", StandIn.of("libc10.so", "c10_error").unversioned());
+  }
+
+  Path libtorch() throws Exception {
+    return lib("torch", StandIn.of("libtorch.so", "at_empty").unversioned().calling(List.of(c10()), "c10_error")
+        .runpath("$ORIGIN"));
+  }
+
+  Path torchGlobalDeps() throws Exception {
+    return lib("torch-global-deps", StandIn.of("libtorch_global_deps.so", "torch_global_deps").unversioned());
+  }
+
+  Path torchC() throws Exception {
+    return lib("torch-c", StandIn.of("_C" + EXT_SUFFIX, "PyInit__C").unversioned()
+        .calling(List.of(libtorch()), "at_empty").runpath("$ORIGIN/lib"), "_C" + EXT_SUFFIX);
+  }
+
+  /** TE's PyTorch extension; {@code newerCore}: built against a core that exports CORE_NEW_FUNCTION. */
+  Path extension(boolean newerCore) throws Exception {
+    List<String> calls = new ArrayList<>(List.of("nvte_cublas_gemm", "at_empty", "c10_error"));
+    if (newerCore) {
+      calls.add(CORE_NEW_FUNCTION);
+    }
+    String file = "transformer_engine_torch" + EXT_SUFFIX;
+    return lib("te-torch" + (newerCore ? "-new" : ""), StandIn.of(file, "PyInit_transformer_engine_torch")
+        .unversioned().calling(List.of(core(13, newerCore), libtorch(), c10()), calls.toArray(String[]::new)),
+        file);
+  }
+
+  // --- the wheels -----------------------------------------------------------------------------------------------
+
+  TestWheel cudaRuntime13() throws Exception {
+    return new TestWheel("nvidia-cuda-runtime", "13.0.96", true).file("nvidia/cu13/lib/libcudart.so.13", cudart(13));
+  }
+
+  TestWheel cublas13(boolean newer) throws Exception {
+    return new TestWheel("nvidia-cublas", newer ? CUBLAS_NEW : CUBLAS_OLD, true)
+        .file("nvidia/cu13/lib/libcublas.so.13", cublas(13, newer))
+        .file("nvidia/cu13/lib/libcublasLt.so.13", cublasLt(13, newer));
+  }
+
+  TestWheel cudnn13() throws Exception {
+    return new TestWheel("nvidia-cudnn-cu13", "9.14.0.64", true).file("nvidia/cudnn/lib/libcudnn.so.9", cudnn(true));
+  }
+
+  TestWheel nvrtc13() throws Exception {
+    return new TestWheel("nvidia-cuda-nvrtc", "13.0.88", true).file("nvidia/cu13/lib/libnvrtc.so.13", nvrtc())
+        .file("nvidia/cu13/lib/libnvrtc-builtins.so.13.0", nvrtcBuiltins());
+  }
+
+  TestWheel curand13() throws Exception {
+    return new TestWheel("nvidia-curand", "10.4.0.35", true).file("nvidia/cu13/lib/libcurand.so.10", curand());
+  }
+
+  TestWheel nccl(int major, String version) throws Exception {
+    return new TestWheel("nvidia-nccl-cu" + major, version, true).file("nvidia/nccl/lib/libnccl.so.2",
+        nccl(major + "-" + version));
+  }
+
+  TestWheel meta(String version) {
+    return new TestWheel("transformer_engine", version, true)
+        .text("transformer_engine/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
+        .requires("transformer_engine_cu13==" + version + " ; extra == \"core_cu13\"");
+  }
+
+  TestWheel teCore(int major, String version, boolean newer) throws Exception {
+    TestWheel wheel = new TestWheel("transformer_engine_cu" + major, version, false)
+        .file("transformer_engine/wheel_lib/libtransformer_engine.so", core(major, newer));
+    if (major == 13) {
+      wheel.requires("nvidia-cublas>=" + CUBLAS_NEW).requires("nvidia-cuda-runtime>=13.0")
+          .requires("nvidia-cudnn-cu13>=9.14").requires("nvidia-cuda-nvrtc>=13.0").requires("nvidia-curand");
+    }
+    return wheel;
+  }
+
+  TestWheel teTorch(String version, boolean newerCore) throws Exception {
+    return new TestWheel("transformer_engine_torch", version, false)
+        .file("transformer_engine_torch" + EXT_SUFFIX, extension(newerCore));
+  }
+
+  TestWheel torch() throws Exception {
+    return new TestWheel("torch", "2.9.0", false)
+        .text("torch/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
+        .file("torch/_C" + EXT_SUFFIX, torchC()).file("torch/lib/libtorch.so", libtorch())
+        .file("torch/lib/libc10.so", c10()).file("torch/lib/libtorch_global_deps.so", torchGlobalDeps());
+  }
+
+  /** The CUDA 13 wheels of a working environment. */
+  List<TestWheel> cuda13() throws Exception {
+    return new ArrayList<>(List.of(cudaRuntime13(), cublas13(true), cudnn13(), nvrtc13(), curand13(),
+        nccl(13, "2.28.9")));
+  }
+
+  List<TestWheel> healthyWheels() throws Exception {
+    List<TestWheel> wheels = cuda13();
+    wheels.addAll(List.of(meta(TE_VERSION), teCore(13, TE_VERSION, false), teTorch(TE_VERSION, false), torch()));
+    return wheels;
+  }
+
+  // --- the environments -------------------------------------------------------------------------------------
+
+  /** Makes the environment {@code name}: its wheels installed by pip, its system folders, its variables. */
+  Environment make(String name) throws Exception {
+    Path env = root.resolve("env").resolve(name);
+    if (Files.exists(env)) {
+      throw new IllegalStateException(env + " exists: each environment is made once per run");
+    }
+    Path site = env.resolve("site-packages");
+    Map<String, String> variables = new LinkedHashMap<>();
+    List<TestWheel> wheels;
+    String expect;
+    switch (name) {
+      case "healthy" -> {
+        wheels = healthyWheels();
+        expect = "ok";
+      }
+      case "cublas-too-old" -> {
+        wheels = replace(healthyWheels(), "nvidia-cublas", cublas13(false));
+        expect = "core undefined-symbol " + CUBLASLT_NEW_FUNCTION;
+      }
+      case "no-cudnn" -> {
+        wheels = without(healthyWheels(), "nvidia-cudnn-cu13");
+        expect = "cudnn not-found";
+      }
+      case "cu12-core-with-cu13-libs" -> {
+        wheels = replace(healthyWheels(), "transformer_engine_cu13", teCore(12, TE_VERSION, false));
+        wheels = without(wheels, "transformer_engine_torch");
+        expect = "core missing-library libcudart.so.12";
+      }
+      case "two-cuda-majors" -> {
+        wheels = healthyWheels();
+        wheels.add(nccl(12, "2.27.7"));
+        expect = "ok";
+      }
+      case "two-te-cores" -> {
+        wheels = healthyWheels();
+        // Both install transformer_engine/wheel_lib/libtransformer_engine.so; pip leaves the last one's bytes.
+        wheels.add(teCore(12, TE_VERSION, false));
+        expect = "core missing-library libcudart.so.12";
+      }
+      case "meta-only" -> {
+        wheels = without(without(without(healthyWheels(), "transformer_engine_cu13"), "transformer_engine_torch"),
+            "torch");
+        expect = "packages runtime-error";
+      }
+      case "extension-version" -> {
+        wheels = replace(healthyWheels(), "transformer_engine_torch", teTorch("2.8.0", false));
+        expect = "extension runtime-error";
+      }
+      case "extension-symbol" -> {
+        wheels = replace(healthyWheels(), "transformer_engine_torch", teTorch(TE_VERSION, true));
+        expect = "extension undefined-symbol " + CORE_NEW_FUNCTION;
+      }
+      case "toolkit-without-cublas" -> {
+        // A CUDA toolkit (NVRTC, cuRAND and cuDNN on CUDA_HOME) without cuBLAS: TE loads nothing from pip, and the
+        // core's libcublas.so.13 is searched by glibc alone (NVIDIA/TransformerEngine#2040).
+        wheels = healthyWheels();
+        Path toolkit = toolkit(env, cudnn(true));
+        variables.put("CUDA_HOME", toolkit.toString());
+        expect = "core missing-library libcublas.so.13";
+      }
+      case "shadowed-cudnn" -> {
+        // The toolkit's older cuDNN is found first and binds; pip's complete copy is never loaded.
+        wheels = healthyWheels();
+        Path toolkit = toolkit(env, cudnn(false));
+        variables.put("CUDA_HOME", toolkit.toString());
+        variables.put("LD_LIBRARY_PATH", site.resolve("nvidia/cu13/lib").toString());
+        expect = "core undefined-symbol cudnnGetVersion";
+      }
+      default -> throw new IllegalArgumentException("no environment " + name);
+    }
+    install(env, site, wheels);
+    return new Environment(name, env, site, variables, expect);
+  }
+
+  static final List<String> NAMES = List.of("healthy", "cublas-too-old", "no-cudnn", "cu12-core-with-cu13-libs",
+      "two-cuda-majors", "two-te-cores", "meta-only", "extension-version", "extension-symbol",
+      "toolkit-without-cublas", "shadowed-cudnn");
+
+  /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */
+  /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */
+  private Path toolkit(Path env, Path cudnn) throws Exception {
+    Path lib = env.resolve("cuda/targets/x86_64-linux/lib");
+    Files.createDirectories(lib);
+    Files.copy(nvrtc(), lib.resolve("libnvrtc.so.13"));
+    Files.copy(curand(), lib.resolve("libcurand.so.10"));
+    Files.copy(cudnn, lib.resolve("libcudnn.so.9"));
+    return env.resolve("cuda");
+  }
+
+  private static List<TestWheel> without(List<TestWheel> wheels, String name) {
+    List<TestWheel> out = new ArrayList<>(wheels);
+    if (!out.removeIf(w -> w.normalizedName().equals(name.replaceAll("[-_.]+", "_")))) {
+      throw new IllegalArgumentException("no wheel " + name);
+    }
+    return out;
+  }
+
+  private static List<TestWheel> replace(List<TestWheel> wheels, String name, TestWheel with) {
+    List<TestWheel> out = without(wheels, name);
+    out.add(with);
+    return out;
+  }
+
+  /** pip installs every wheel in one run into {@code site} (one run: a second --target run would refuse folders). */
+  static void install(Path env, Path site, List<TestWheel> wheels) throws IOException, InterruptedException {
+    Path dist = env.resolve("wheels");
+    List<String> command = new ArrayList<>(List.of(PIP_PYTHON.toString(), "-m", "pip", "install", "--no-index",
+        "--no-deps", "--disable-pip-version-check", "--no-compile", "--target", site.toString()));
+    for (TestWheel wheel : wheels) {
+      command.add(wheel.write(dist).toString());
+    }
+    run(command, Map.of(), 300);
+  }
+
+  /** Runs a command, returns its standard output; fails loudly with its output unless it exits 0. */
+  static String run(List<String> command, Map<String, String> variables, int timeoutSeconds)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command);
+    // The job's variables, and none of the test JVM's own that decide loading.
+    builder.environment().keySet().removeIf(k -> Doctor.DECIDING.matcher(k).matches());
+    builder.environment().putAll(variables);
+    Path errors = Files.createTempFile("doctor-run", ".err");
+    builder.redirectError(errors.toFile());
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new AssertionError(command.get(0) + " could not be started (" + e.getMessage() + "); doctor's tests"
+          + " need Debian's python3 and python3-pip", e);
+    }
+    process.getOutputStream().close();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("no end within " + timeoutSeconds + " s: " + String.join(" ", command));
+    }
+    String err = Files.readString(errors);
+    Files.delete(errors);
+    if (process.exitValue() != 0) {
+      throw new AssertionError(String.join(" ", command) + " exited " + process.exitValue() + ":\n" + out + err);
+    }
+    return out;
+  }
+}
