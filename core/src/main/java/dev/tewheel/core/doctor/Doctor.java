@@ -19,11 +19,29 @@ import java.util.regex.Pattern;
  * package checks ({@link PackageChecks}), then the verdict.
  */
 public final class Doctor {
-  /** The variables that decide TE's import and its libraries' loading; the report shows those set. */
-  static final Pattern DECIDING = Pattern.compile("LD_LIBRARY_PATH|LD_PRELOAD|CUDA_HOME|CUDA_PATH|PYTHONPATH"
-      + "|(CUDNN|NVRTC|CURAND|CUBLAS|CUDART)_(HOME|PATH)|NVTE_.*|NCCL_EP_.*|NCCL_HOME|NVCC");
+  /**
+   * The variables that decide TE's import and its libraries' loading (glibc's, TE's search roots and switches, NCCL
+   * EP's JIT lookup), read from the current environment unless given; the report shows those set.
+   */
+  public static final List<String> VARIABLES = List.of("LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "CUDA_HOME",
+      "CUDA_PATH", "CUDNN_HOME", "CUDNN_PATH", "NVRTC_HOME", "NVRTC_PATH", "CURAND_HOME", "CURAND_PATH",
+      "CUBLAS_HOME", "CUBLAS_PATH", "CUDART_HOME", "CUDART_PATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD",
+      "NVTE_CUDA_INCLUDE_DIR", "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR",
+      "NCCL_EP_JIT_CUDA_INCLUDE_DIR", "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH");
 
   private Doctor() {}
+
+  /** The {@link #VARIABLES} {@code getenv} has a value for. */
+  public static Map<String, String> variables(java.util.function.Function<String, String> getenv) {
+    Map<String, String> out = new TreeMap<>();
+    for (String name : VARIABLES) {
+      String value = getenv.apply(name);
+      if (value != null) {
+        out.put(name, value);
+      }
+    }
+    return out;
+  }
 
   public static DoctorReport examine(DoctorRequest request) {
     PythonEnvironment environment = request.python().map(p -> PythonQuery.ask(p, request.environment()))
@@ -48,7 +66,7 @@ public final class Doctor {
     findings.sort(Comparator.comparing(Finding::severity));
     Map<String, String> deciding = new TreeMap<>();
     request.environment().forEach((k, v) -> {
-      if (DECIDING.matcher(k).matches()) {
+      if (VARIABLES.contains(k)) {
         deciding.put(k, v);
       }
     });

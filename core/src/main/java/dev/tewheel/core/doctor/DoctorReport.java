@@ -21,8 +21,8 @@ import java.util.Optional;
  */
 public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvironment environment,
     Map<String, String> environmentVariables, List<Distribution> distributions, List<Finding> findings) {
-  /** The JSON report's format version. */
-  public static final int SCHEMA_VERSION = 1;
+  /** The JSON report's kind and format version (docs/schema/doctor.schema.json). */
+  public static final String SCHEMA = "te-wheel-doctor-report/1";
 
   /** Would the import work; each with te-wheel's exit status. */
   public enum Verdict {
@@ -53,6 +53,11 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
     return findings.stream().filter(f -> f.severity() == severity).count();
   }
 
+  private String count(Finding.Severity severity, String noun) {
+    long n = count(severity);
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   /** The text for people, one line each (not yet escaped: the printer escapes every line). */
   public List<String> lines() {
     List<String> lines = new ArrayList<>();
@@ -76,15 +81,15 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
       lines.add(line.toString());
       f.fix().ifPresent(fix -> lines.add("  fix: " + fix));
     }
-    lines.add(verdict.text + " (" + count(Finding.Severity.ERROR) + " errors, " + count(Finding.Severity.WARNING)
-        + " warnings)" + reason.map(r -> ": " + r).orElse(""));
+    lines.add(verdict.text + " (" + count(Finding.Severity.ERROR, "error") + ", "
+        + count(Finding.Severity.WARNING, "warning") + ")" + reason.map(r -> ": " + r).orElse(""));
     return lines;
   }
 
   /** The JSON report. */
   public String json() {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("schemaVersion", (long) SCHEMA_VERSION);
+    out.put("schema", SCHEMA);
     out.put("verdict", verdict.name().toLowerCase(java.util.Locale.ROOT));
     out.put("exitStatus", (long) verdict.exitStatus);
     reason.ifPresent(r -> out.put("reason", r));

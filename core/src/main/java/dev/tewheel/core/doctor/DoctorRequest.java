@@ -18,23 +18,21 @@ public record DoctorRequest(Optional<Path> python, List<Path> sitePackages, Map<
     sitePackages = List.copyOf(sitePackages);
     environment = Map.copyOf(environment);
     if (python.isPresent() == !sitePackages.isEmpty()) {
-      throw new DoctorException(python.isPresent() ? "give --python or --site-packages, not both"
-          : "name the environment: --python PATH (the interpreter the job runs) or --site-packages DIR...");
+      throw new IllegalArgumentException("an interpreter or site-packages folders, one of the two");
     }
   }
 
   /**
    * The variables of the job: {@code current} with each {@code KEY=VALUE} of {@code given} over it.
    *
-   * @throws DoctorException for an entry without '=' or with an empty name
+   * @throws IllegalArgumentException for an entry without '=' or with an empty name
    */
   public static Map<String, String> environment(Map<String, String> current, List<String> given) {
     Map<String, String> out = new java.util.HashMap<>(current);
     for (String entry : given) {
       int eq = entry.indexOf('=');
       if (eq <= 0) {
-        throw new DoctorException("--env '" + entry + "': expected KEY=VALUE, e.g. --env LD_LIBRARY_PATH=/opt/lib"
-            + " (an empty VALUE unsets it, as TE reads an empty variable)");
+        throw new IllegalArgumentException("expected KEY=VALUE, e.g. LD_LIBRARY_PATH=/opt/lib, got '" + entry + "'");
       }
       out.put(entry.substring(0, eq), entry.substring(eq + 1));
     }

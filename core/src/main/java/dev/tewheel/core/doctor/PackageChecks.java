@@ -99,7 +99,7 @@ final class PackageChecks {
             + major, "pip uninstall " + remove.name()).about(null, remove.distInfo(), Optional.of(remove.label())));
       }
     }
-    if (core.isPresent()) {
+    if (core.isPresent() && cores.size() == 1) {
       Optional<Integer> teMajor = Doctor.cudaMajorOfName(core.get().key());
       List<Distribution> others = nvidia(d).stream().filter(n -> majorOf(n).isPresent() && teMajor.isPresent()
           && !majorOf(n).equals(teMajor)).toList();

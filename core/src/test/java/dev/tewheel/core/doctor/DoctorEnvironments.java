@@ -40,10 +40,17 @@ final class DoctorEnvironments {
   private final Path root;
   private final Path libs;
   private final Map<String, Path> built = new LinkedHashMap<>();
+  private final Optional<Path> mark;
 
   DoctorEnvironments(Path root) {
+    this(root, Optional.empty());
+  }
+
+  /** @param mark a file every library's constructor appends its SONAME to when it is loaded, if given */
+  DoctorEnvironments(Path root, Optional<Path> mark) {
     this.root = root;
     this.libs = root.resolve("libs");
+    this.mark = mark;
   }
 
   private Path lib(String key, StandIn standIn) throws IOException, InterruptedException {
@@ -55,7 +62,7 @@ final class DoctorEnvironments {
     if (existing != null) {
       return existing;
     }
-    Path file = standIn.build(libs.resolve(key), fileName);
+    Path file = (mark.isPresent() ? standIn.marking(mark.get()) : standIn).build(libs.resolve(key), fileName);
     built.put(key, file);
     return file;
   }
@@ -336,7 +343,7 @@ final class DoctorEnvironments {
       throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command);
     // The job's variables, and none of the test JVM's own that decide loading.
-    builder.environment().keySet().removeIf(k -> Doctor.DECIDING.matcher(k).matches());
+    builder.environment().keySet().removeIf(k -> !k.equals("PATH") && Doctor.VARIABLES.contains(k));
     builder.environment().putAll(variables);
     Path errors = Files.createTempFile("doctor-run", ".err");
     builder.redirectError(errors.toFile());
