@@ -152,6 +152,68 @@ final class DoctorEnvironments {
         file);
   }
 
+  // --- real NVIDIA bytes: Debian's non-free CUDA 11.8 libraries ------------------------------------------------
+
+  static final Path DEBIAN_LIBRARIES = Path.of("/usr/lib/x86_64-linux-gnu");
+  static final List<String> REAL_NVIDIA = List.of("libcudart.so.11.0", "libcublasLt.so.11", "libnvrtc.so.11.2");
+
+  /** One of Debian's NVIDIA libraries (the file its SONAME link names); fails loudly when it is not installed. */
+  static Path realNvidia(String soname) throws IOException {
+    Path file = DEBIAN_LIBRARIES.resolve(soname);
+    if (!Files.exists(file)) {
+      throw new AssertionError(file + " is missing: doctor's real-bytes test reads NVIDIA's own CUDA 11.8 libraries,"
+          + " Debian's non-free packages libcudart11.0, libcublaslt11 and libnvrtc11.2 (.ci/run installs them:"
+          + " enable the non-free component, apt-get install libcudart11.0 libcublaslt11 libnvrtc11.2)");
+    }
+    return file.toRealPath();
+  }
+
+  /** A stand-in libcublasLt.so.11 newer than Debian's 11.11: it adds the function TE's newer build calls. */
+  Path cublasLt11Newer() throws Exception {
+    return lib("cublasLt11new", StandIn.of("libcublasLt.so.11", "cublasLtMatmul", CUBLASLT_NEW_FUNCTION));
+  }
+
+  /** TE's core for CUDA 11, -z now, linked against the real cudart and cuBLASLt (or a newer cuBLASLt stand-in). */
+  Path core11(boolean newerCublasLt) throws Exception {
+    List<String> calls = new ArrayList<>(List.of("cudaMalloc", "cublasLtMatmul", "cudnnCreate"));
+    if (newerCublasLt) {
+      calls.add(CUBLASLT_NEW_FUNCTION);
+    }
+    return lib("core11" + (newerCublasLt ? "new" : ""), new StandIn("libtransformer_engine.so",
+        List.of("nvte_cublas_gemm"), false, List.of(), List.of(), Optional.empty(), false, Optional.empty())
+        .calling(List.of(realNvidia("libcudart.so.11.0"), newerCublasLt ? cublasLt11Newer()
+            : realNvidia("libcublasLt.so.11"), cudnn8()), calls.toArray(String[]::new)).bindNow());
+  }
+
+  Path cudnn8() throws Exception {
+    return lib("cudnn8", StandIn.of("libcudnn.so.8", "cudnnCreate"));
+  }
+
+  /**
+   * A CUDA 11 environment on NVIDIA's real bytes: the real cudart and cuBLASLt in pip's CUDA 11 folders
+   * ({@code nvidia/cuda_runtime/lib}, {@code nvidia/cublas/lib}, hard links to Debian's files), found through
+   * LD_LIBRARY_PATH; a toolkit on CUDA_HOME with the real NVRTC and stand-in cuRAND and cuDNN 8; TE installed from
+   * source with a CUDA 11 core built against those libraries (or against a newer cuBLASLt).
+   */
+  private List<TestWheel> realCuda11(Path env, Path site, Map<String, String> variables, boolean newer)
+      throws Exception {
+    Path runtime = Files.createDirectories(site.resolve("nvidia/cuda_runtime/lib"));
+    Path cublas = Files.createDirectories(site.resolve("nvidia/cublas/lib"));
+    Files.createLink(runtime.resolve("libcudart.so.11.0"), realNvidia("libcudart.so.11.0"));
+    Files.createLink(cublas.resolve("libcublasLt.so.11"), realNvidia("libcublasLt.so.11"));
+    Path lib64 = Files.createDirectories(env.resolve("cuda/lib64"));
+    Files.createLink(lib64.resolve("libnvrtc.so.11.2"), realNvidia("libnvrtc.so.11.2"));
+    Files.copy(curand(), lib64.resolve("libcurand.so.10"));
+    Files.copy(cudnn8(), lib64.resolve("libcudnn.so.8"));
+    variables.put("CUDA_HOME", env.resolve("cuda").toString());
+    variables.put("LD_LIBRARY_PATH", runtime + ":" + cublas);
+    // A source install, as pip install . of TE's repository makes one: one distribution, not from PyPI (its WHEEL
+    // says Root-Is-Purelib: false), the core library beside the package.
+    return List.of(new TestWheel("transformer_engine", TE_VERSION, false)
+        .text("transformer_engine/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
+        .file("libtransformer_engine.so", core11(newer)));
+  }
+
   // --- the wheels -----------------------------------------------------------------------------------------------
 
   TestWheel cudaRuntime13() throws Exception {
@@ -292,6 +354,14 @@ final class DoctorEnvironments {
         variables.put("LD_LIBRARY_PATH", site.resolve("nvidia/cu13/lib").toString());
         expect = "core undefined-symbol cudnnGetVersion";
       }
+      case "real-cuda11" -> {
+        wheels = realCuda11(env, site, variables, false);
+        expect = "ok";
+      }
+      case "real-cuda11-cublaslt-too-old" -> {
+        wheels = realCuda11(env, site, variables, true);
+        expect = "core undefined-symbol " + CUBLASLT_NEW_FUNCTION;
+      }
       default -> throw new IllegalArgumentException("no environment " + name);
     }
     install(env, site, wheels);
@@ -300,7 +370,7 @@ final class DoctorEnvironments {
 
   static final List<String> NAMES = List.of("healthy", "cublas-too-old", "no-cudnn", "cu12-core-with-cu13-libs",
       "two-cuda-majors", "two-te-cores", "meta-only", "extension-version", "extension-symbol",
-      "toolkit-without-cublas", "shadowed-cudnn");
+      "toolkit-without-cublas", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old");
 
   /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */
   /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */
