@@ -11,7 +11,6 @@ import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -19,7 +18,6 @@ import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
 
 /**
  * Lays out {@code transformer_engine/wheel_lib} from a Transformer Engine build: the TE library, the one real NCCL
@@ -63,12 +61,6 @@ public class AssembleWheelLibMojo extends TeMojo {
   @Parameter(property = "te.stateFile", defaultValue = "${project.build.directory}/te-wheel/assemble-state.json")
   File stateFile;
 
-  /**
-   * The project context key under which each run records the wheel_lib it wrote (a list of absolute paths), so that
-   * te:pack-wheel can tell the tree of this build from an older one.
-   */
-  static final String WRITTEN_IN_THIS_BUILD = "dev.tewheel.assembled-wheel-lib";
-
   @Override
   String goal() {
     return "te:assemble-wheel-lib";
@@ -79,19 +71,8 @@ public class AssembleWheelLibMojo extends TeMojo {
     return "te-assemble";
   }
 
-  /** The wheel_lib folders assemble wrote in this build of {@code project}, absolute and normalised. */
-  @SuppressWarnings("unchecked")
-  static List<Path> writtenInThisBuild(MavenProject project) {
-    Object value = project == null ? null : project.getContextValue(WRITTEN_IN_THIS_BUILD);
-    return value instanceof List<?> list ? (List<Path>) list : List.of();
-  }
-
   private void recordWritten() {
-    if (project != null) {
-      List<Path> written = new ArrayList<>(writtenInThisBuild(project));
-      written.add(outputDirectory.toPath().toAbsolutePath().normalize());
-      project.setContextValue(WRITTEN_IN_THIS_BUILD, List.copyOf(written));
-    }
+    new BuildState(project).assembled(outputDirectory.toPath());
   }
 
   /**

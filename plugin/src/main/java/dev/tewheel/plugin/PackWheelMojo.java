@@ -114,7 +114,7 @@ public class PackWheelMojo extends TeMojo {
    */
   private void sayWhichWheelLib() {
     Path staged = stagingDirectory.toPath().resolve(wheelLibPath).toAbsolutePath().normalize();
-    List<Path> written = AssembleWheelLibMojo.writtenInThisBuild(project);
+    List<Path> written = new BuildState(project).assembled();
     if (written.contains(staged)) {
       return;
     }

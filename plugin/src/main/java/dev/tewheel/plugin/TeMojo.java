@@ -2,7 +2,6 @@ package dev.tewheel.plugin;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.LogLine;
 import dev.tewheel.core.gate.ReportWriter;
@@ -11,6 +10,8 @@ import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.goal.ConsoleReport;
 import dev.tewheel.core.goal.ParameterException;
 import dev.tewheel.core.goal.Parameters;
+import dev.tewheel.core.goal.PrintedFindings;
+import dev.tewheel.core.goal.UnreadProperties;
 import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.json.Printable;
@@ -315,7 +316,7 @@ abstract class TeMojo extends AbstractMojo {
 
   /** The logging half of {@link #judge}: the table, the warnings, the report files, the workflow commands. */
   void log(GateReport report, List<Path> files) {
-    Map<String, String> printed = printedFindings();
+    PrintedFindings printed = new BuildState(project).printedFindings();
     Consumer<String> commands = ConsoleReport.onGitHubActions(environment) ? workflowOutput : null;
     new ConsoleReport(new ConsoleReport.Console() {
       @Override
@@ -336,35 +337,8 @@ abstract class TeMojo extends AbstractMojo {
       public void warn(String line) {
         TeMojo.this.warn(line);
       }
-    }, commands, projectFolder()).print(report, files, finding -> {
-      String earlier = printed.putIfAbsent(key(finding), goal());
-      return earlier != null && !earlier.equals(goal()) ? earlier : null;
-    });
+    }, commands, projectFolder()).print(report, files, finding -> printed.earlier(finding, goal()));
   }
-
-  /** A finding as the same in any goal: its rule, file name, line and text (goals name the folder differently). */
-  private static String key(Finding finding) {
-    String file = finding.file();
-    return finding.checkId() + "\0" + file.substring(Math.max(file.lastIndexOf('/'), file.lastIndexOf('!')) + 1)
-        + "\0" + finding.line() + "\0" + finding.text();
-  }
-
-  /** The findings printed so far in this project's build, each with the goal that printed it. */
-  @SuppressWarnings("unchecked")
-  private Map<String, String> printedFindings() {
-    if (project == null) {
-      return new HashMap<>();
-    }
-    Object value = project.getContextValue(PRINTED_FINDINGS);
-    if (value instanceof Map<?, ?> map) {
-      return (Map<String, String>) map;
-    }
-    Map<String, String> printed = new java.util.concurrent.ConcurrentHashMap<>();
-    project.setContextValue(PRINTED_FINDINGS, printed);
-    return printed;
-  }
-
-  private static final String PRINTED_FINDINGS = "dev.tewheel.printed-findings";
 
   /** The report files a goal's core call wrote into {@link #reportPath()}. */
   List<Path> reportFiles(GateReport report) {

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,10 +38,6 @@ class BytesLoadedAreBytesCheckedTest {
 
   @TempDir Path temp;
 
-  // Known defect, open: on the merged main of 2026-12-05 (machine loaded, 2 cores) a foreign constructor ran in run
-  // 20 of this race (1.3 million swaps); the hole in the NCCL/NCCL EP load sequence is not found yet. Off until it is
-  // fixed, so that CI reports the rest; the closing note of that session records it as issue 31 item 8 unfinished.
-  @Disabled("a foreign constructor ran once in 20 runs on 2026-12-05; the hole is not found yet (issue 31 item 8)")
   @Test
   void swappingNcclEpAndNcclWhileTheyLoadNeverRunsAForeignConstructor() throws Throwable {
     Path marker = temp.resolve("marker");

@@ -1,80 +1,28 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.loader.FileStamp;
+import dev.tewheel.loader.ElfFiles;
 import java.io.IOException;
-import java.lang.ref.SoftReference;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
-/**
- * The ELF files te-runtime has read, kept while each file stays the same one ({@link FileStamp}):
- * {@code availability()} and {@code loadNcclEp()} read the same few files (the NCCL EP candidates, libnccl.so.2, the
- * dependencies' version definitions, mapped libraries' SONAMEs), and a cold process pays milliseconds per read.
- * Values are soft references, so a library with thousands of symbols is read again rather than kept when memory is
- * short. A failed read is not remembered.
- */
+/** The loader model's ELF cache ({@link ElfFiles}), and the read of a library te-runtime pinned by descriptor. */
 final class ElfCache {
-  private static final Map<Path, Entry> FILES = new ConcurrentHashMap<>();
-
   private ElfCache() {}
 
-  /** {@link ElfFile#read(Path)}, from the cache when the file is unchanged. */
   public static ElfFile read(Path file) throws IOException {
-    return get(file, true);
+    return ElfFiles.read(file);
   }
 
-  /** {@link ElfFile#readWithoutSymbols(Path)}, or a full read of the unchanged file made before. */
   public static ElfFile readWithoutSymbols(Path file) throws IOException {
-    return get(file, false);
+    return ElfFiles.readWithoutSymbols(file);
   }
 
   /**
    * The ELF facts of a library te-runtime opened ({@link PinnedLibrary}), read through its descriptor: from the cache
-   * when the opened file is the one its path named when it was read before (same file key, size and modification
-   * time), else read now and remembered for its path.
+   * when the opened file is the one its path named when it was read before, else read now and remembered for its
+   * path. A pinned library was fstat'ed as a regular file when it was opened.
    */
   static ElfFile read(PinnedLibrary library, boolean symbols) throws IOException {
-    return get(library.file(), library.bytes(), symbols);
-  }
-
-  private static ElfFile get(Path file, boolean symbols) throws IOException {
-    return get(file, null, symbols);
-  }
-
-  /** @param pinned the descriptor's name to read the bytes from, or null to read {@code file} itself */
-  private static ElfFile get(Path file, Path pinned, boolean symbols) throws IOException {
-    Path source = pinned != null ? pinned : file;
-    FileStamp stamp = FileStamp.of(source);
-    Path key = file.toAbsolutePath().normalize();
-    Entry entry = FILES.get(key);
-    if (entry != null && (entry.symbols || !symbols) && entry.stamp.equals(stamp)) {
-      ElfFile elf = entry.elf.get();
-      if (elf != null) {
-        return elf;
-      }
-    }
-    // Only a regular file is opened (a FIFO would block the open for ever); an unchanged stamp above means the same
-    // inode as a regular file read before. A pinned library was fstat'ed as one when it was opened.
-    if (pinned == null) {
-      WheelLibPaths.regularFile(file);
-    }
-    ElfFile elf = symbols ? ElfFile.read(source) : ElfFile.readWithoutSymbols(source);
-    FILES.put(key, new Entry(stamp, symbols, elf));
-    return elf;
-  }
-
-  private static final class Entry {
-    final FileStamp stamp;
-    final boolean symbols;
-    final SoftReference<ElfFile> elf;
-
-    Entry(FileStamp stamp, boolean symbols, ElfFile elf) {
-      this.stamp = stamp;
-      this.symbols = symbols;
-      this.elf = new SoftReference<>(elf);
-    }
+    return ElfFiles.read(library.file(), library.bytes(), symbols);
   }
 }

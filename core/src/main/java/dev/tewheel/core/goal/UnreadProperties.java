@@ -1,4 +1,4 @@
-package dev.tewheel.plugin;
+package dev.tewheel.core.goal;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,11 +11,12 @@ import java.util.TreeSet;
 /**
  * Which {@code te.*} user properties a goal leaves unread, so none is ignored silently: a property of a parameter the
  * goal does not read (unless another te goal of the same build does), and one that the POM's explicit configuration
- * overrides (Maven gives the POM precedence over {@code -D}).
+ * overrides (Maven gives the POM precedence over {@code -D}). The plugin hands in what Maven's descriptors and the POM
+ * say; the rule is here, beside the parameter table ({@link Parameters}).
  */
-final class UnreadProperties {
-  /** The shared parameters (declared once in {@link TeMojo}) that a goal does not read; each goal reads its own. */
-  static final Map<String, Set<String>> SHARED_NOT_READ = Map.of(
+public final class UnreadProperties {
+  /** The shared parameters (declared once in the plugin's base Mojo) that a goal does not read; each goal reads its own. */
+  public static final Map<String, Set<String>> SHARED_NOT_READ = Map.of(
       "assemble-wheel-lib", Set.of("wheelLib", "wheel", "wheelLibPath", "platformTag", "failOn", "suppressions",
           "attach", "maxWheelSize"),
       "verify-wheel-lib", Set.of("outputTimestamp", "attach"),
@@ -30,7 +31,7 @@ final class UnreadProperties {
   private UnreadProperties() {}
 
   /** What {@code goal} reads of the parameters its descriptor lists (those with a {@code te.*} property). */
-  static Set<String> reads(String goal, Collection<String> parameters) {
+  public static Set<String> reads(String goal, Collection<String> parameters) {
     Set<String> reads = new TreeSet<>(parameters);
     reads.removeAll(SHARED_NOT_READ.getOrDefault(goal, Set.of()));
     return reads;
@@ -45,7 +46,7 @@ final class UnreadProperties {
    * @param user the build's user properties (-D)
    * @param configured the parameters the POM configures explicitly for this run, with the value it gives
    */
-  static List<String> warnings(String goal, Map<String, Set<String>> readsByGoal, Collection<String> alsoBound,
+  public static List<String> warnings(String goal, Map<String, Set<String>> readsByGoal, Collection<String> alsoBound,
       Properties user, Map<String, String> configured) {
     List<String> warnings = new ArrayList<>();
     Set<String> mine = readsByGoal.getOrDefault(goal, Set.of());
