@@ -1,0 +1,81 @@
+package dev.tewheel.core.doctor;
+
+import dev.tewheel.core.doctor.Finding.Severity;
+import dev.tewheel.loader.Host;
+import dev.tewheel.loader.LdSoCache;
+import dev.tewheel.loader.te.TeLoadSequence;
+import dev.tewheel.loader.te.TePythonImport;
+import dev.tewheel.loader.te.TeSitePackages;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Replays TE's import over an environment's files: the loads of {@link TePythonImport}'s plan (loader's model of
+ * TE's sequence), each named with the distribution that installed its file, and TE's own refusals as findings.
+ */
+final class ImportReplay {
+  /** The replay's answer: the plan and what it found. */
+  record Result(TePythonImport.Plan plan, List<Finding> findings) {}
+
+  private ImportReplay() {}
+
+  /** The host of the job: this machine's loader files, the job's variables (te-runtime's own overrides left out). */
+  static Host host(Map<String, String> variables) {
+    Map<String, String> environment = new TreeMap<>(variables);
+    environment.keySet().removeIf(k -> k.startsWith("TE_NATIVE_")); // te-runtime's, not TE's Python's
+    return new Host(environment, Files.isRegularFile(LdSoCache.FILE) ? Optional.of(LdSoCache.FILE)
+        : Optional.empty(), Optional.empty(), List.of(""), Optional.empty(), Optional.empty(), List.of());
+  }
+
+  static Result replay(PythonEnvironment environment, Distributions distributions, Map<String, String> variables) {
+    Host host = host(variables);
+    TeLoadSequence.Request request = new TeLoadSequence.Request(host,
+        TeSitePackages.of(environment.purelib(), "purelib"), Map.of(), Optional.of(TeLoadSequence.DEFAULT_CUDA_ROOT),
+        Optional.empty(), Optional.empty(), TeLoadSequence.DlopenSearch.NONE);
+    boolean torch = distributions.named("transformer-engine-torch").isPresent()
+        || environment.searchFolders().stream().anyMatch(f -> hasTorchExtension(f));
+    TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch);
+    List<Finding> findings = new java.util.ArrayList<>();
+    plan.refusal().ifPresent(r -> findings.add(refusal(r, environment, distributions)));
+    return new Result(plan, findings);
+  }
+
+  private static boolean hasTorchExtension(Path folder) {
+    try (var files = Files.list(folder)) {
+      return files.anyMatch(p -> p.getFileName().toString().startsWith("transformer_engine_torch")
+          && p.getFileName().toString().endsWith(".so"));
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  private static Finding refusal(TePythonImport.Refusal r, PythonEnvironment environment, Distributions d) {
+    String fix = switch (r.stage()) {
+      case "cudnn" -> "pip install " + wheel(d, "nvidia-cudnn-cu13", "nvidia-cudnn-cu12");
+      case "nvrtc" -> "pip install " + wheel(d, "nvidia-cuda-nvrtc", "nvidia-cuda-nvrtc-cu12");
+      case "curand" -> "pip install " + wheel(d, "nvidia-curand", "nvidia-curand-cu12");
+      case "cublas" -> "pip install " + wheel(d, "nvidia-cublas", "nvidia-cublas-cu12");
+      case "cudart" -> "pip install " + wheel(d, "nvidia-cuda-runtime", "nvidia-cuda-runtime-cu12");
+      default -> null;
+    };
+    return Finding.of("DOCTOR-NOT-FOUND", Severity.ERROR, "TE's import raises at " + r.stage() + ": " + r.message(),
+        fix);
+  }
+
+  /** The requirement TE's core declares for the CUDA 13 wheel (else the CUDA 12 one), as a pip argument. */
+  private static String wheel(Distributions d, String cuda13, String cuda12) {
+    boolean twelve = d.named("transformer-engine-cu12").isPresent() && d.named("transformer-engine-cu13").isEmpty();
+    String name = twelve ? cuda12 : cuda13;
+    for (String core : PackageChecks.CORES) {
+      Optional<String> declared = d.named(core).flatMap(c -> c.requirement(name));
+      if (declared.isPresent()) {
+        return "'" + declared.get() + "'";
+      }
+    }
+    return name;
+  }
+}
