@@ -288,11 +288,15 @@ final class DoctorEnvironments {
 
   /** Makes the environment {@code name}: its wheels installed by pip, its system folders, its variables. */
   Environment make(String name) throws Exception {
+    return make(name, root.resolve("env").resolve(name).resolve("site-packages"));
+  }
+
+  /** {@link #make(String)} with pip installing into {@code site} (a venv's site-packages, ...). */
+  Environment make(String name, Path site) throws Exception {
     Path env = root.resolve("env").resolve(name);
     if (Files.exists(env)) {
       throw new IllegalStateException(env + " exists: each environment is made once per run");
     }
-    Path site = env.resolve("site-packages");
     Map<String, String> variables = new LinkedHashMap<>();
     List<TestWheel> wheels;
     String expect;
