@@ -72,10 +72,12 @@ public final class Doctor {
     });
     boolean errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
     Optional<String> reason = Optional.empty();
+    List<DoctorReport.Load> loads = List.of();
     if (!errors) {
       // TE raises at its package checks before any load: the replay only follows when they pass.
       ImportReplay.Result replay = ImportReplay.replay(environment, distributions, request.environment());
       findings.addAll(replay.findings());
+      loads = replay.loads();
       findings.sort(Comparator.comparing(Finding::severity));
       errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
       if (!errors) {
@@ -85,7 +87,7 @@ public final class Doctor {
       }
     }
     DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.UNKNOWN;
-    return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), findings);
+    return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), loads, findings);
   }
 
   /** The CUDA major a distribution name carries ({@code nvidia-nccl-cu12}: 12), if any. */

@@ -17,10 +17,23 @@ import java.util.Optional;
  * @param environment the environment looked at
  * @param environmentVariables the variables that decide loading, as set (unset ones left out)
  * @param distributions the distributions installed there
+ * @param loads the loads TE's import performs, in order, as far as the replay went
  * @param findings what was found, errors first
  */
 public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvironment environment,
-    Map<String, String> environmentVariables, List<Distribution> distributions, List<Finding> findings) {
+    Map<String, String> environmentVariables, List<Distribution> distributions, List<Load> loads,
+    List<Finding> findings) {
+  /**
+   * One load of TE's import.
+   *
+   * @param stage TE's step ({@code cudnn}, {@code core}, {@code extension}, ...)
+   * @param file the file opened
+   * @param mode its dlopen flags ({@code RTLD_GLOBAL | RTLD_NOW})
+   * @param foundBy how TE's search found it
+   * @param distribution the distribution that installed the file, from its RECORD; empty when none did
+   */
+  public record Load(String stage, Path file, String mode, String foundBy, Optional<String> distribution) {}
+
   /** The JSON report's kind and format version (docs/schema/doctor.schema.json). */
   public static final String SCHEMA = "te-wheel-doctor-report/1";
 
@@ -46,6 +59,7 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
   public DoctorReport {
     environmentVariables = Map.copyOf(environmentVariables);
     distributions = List.copyOf(distributions);
+    loads = List.copyOf(loads);
     findings = List.copyOf(findings);
   }
 
@@ -68,6 +82,10 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
         + "; purelib " + env.purelib());
     lines.add("distributions: " + distributions.size() + (distributions.isEmpty() ? "" : " ("
         + String.join(", ", distributions.stream().map(Distribution::label).toList()) + ")"));
+    for (Load load : loads) {
+      lines.add("load " + load.stage() + ": " + load.file() + " (" + load.mode() + "; " + load.foundBy()
+          + load.distribution().map(d -> "; from " + d).orElse("") + ")");
+    }
     for (Finding f : findings) {
       StringBuilder line = new StringBuilder(f.severity().name().toLowerCase(java.util.Locale.ROOT)).append(' ')
           .append(f.id()).append(": ");
@@ -108,6 +126,14 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
       dists.add(Json.object("name", d.name(), "version", d.version(), "distInfo", d.distInfo().toString()));
     }
     out.put("distributions", dists);
+    List<Object> loadList = new ArrayList<>();
+    for (Load load : loads) {
+      Map<String, Object> l = Json.object("stage", load.stage(), "file", load.file().toString(), "mode", load.mode(),
+          "foundBy", load.foundBy());
+      load.distribution().ifPresent(d -> l.put("distribution", d));
+      loadList.add(l);
+    }
+    out.put("loads", loadList);
     out.put("findings", findings.stream().map(f -> (Object) f.json()).toList());
     return Json.write(out);
   }

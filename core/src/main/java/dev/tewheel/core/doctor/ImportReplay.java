@@ -3,6 +3,7 @@ package dev.tewheel.core.doctor;
 import dev.tewheel.core.doctor.Finding.Severity;
 import dev.tewheel.loader.Host;
 import dev.tewheel.loader.LdSoCache;
+import dev.tewheel.loader.te.TeLibrary;
 import dev.tewheel.loader.te.TeLoadSequence;
 import dev.tewheel.loader.te.TePythonImport;
 import dev.tewheel.loader.te.TeSitePackages;
@@ -18,8 +19,8 @@ import java.util.TreeMap;
  * TE's sequence), each named with the distribution that installed its file, and TE's own refusals as findings.
  */
 final class ImportReplay {
-  /** The replay's answer: the plan and what it found. */
-  record Result(TePythonImport.Plan plan, List<Finding> findings) {}
+  /** The replay's answer: the plan, its loads as the report shows them, and what it found. */
+  record Result(TePythonImport.Plan plan, List<DoctorReport.Load> loads, List<Finding> findings) {}
 
   private ImportReplay() {}
 
@@ -40,8 +41,50 @@ final class ImportReplay {
         || environment.searchFolders().stream().anyMatch(f -> hasTorchExtension(f));
     TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch);
     List<Finding> findings = new java.util.ArrayList<>();
+    List<DoctorReport.Load> loads = new java.util.ArrayList<>();
+    for (TePythonImport.Load load : plan.loads()) {
+      loads.add(new DoctorReport.Load(load.stage(), load.file(), (load.global() ? "RTLD_GLOBAL" : "RTLD_LOCAL")
+          + (load.lazy() ? " | RTLD_LAZY" : " | RTLD_NOW"), load.foundBy(), owner(distributions, load.file())));
+    }
+    findings.addAll(shadowed(plan, request, environment, distributions));
     plan.refusal().ifPresent(r -> findings.add(refusal(r, environment, distributions)));
-    return new Result(plan, findings);
+    return new Result(plan, loads, findings);
+  }
+
+  /** The distribution that installed a file ({@code name==version}), from the RECORDs; empty when none did. */
+  static Optional<String> owner(Distributions distributions, Path file) {
+    List<Distribution> owners = distributions.owners(file);
+    return owners.isEmpty() ? Optional.empty()
+        : Optional.of(String.join(" and ", owners.stream().map(Distribution::label).toList()));
+  }
+
+  /**
+   * A library TE takes from the system while a pip wheel of the environment holds it too: the pip copy is never
+   * loaded. The fix is TE's own first root, {@code <LIB>_HOME}, pointed at the pip copy's folder.
+   */
+  private static List<Finding> shadowed(TePythonImport.Plan plan, TeLoadSequence.Request request,
+      PythonEnvironment environment, Distributions distributions) {
+    List<Finding> findings = new java.util.ArrayList<>();
+    for (String name : List.of("cudnn", "nvrtc", "curand")) {
+      Optional<TePythonImport.Load> system = plan.loads().stream().filter(l -> l.stage().equals(name)
+          && !l.foundBy().startsWith("PIP_WHEEL")).findFirst();
+      if (system.isEmpty()) {
+        continue;
+      }
+      TeLoadSequence.Found pip = TeLoadSequence.pipWheel(TeLibrary.named(name), request);
+      if (pip.file().isEmpty() || pip.file().get().equals(system.get().file())) {
+        continue;
+      }
+      Path pipFile = pip.file().get();
+      String upper = name.toUpperCase(java.util.Locale.ROOT);
+      findings.add(Finding.of("DOCTOR-SHADOWED", Severity.WARNING, "TE loads " + system.get().file() + " ("
+          + system.get().foundBy() + ") before looking at pip: the copy in " + pipFile + " ("
+          + owner(distributions, pipFile).orElse("no distribution") + ") is never loaded", "export " + upper
+          + "_HOME=" + pipFile.getParent().getParent() + " (TE searches $" + upper + "_HOME first)")
+          .about(system.get().file().getFileName().toString(), system.get().file(),
+              owner(distributions, system.get().file())));
+    }
+    return findings;
   }
 
   private static boolean hasTorchExtension(Path folder) {

@@ -293,7 +293,19 @@ final class DoctorEnvironments {
 
   /** {@link #make(String)} with pip installing into {@code site} (a venv's site-packages, ...). */
   Environment make(String name, Path site) throws Exception {
-    Path env = root.resolve("env").resolve(name);
+    return make(name, name, site, List.of());
+  }
+
+  /**
+   * The environment {@code name} with {@code extra} wheels installed by the same pip run, in a folder of its own
+   * ({@code as}): the environment after a fix doctor names.
+   */
+  Environment fixed(String name, String as, List<TestWheel> extra) throws Exception {
+    return make(name, as, root.resolve("env").resolve(as).resolve("site-packages"), extra);
+  }
+
+  private Environment make(String name, String as, Path site, List<TestWheel> extra) throws Exception {
+    Path env = root.resolve("env").resolve(as);
     if (Files.exists(env)) {
       throw new IllegalStateException(env + " exists: each environment is made once per run");
     }
@@ -368,6 +380,8 @@ final class DoctorEnvironments {
       }
       default -> throw new IllegalArgumentException("no environment " + name);
     }
+    wheels = new ArrayList<>(wheels);
+    wheels.addAll(extra);
     install(env, site, wheels);
     return new Environment(name, env, site, variables, expect);
   }
