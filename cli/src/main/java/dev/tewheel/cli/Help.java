@@ -29,6 +29,21 @@ final class Help {
     return out.toString();
   }
 
+  /** The --help of a command that is no goal: its options from core's Parameters, its formats and exit status. */
+  static String command(String command, Options.Spec spec, String description, String formats, String exit) {
+    StringBuilder out = new StringBuilder();
+    out.append("usage: te-wheel ").append(command).append(' ').append(spec.operands()).append('\n');
+    wrap(out, "", description);
+    out.append("\noptions:\n");
+    for (Parameter p : spec.parameters()) {
+      option(out, p.option() + " " + p.valueName(), p.help() + (p.list() ? "; repeat it for more" : ""));
+    }
+    option(out, Options.FORMAT + " FORMAT", formats + " (default: text)");
+    option(out, "-h, --help", "this text");
+    out.append('\n').append(exit);
+    return out.toString();
+  }
+
   private static void option(StringBuilder out, String name, String meaning) {
     String head = "  " + name;
     if (head.length() >= COLUMN) {

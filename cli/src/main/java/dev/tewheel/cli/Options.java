@@ -76,7 +76,8 @@ final class Options {
         format = Format.parse(value);
       } else if (parameter.list()) {
         // As Maven splits a list property: -Dte.floorLibraries=a,b is --floor-libraries a,b.
-        given.computeIfAbsent(parameter, p -> new ArrayList<>()).addAll(Arrays.asList(value.split(",", -1)));
+        given.computeIfAbsent(parameter, p -> new ArrayList<>())
+            .addAll(parameter.commaSeparated() ? Arrays.asList(value.split(",", -1)) : List.of(value));
       } else if (given.containsKey(parameter)) {
         throw new UsageException(twice(name, given.get(parameter).get(0), value));
       } else {

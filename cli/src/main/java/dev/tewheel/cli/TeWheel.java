@@ -19,8 +19,7 @@ public final class TeWheel {
       + " available), 2 usage or I/O error\n";
 
   private static final List<Command> COMMANDS = List.of(new VerifyCommand(), new VerifyReleaseCommand(),
-      new DiffCommand(), new PackCommand(),
-      new InspectCommand(), new RuntimeCommand());
+      new DiffCommand(), new PackCommand(), new InspectCommand(), new RuntimeCommand(), new DoctorCommand());
 
   private TeWheel() {}
 

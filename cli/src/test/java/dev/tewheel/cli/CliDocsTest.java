@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** docs/cli.md describes every option each gate command takes, under each command's own heading. */
+/** docs/cli.md describes every option each command with parameters takes, under each command's own heading. */
 class CliDocsTest {
   private static String section(String page, String command) {
     int start = page.indexOf("\n## " + command + "\n");
@@ -22,7 +22,8 @@ class CliDocsTest {
   void everyOptionOfEachCommandIsDocumentedInItsSection() throws Exception {
     String page = Files.readString(Path.of("..", "docs", "cli.md"));
     for (var command : List.of(new Object[] {"verify", Parameters.VERIFY_WHEEL_LIB},
-        new Object[] {"diff", Parameters.DIFF_WHEEL}, new Object[] {"pack", Parameters.PACK_WHEEL})) {
+        new Object[] {"diff", Parameters.DIFF_WHEEL}, new Object[] {"pack", Parameters.PACK_WHEEL},
+        new Object[] {"doctor", Parameters.DOCTOR})) {
       String section = section(page, (String) command[0]);
       @SuppressWarnings("unchecked")
       List<Parameter> parameters = (List<Parameter>) command[1];

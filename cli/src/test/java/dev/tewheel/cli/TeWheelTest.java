@@ -48,7 +48,7 @@ class TeWheelTest {
     assertTrue(TeWheelVersion.version().matches("\\d+\\.\\d+\\.\\d+.*"), TeWheelVersion.version());
     Run help = run("--help");
     assertEquals(0, help.exit());
-    for (String command : List.of("verify", "diff", "pack", "inspect", "runtime")) {
+    for (String command : List.of("verify", "diff", "pack", "inspect", "runtime", "doctor")) {
       assertTrue(help.out().contains("\n  " + command + " "), help.out());
     }
     assertTrue(help.out().contains("exit status: 0 passed, 1 failed"), help.out());
@@ -62,7 +62,7 @@ class TeWheelTest {
     Run unknown = run("verfy", "x.whl");
     assertEquals(2, unknown.exit());
     assertEquals("te-wheel: unknown command 'verfy'; the commands are verify, verify-release, diff, pack, inspect,"
-        + " runtime"
+        + " runtime, doctor"
         + " (te-wheel --help)\n", unknown.err());
   }
 

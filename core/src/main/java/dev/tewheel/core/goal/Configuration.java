@@ -8,6 +8,8 @@ import dev.tewheel.core.check.PlatformTag;
 import dev.tewheel.core.check.PlatformTags;
 import dev.tewheel.core.diff.DiffRequest;
 import dev.tewheel.core.diff.DiffRules;
+import dev.tewheel.core.doctor.Doctor;
+import dev.tewheel.core.doctor.DoctorRequest;
 import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.RuleSet;
 import dev.tewheel.core.gate.Severity;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -305,6 +308,24 @@ public final class Configuration {
   }
 
   /** The text given, else the default; null when neither (blank counts as not given). */
+  /**
+   * te-wheel doctor's request: {@link Parameters#PYTHON} or {@link Parameters#SITE_PACKAGES} (one of the two), and
+   * the job's variables ({@link Doctor#VARIABLES}), {@code current}'s with each {@link Parameters#ENV} over them.
+   */
+  public DoctorRequest doctor(Function<String, String> current) {
+    String python = text(Parameters.PYTHON);
+    List<String> sites = values.list(Parameters.SITE_PACKAGES);
+    if ((python == null) == sites.isEmpty()) {
+      throw ParameterException.statement(Parameters.PYTHON, python == null ? "or --site-packages is required: the"
+          + " interpreter the job runs (e.g. .venv/bin/python), or its site-packages folders" : "is given with"
+          + " site-packages folders " + sites + "; give one of the two", null);
+    }
+    Map<String, String> environment = parse(Parameters.ENV,
+        () -> DoctorRequest.environment(Doctor.variables(current), values.list(Parameters.ENV)));
+    return new DoctorRequest(python == null ? Optional.empty() : Optional.of(base.resolve(python)),
+        sites.stream().map(base::resolve).toList(), environment);
+  }
+
   private String text(Parameter parameter) {
     String given = values.text(parameter);
     String text = given == null || given.isBlank() ? parameter.defaultValue() : given.trim();

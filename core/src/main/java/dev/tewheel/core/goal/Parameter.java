@@ -15,22 +15,29 @@ import java.util.Locale;
  * @param list whether the parameter takes several values (the goal's list; the command's option repeated or
  *     comma-separated, as the user property is)
  * @param help one line for the command's help
+ * @param commaSeparated whether a list's value is split at commas, as Maven splits a list's user property (a
+ *     command-only list whose values may hold commas, such as --env KEY=VALUE, is only repeated)
  */
 public record Parameter(String name, String option, String valueName, String defaultValue, boolean list,
-    String help) {
+    String help, boolean commaSeparated) {
   /** A one-value parameter whose option is its name in kebab case. */
   static Parameter single(String name, String valueName, String defaultValue, String help) {
-    return new Parameter(name, option(name), valueName, defaultValue, false, help);
+    return new Parameter(name, option(name), valueName, defaultValue, false, help, false);
   }
 
   /** A parameter of several values whose option is its name in kebab case. */
   static Parameter list(String name, String valueName, String defaultValue, String help) {
-    return new Parameter(name, option(name), valueName, defaultValue, true, help);
+    return new Parameter(name, option(name), valueName, defaultValue, true, help, true);
+  }
+
+  /** A command-only parameter of several values, given by repeating its option; values are never split. */
+  static Parameter repeated(String name, String valueName, String help) {
+    return new Parameter(name, option(name), valueName, null, true, help, false);
   }
 
   /** The same parameter under another option. */
   Parameter withOption(String other) {
-    return new Parameter(name, other, valueName, defaultValue, list, help);
+    return new Parameter(name, other, valueName, defaultValue, list, help, commaSeparated);
   }
 
   /** The user property, e.g. te.platformTag. */

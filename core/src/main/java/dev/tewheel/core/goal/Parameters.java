@@ -107,6 +107,17 @@ public final class Parameters {
       "the architectures (x86_64, aarch64) or platform tags every variant must have a wheel of; default: those"
           + " present");
 
+  public static final Parameter PYTHON = Parameter.single("python", "PATH", null,
+      "the Python interpreter the job runs (e.g. .venv/bin/python): asked once, with a fixed query, where it imports"
+          + " from; nothing else of the environment runs");
+  public static final Parameter SITE_PACKAGES = Parameter.repeated("sitePackages", "DIR",
+      "site-packages folders in import order, instead of --python (the first is sysconfig's purelib)");
+  public static final Parameter ENV = Parameter.repeated("env", "KEY=VALUE",
+      "a variable of the job that decides loading (LD_LIBRARY_PATH, CUDA_HOME, ...), over the current ones");
+
+  /** te-wheel doctor (a command only: it judges a Python environment, not a build). */
+  public static final List<Parameter> DOCTOR = List.of(PYTHON, SITE_PACKAGES, ENV);
+
   /** What the checks are configured with (CheckSettings), read alike by verify and pack. */
   public static final List<Parameter> CHECKS = List.of(NCCL_EP_MAJOR, FORBIDDEN_NEEDED, INCLUDE_SEARCH_PATH,
       EXTERNAL_HEADERS, ALLOWED_NEEDED, CUDA_ARCHITECTURES, CUDA_MAJOR, FLOOR_LIBRARIES, MAX_WHEEL_SIZE);

@@ -254,6 +254,21 @@ public final class TeLoadSequence {
     return provenance(library, find(library, request, steps), Map.of(), steps);
   }
 
+  /**
+   * One library's search as TE's Python runs it per library ({@code _load_cuda_library}): the system roots, dlopen
+   * by name, then the pip folders; no mapped copy and no override (a fresh Python process has neither).
+   */
+  public static Found search(TeLibrary library, Request request) {
+    List<Step> steps = new ArrayList<>();
+    return provenance(library, find(library, request, steps), Map.of(), steps);
+  }
+
+  /** The pip-wheel step alone: TE's Python loads cuBLAS, cudart and cuDNN so when no CUDA toolkit is found. */
+  public static Found pipWheel(TeLibrary library, Request request) {
+    List<Step> steps = new ArrayList<>();
+    return provenance(library, pipOnly(library, request.site().folder(), steps), Map.of(), steps);
+  }
+
   /** cuDNN 9's sub-libraries beside libcudnn.so.9, in dependency order; any others after, by name. */
   public static List<Path> cudnnParts(Path main) {
     Path folder = main.toAbsolutePath().getParent();
