@@ -1,8 +1,8 @@
 package dev.tewheel.core.doctor;
 
+import dev.tewheel.core.requirement.Requirement;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -34,17 +34,22 @@ public record Distribution(String name, String version, Path distInfo, boolean p
   }
 
   public static String normalize(String name) {
-    return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
+    return Requirement.canonicalize(name);
   }
 
-  /** The Requires-Dist entry for {@code distribution} (by normalized name), without markers, if declared. */
+  /**
+   * The Requires-Dist entry for {@code distribution} (by normalized name), without its marker, if declared; read as
+   * pip reads it ({@link Requirement}), an entry pip would refuse is no declaration.
+   */
   public Optional<String> requirement(String distribution) {
     String wanted = normalize(distribution);
     for (String requirement : requiresDist) {
-      String spec = requirement.split(";", 2)[0].strip();
-      String name = spec.split("[\\s\\[<>=!~(]", 2)[0];
-      if (normalize(name).equals(wanted)) {
-        return Optional.of(spec);
+      try {
+        if (Requirement.parse(requirement).canonicalName().equals(wanted)) {
+          return Optional.of(requirement.split(";", 2)[0].strip());
+        }
+      } catch (IllegalArgumentException e) {
+        // not a requirement pip would read
       }
     }
     return Optional.empty();
