@@ -34,15 +34,6 @@ class ArchitectureTest {
       "dev.tewheel.runtime.TransformerEngine");
 
   /**
-   * Classes outside the loader model that still interpret its inputs themselves (issue 32, item 1, moves each rule
-   * into dev.tewheel.loader). The list may only shrink: {@link #theKnownLoaderReadersStillReadIt} fails when one of
-   * them stops, so it is taken off.
-   */
-  static final Set<String> KNOWN_LOADER_READERS = Set.of(
-      "dev.tewheel.runtime.internal.LoaderSearch", // glibc's search itself, still beside dlopen in the runtime
-      "dev.tewheel.runtime.internal.Discovery"); // warns of LD_LIBRARY_PATH's unnamed folders
-
-  /**
    * Classes that name the loader's inputs without interpreting them, and why they may: they hold the shipped bytes to
    * a policy, or name a search step in a report.
    */
@@ -72,17 +63,14 @@ class ArchitectureTest {
 
   @Test
   void onlyTheLoaderModelReadsTheLoadersInputs() {
-    Set<String> allowed = new java.util.HashSet<>(KNOWN_LOADER_READERS);
-    allowed.addAll(NAMING_ONLY.keySet());
-    noClasses().that().resideOutsideOfPackages("dev.tewheel.elf..", "dev.tewheel.bundle..", "dev.tewheel.loader..")
-        .and(DescribedPredicate.not(Rules.namedOrNestedIn(allowed)))
+    noClasses().that().resideOutsideOfPackages("dev.tewheel.elf..", "dev.tewheel.loader..")
+        .and(DescribedPredicate.not(Rules.namedOrNestedIn(NAMING_ONLY.keySet())))
         .should(Rules.readLoaderInputs()).check(all);
   }
 
   @Test
-  void theKnownLoaderReadersStillReadIt() {
-    Set<String> listed = new java.util.HashSet<>(KNOWN_LOADER_READERS);
-    listed.addAll(NAMING_ONLY.keySet());
+  void theNamingOnlyClassesStillNameIt() {
+    Set<String> listed = NAMING_ONLY.keySet();
     Map<String, List<String>> reading = new TreeMap<>();
     for (String name : listed) {
       List<String> reasons = all.stream().filter(Rules.namedOrNestedIn(Set.of(name))::test)

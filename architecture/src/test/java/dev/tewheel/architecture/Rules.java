@@ -22,8 +22,7 @@ import java.util.Set;
 final class Rules {
   /** The accessors through which an object's search path is read: only the loader model interprets it. */
   static final Map<String, Set<String>> SEARCH_PATH_READERS = Map.of(
-      "dev.tewheel.elf.ElfFile", Set.of("rpath", "runpath"),
-      "dev.tewheel.bundle.layout.WheelLibPaths", Set.of("rpathInEffect", "ownSearchPath"));
+      "dev.tewheel.elf.ElfFile", Set.of("rpath", "runpath"));
 
   /** The string constants naming the loader's other inputs: the variable it reads, the cache it reads. */
   static final Set<String> LOADER_INPUT_NAMES = Set.of("LD_LIBRARY_PATH", "/etc/ld.so.cache");

@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 
 /**
  * Where glibc finds an object's DT_NEEDED among the files installed with it (a wheel's tree), whatever the host:
- * only in the folders its own search path names relative to {@code $ORIGIN} ({@link WheelLibPaths#ownSearchPath}:
+ * only in the folders its own search path names relative to {@code $ORIGIN} ({@link SearchPaths#ownSearchPath}:
  * DT_RUNPATH, else DT_RPATH). An empty entry is the current working directory and an absolute one a folder of the
  * build machine, neither of them a folder of the tree; the environment and the ld.so.cache add none of its folders
  * either. Paths are '/'-separated and relative to the tree's root ("" is the root).
@@ -25,7 +25,7 @@ public final class OwnSearch {
   public static List<String> folders(String path, ElfFile elf) {
     String own = folderOf(path);
     List<String> folders = new ArrayList<>();
-    for (String entry : WheelLibPaths.ownSearchPath(elf)) {
+    for (String entry : SearchPaths.ownSearchPath(elf)) {
       Optional<String> rest = WheelLibPaths.originRelative(entry);
       if (rest.isEmpty()) {
         continue;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.cli.Main;
-import dev.tewheel.runtime.internal.LoadPredictor;
+import dev.tewheel.runtime.internal.LiveLoader;
 import dev.tewheel.standins.FloorSpace;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
@@ -220,7 +220,7 @@ class LoadPredictionTest {
 
   /** The prediction for a generated case, the floor and the fallback preloaded; read from files, nothing loaded. */
   private static LoadPrediction predicted(FloorSpace.Case c, boolean openedNow) {
-    return LoadPredictor.predict(c.referencing(), openedNow, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
+    return LiveLoader.predict(c.referencing(), openedNow, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
         c.fallback()), List.of(), Map.of()).orElseThrow();
   }
 
@@ -237,7 +237,7 @@ class LoadPredictionTest {
     String name = "lib" + c.referencing().getFileName();
     for (Path library : List.of(c.referencing(), lazy)) {
       boolean now = library.equals(c.referencing());
-      LoadPrediction p = LoadPredictor.predict(library, now, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
+      LoadPrediction p = LiveLoader.predict(library, now, Map.of(FloorSpace.FLOOR, c.floor(), FloorSpace.FALLBACK,
           c.fallback()), List.of(), Map.of()).orElseThrow();
       assertEquals(now, p.bindNow());
       assertFalse(p.loads(), p.toString());

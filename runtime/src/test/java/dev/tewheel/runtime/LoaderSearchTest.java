@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.runtime.internal.LoaderSearch;
+import dev.tewheel.runtime.internal.LiveLoader;
 import dev.tewheel.standins.Gcc;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,7 @@ class LoaderSearchTest {
     Gcc.run("-shared", "-fPIC", "-o", user.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
         "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN/../older");
 
-    Dependency dep = LoaderSearch.needed(user, ElfFile.read(user), Map.of()).stream()
+    Dependency dep = LiveLoader.needed(user, ElfFile.read(user), Map.of()).stream()
         .filter(d -> d.name().equals("libdep.so.1")).findFirst().orElseThrow();
     assertEquals(Path.of(older.toString()).toAbsolutePath().normalize(), dep.file().orElseThrow());
     assertEquals(Dependency.FoundBy.RUNPATH, dep.foundBy());
@@ -49,7 +49,7 @@ class LoaderSearchTest {
     Path beside = newer.resolveSibling("libuser.so");
     Gcc.run("-shared", "-fPIC", "-o", beside.toString(), source.toString(), "-L" + newer.getParent(), "-l:libdep.so.1",
         "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN");
-    Dependency ok = LoaderSearch.needed(beside, ElfFile.read(beside), Map.of()).stream()
+    Dependency ok = LiveLoader.needed(beside, ElfFile.read(beside), Map.of()).stream()
         .filter(d -> d.name().equals("libdep.so.1")).findFirst().orElseThrow();
     assertTrue(ok.found(), ok.toString());
     assertEquals(newer.toAbsolutePath().normalize(), ok.file().orElseThrow());

@@ -1,7 +1,7 @@
 package dev.tewheel.bench;
 
 import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.internal.LoadPredictor;
+import dev.tewheel.runtime.internal.LiveLoader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import java.util.Map;
  * reports to warm up, then 9 rounds of 200, and prints each round's CPU and wall time per report and the medians.
  *
  * <p>Given a library instead, measures te-runtime's load prediction for it the same way
- * ({@code LoadPredictor.predict}, as {@link RuntimePredictionBenchmark#predictWarm()}), after printing the first,
+ * ({@code LiveLoader.predict}, as {@link RuntimePredictionBenchmark#predictWarm()}), after printing the first,
  * cold prediction of this JVM (the symbol tables read, the rule applied).
  *
  * <pre>{@code java --enable-native-access=ALL-UNNAMED -cp bench/runtime/target/benchmarks.jar dev.tewheel.bench.ReportCpuTime [library]}</pre>
@@ -30,7 +30,7 @@ public final class ReportCpuTime {
     Runnable work;
     if (args.length > 0) {
       Path library = Path.of(args[0]);
-      work = () -> LoadPredictor.predict(library, true, Map.of(), List.of(), Map.of()).orElseThrow();
+      work = () -> LiveLoader.predict(library, true, Map.of(), List.of(), Map.of()).orElseThrow();
       long cpuStart = threads.getCurrentThreadCpuTime();
       long wallStart = System.nanoTime();
       work.run();

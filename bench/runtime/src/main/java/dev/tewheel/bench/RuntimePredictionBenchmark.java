@@ -4,8 +4,7 @@ import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
 import dev.tewheel.runtime.Dependency;
 import dev.tewheel.runtime.LoadPrediction;
-import dev.tewheel.runtime.internal.LoaderSearch;
-import dev.tewheel.runtime.internal.LoadPredictor;
+import dev.tewheel.runtime.internal.LiveLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * te-runtime's load prediction on a real library with thousands of symbols: libcublasLt.so.13 of the CUDA 13
  * toolkit (system property {@code te.bench.library}; the file is read, never loaded). {@code predictWarm} is what a
- * warm report pays ({@code LoadPredictor.predict} with the ELF cache and the prediction's memo holding: the
+ * warm report pays ({@code LiveLoader.predict} with the ELF cache and the prediction's memo holding: the
  * loader's search walked again, every member's stamp compared); {@code readSymbols} is {@code ElfFile.read} of the
  * library, what a cold prediction pays to read its symbol table; {@code matchScope} is elf's {@code SymbolScope}
  * over its scope already read (index every member's definitions, match every import), what a cold prediction or a
@@ -56,7 +55,7 @@ public class RuntimePredictionBenchmark {
     }
     elf = ElfFile.read(library);
     scope = new ArrayList<>();
-    for (Dependency d : LoaderSearch.closure(library, elf, Map.of())) {
+    for (Dependency d : LiveLoader.closure(library, elf, Map.of())) {
       scope.add(d.file().isPresent() ? SymbolScope.Member.of(d.name(), ElfFile.read(d.file().get()))
           : SymbolScope.Member.unknown(d.name()));
     }
@@ -69,7 +68,7 @@ public class RuntimePredictionBenchmark {
 
   @Benchmark
   public LoadPrediction predictWarm() {
-    return LoadPredictor.predict(library, true, Map.of(), List.of(), Map.of()).orElseThrow();
+    return LiveLoader.predict(library, true, Map.of(), List.of(), Map.of()).orElseThrow();
   }
 
   @Benchmark

@@ -1,6 +1,5 @@
 package dev.tewheel.bundle.layout;
 
-import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -8,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -192,23 +190,5 @@ public final class WheelLibPaths {
       return Optional.of(searchPathEntry.substring("$ORIGIN".length()));
     }
     return Optional.empty();
-  }
-
-  /**
-   * The DT_RPATH entries glibc uses for {@code elf}: none when it also has a DT_RUNPATH (the loader then ignores its
-   * DT_RPATH entirely, also when it is the loader of another object), else its DT_RPATH. Entries as {@link
-   * ElfFile#rpath()} gives them: split on ':', empty ones kept (each is the current working directory).
-   */
-  public static List<String> rpathInEffect(ElfFile elf) {
-    return elf.runpath().isEmpty() ? elf.rpath() : List.of();
-  }
-
-  /**
-   * The search-path entries of {@code elf} itself that glibc searches for its own DT_NEEDED names: its DT_RUNPATH
-   * when it has one, else its DT_RPATH ({@link #rpathInEffect}). Its own folder is not among them unless an entry
-   * names {@code $ORIGIN}; an empty entry is the current working directory.
-   */
-  public static List<String> ownSearchPath(ElfFile elf) {
-    return elf.runpath().isEmpty() ? elf.rpath() : elf.runpath();
   }
 }

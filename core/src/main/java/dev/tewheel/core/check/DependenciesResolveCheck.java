@@ -18,7 +18,7 @@ import java.util.Set;
  * Every DT_NEEDED of every shipped library resolves to a shipped file as glibc's dynamic linker resolves it when the
  * library is dlopen'ed on its own from the installed wheel_lib, or is one the user's system or another wheel
  * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). Where glibc looks inside wheel_lib is
- * {@link ShippedSearch}'s rule: its own folder only when a search-path entry names {@code $ORIGIN}.
+ * {@link OwnSearch}'s rule: its own folder only when a search-path entry names {@code $ORIGIN}.
  */
 final class DependenciesResolveCheck extends LibraryCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
@@ -32,9 +32,9 @@ final class DependenciesResolveCheck extends LibraryCheck {
   void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     List<Allowed> allowed = allowed(subject);
     String kind = kind(subject, library);
-    List<String> folders = ShippedSearch.folders(library.path(), elf);
+    List<String> folders = OwnSearch.folders(library.path(), elf);
     for (String needed : elf.needed()) {
-      boolean shipped = ShippedSearch.find(subject, library, elf, needed).isPresent();
+      boolean shipped = subject.shippedNeeded(library, elf, needed).isPresent();
       boolean permitted = allowed.stream().anyMatch(a -> a.permits(needed, kind));
       if (!shipped && !permitted) {
         findings.add(unresolved(subject, library, elf, needed, folders, kind));
@@ -68,8 +68,8 @@ final class DependenciesResolveCheck extends LibraryCheck {
     String ignored = OwnSearch.rpathIgnored(elf) ? "; its DT_RPATH is ignored, as it has a DT_RUNPATH" : "";
     Optional<String> elsewhere = needed.contains("/") ? Optional.empty() : shippedElsewhere(subject, library, needed);
     if (elsewhere.isPresent()) {
-      String entry = "$ORIGIN" + relative(ShippedSearch.folderOf(library.path()),
-          ShippedSearch.folderOf(elsewhere.get()));
+      String entry = "$ORIGIN" + relative(OwnSearch.folderOf(library.path()),
+          OwnSearch.folderOf(elsewhere.get()));
       return finding(library.origin(), "DT_NEEDED " + needed + ", shipped as wheel_lib/" + elsewhere.get()
           + " but not on the library's search path (" + searched + ignored + "): glibc searches a library's own"
           + " folder only when a RUNPATH entry names $ORIGIN, so dlopen of " + library.path() + " on its own fails;"
@@ -85,7 +85,7 @@ final class DependenciesResolveCheck extends LibraryCheck {
 
   /** A shipped file named {@code needed} that the search path misses, the one beside the library first. */
   private static Optional<String> shippedElsewhere(Subject subject, SubjectFile library, String needed) {
-    String own = ShippedSearch.folderOf(library.path());
+    String own = OwnSearch.folderOf(library.path());
     if (subject.file(own.isEmpty() ? needed : own + "/" + needed).isPresent()) {
       return Optional.of(own.isEmpty() ? needed : own + "/" + needed);
     }

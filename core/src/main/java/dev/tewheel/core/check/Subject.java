@@ -11,6 +11,7 @@ import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.GnuProperties;
 import dev.tewheel.elf.GpuCode;
+import dev.tewheel.loader.OwnSearch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -133,6 +134,15 @@ public final class Subject {
 
   public Optional<SubjectFile> file(String path) {
     return Optional.ofNullable(files.get(path));
+  }
+
+  /**
+   * The shipped file glibc would load for {@code needed} of {@code library} (read as {@code elf}) once wheel_lib is
+   * installed, if any: the loader model's {@link OwnSearch} with this subject as the tree (DEPS-RESOLVE, SYMBOL-FLOOR,
+   * the suggested platform).
+   */
+  public Optional<SubjectFile> shippedNeeded(SubjectFile library, ElfFile elf, String needed) {
+    return OwnSearch.find(library.path(), elf, needed, path -> files.containsKey(path)).flatMap(this::file);
   }
 
   public Optional<SubjectFile> transformerEngineLibrary() {

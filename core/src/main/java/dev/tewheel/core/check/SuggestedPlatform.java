@@ -44,7 +44,7 @@ public final class SuggestedPlatform {
       List<String> outside = new ArrayList<>();
       Set<String> provided = new HashSet<>();
       for (String needed : elf.needed()) {
-        if (ShippedSearch.find(subject, library, elf, needed).isEmpty()) {
+        if (subject.shippedNeeded(library, elf, needed).isEmpty()) {
           outside.add(needed);
           // Allowed beside the policies (an NVIDIA wheel library, allowedNeeded); a policy's own library is judged
           // by each policy in turn.

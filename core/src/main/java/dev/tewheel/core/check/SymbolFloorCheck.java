@@ -5,10 +5,9 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
+import dev.tewheel.loader.NeededClosure;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,10 +21,10 @@ import java.util.stream.Collectors;
 /**
  * Every version a shipped library needs from an external library, and every symbol it binds there, is defined by the
  * oldest version of that library the release supports (its floor, {@code floorLibraries}): what ld.so does when the
- * library loads on a machine that has only the floor. The scope is the library's DT_NEEDED closure breadth first,
- * each name the floor of that SONAME, else the shipped file glibc would find ({@link ShippedSearch}), else unknown;
- * what glibc does there is {@link SymbolScope}'s verdict, te-runtime's load prediction's too, and each finding names
- * the floor that decides. A version the floor lacks stops any load (error); a missing symbol, or the abort of glibc
+ * library loads on a machine that has only the floor. The scope is the library's DT_NEEDED closure in glibc's order
+ * ({@link NeededClosure}, as te-runtime's loader search walks it), each name the floor of that SONAME, else the
+ * shipped file glibc would find ({@link Subject#shippedNeeded}), else unknown; what glibc does there is
+ * {@link SymbolScope}'s verdict, te-runtime's load prediction's too, and each finding names the floor that decides. A version the floor lacks stops any load (error); a missing symbol, or the abort of glibc
  * before 2.41, stops a BIND_NOW library (error), while a lazy one loads and fails at the first call (warning). NCCL EP
  * is loaded only after NCCL's gate ({@link NcclGate}), so its NCCL imports are held only to a floor NCCL that passes
  * it.
@@ -102,43 +101,53 @@ final class SymbolFloorCheck extends BaseCheck {
     boolean ncclEp = subject.ncclEpLibrary().filter(library::equals).isPresent();
     Map<String, FloorLibraries.Floor> inScope = new LinkedHashMap<>();
     List<SymbolScope.Member> members = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
     Set<String> gated = new HashSet<>();
-    record Pending(SubjectFile shipped, ElfFile elf) {}
-    Deque<Pending> pending = new ArrayDeque<>(List.of(new Pending(library, elf)));
-    while (!pending.isEmpty()) {
-      Pending owner = pending.removeFirst();
-      for (String needed : owner.elf().needed()) {
-        if (!seen.add(needed)) {
-          continue;
-        }
+    // Where each name binds on a machine with only the floors: the floor of that SONAME, else the shipped file glibc
+    // would find (only from a shipped object: a floor's own DT_NEEDED are not in the tree), else unknown.
+    record Bound(Optional<FloorLibraries.Floor> floor, Optional<SubjectFile> shipped, Optional<ElfFile> elf) {}
+    Set<String> names = new HashSet<>(Set.of(name));
+    elf.soname().ifPresent(names::add);
+    NeededClosure.walk(library, elf, names, new NeededClosure.Binder<SubjectFile, Bound>() {
+      @Override
+      public Bound bind(NeededClosure.Node<SubjectFile> owner, String needed) {
         Optional<FloorLibraries.Floor> floor = floors.provider(needed);
         if (floor.isPresent()) {
-          used.add(needed);
-          if (ncclEp && floor.get().isNccl() && !floor.get().nccl().map(NcclRelease::passesGate).orElse(false)) {
-            findings.add(belowGate(library, floor.get()));
-            gated.add(needed); // it still binds what it defines; what it lacks is not NCCL EP's problem there
-          } else {
-            inScope.put(needed, floor.get());
-          }
-          members.add(SymbolScope.Member.of(needed, floor.get().elf()));
-          pending.add(new Pending(null, floor.get().elf()));
-          continue;
+          return new Bound(floor, Optional.empty(), Optional.of(floor.get().elf()));
         }
-        Optional<SubjectFile> shipped = owner.shipped() == null ? Optional.empty()
-            : ShippedSearch.find(subject, owner.shipped(), owner.elf(), needed);
+        Optional<SubjectFile> shipped = owner.file() == null ? Optional.empty()
+            : subject.shippedNeeded(owner.file(), owner.elf(), needed);
         Optional<ElfFile> shippedElf = shipped.flatMap(subject::elfIfReadable);
-        if (shippedElf.isPresent()) {
-          members.add(SymbolScope.Member.of(needed, shippedElf.get()));
-          pending.add(new Pending(shipped.get(), shippedElf.get()));
-          continue;
+        return shippedElf.isPresent() ? new Bound(Optional.empty(), shipped, shippedElf)
+            : new Bound(Optional.empty(), Optional.empty(), Optional.empty());
+      }
+
+      @Override
+      public Optional<NeededClosure.Next<SubjectFile>> next(Bound bound) {
+        return bound.elf().map(e -> new NeededClosure.Next<>(bound.shipped().orElse(null), e));
+      }
+    }, (owner, needed, bound, first) -> {
+      if (!first) {
+        return;
+      }
+      if (bound.floor().isPresent()) {
+        FloorLibraries.Floor floor = bound.floor().get();
+        used.add(needed);
+        if (ncclEp && floor.isNccl() && !floor.nccl().map(NcclRelease::passesGate).orElse(false)) {
+          findings.add(belowGate(library, floor));
+          gated.add(needed); // it still binds what it defines; what it lacks is not NCCL EP's problem there
+        } else {
+          inScope.put(needed, floor);
         }
+        members.add(SymbolScope.Member.of(needed, floor.elf()));
+      } else if (bound.elf().isPresent()) {
+        members.add(SymbolScope.Member.of(needed, bound.elf().get()));
+      } else {
         members.add(SymbolScope.Member.unknown(needed));
-        if (owner.shipped() == library) {
+        if (owner.file() == library) {
           withoutFloor.computeIfAbsent(needed, k -> new LinkedHashSet<>()).add(name);
         }
       }
-    }
+    });
     Severity severity = elf.bindNow() ? Severity.ERROR : Severity.WARNING;
     SymbolScope.Verdict verdict = SymbolScope.of(members, GLIBC).judge(elf);
     for (SymbolScope.MissingVersion m : verdict.missingVersions()) {

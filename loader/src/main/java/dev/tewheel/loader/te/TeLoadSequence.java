@@ -303,7 +303,7 @@ public final class TeLoadSequence {
   /** The host's mapped objects named like TE's libraries, by SONAME, each list in load order. */
   private static Map<String, List<Path>> mappedBySoname(Host host) {
     Map<String, List<Path>> result = new LinkedHashMap<>();
-    for (Host.Mapped m : host.mapped()) {
+    for (Host.Mapped m : host.mapped().listed()) {
       String name = m.file().getFileName().toString();
       if (TeLibrary.ALL.stream().anyMatch(l -> name.startsWith(l.base()))) {
         result.computeIfAbsent(m.soname(), k -> new ArrayList<>()).add(m.file());

@@ -313,12 +313,12 @@ final class ClasspathBundles {
   public static Signals probe(Iterable<Integer> variants, ElfMachine machine) {
     Map<Integer, Path> cudarts = new TreeMap<>();
     for (int variant : variants) {
-      LoaderSearch.byNameInNamedFolders("libcudart.so." + variant, machine, new ArrayList<>())
+      LiveLoader.byNameInNamedFolders("libcudart.so." + variant, machine, new ArrayList<>())
           .flatMap(Dependency::file)
           .ifPresent(file -> cudarts.put(variant, file));
     }
     // Loaded below: found in named folders only (UnnamedFolders).
-    Optional<Path> libcuda = LoaderSearch.byNameInNamedFolders("libcuda.so.1", machine, new ArrayList<>())
+    Optional<Path> libcuda = LiveLoader.byNameInNamedFolders("libcuda.so.1", machine, new ArrayList<>())
         .flatMap(Dependency::file);
     if (libcuda.isEmpty()) {
       return new Signals(Optional.empty(), "libcuda.so.1 not found", cudarts);

@@ -2,14 +2,15 @@ package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.loader.FoundBy;
 import dev.tewheel.loader.Host;
+import dev.tewheel.loader.SearchPaths;
 import dev.tewheel.loader.te.TeFoundBy;
 import dev.tewheel.loader.te.TeLibrary;
 import dev.tewheel.loader.te.TeLoadSequence;
 import dev.tewheel.loader.te.TeSitePackages;
 import dev.tewheel.runtime.LoadPrediction;
 import dev.tewheel.runtime.NativeLibrary;
-import dev.tewheel.runtime.NativeLibrary.FoundBy;
 import dev.tewheel.runtime.NativeWorld;
 import dev.tewheel.runtime.NcclStatus;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ public final class Discovery {
 
   /** The site-packages of TE's pip-wheel step for a bundle folder ({@link TeSitePackages#choose}). */
   public static TeSitePackages sitePackages(Optional<Path> bundleFolder) {
-    return sitePackages(bundleFolder, host(List.of(), false));
+    return sitePackages(bundleFolder, LinkerHost.environmentOnly());
   }
 
   private static TeSitePackages sitePackages(Optional<Path> bundleFolder, Host host) {
@@ -79,7 +80,8 @@ public final class Discovery {
     List<String> problems = new ArrayList<>(result.problems());
     result.cudaMismatch(libraries.get(0).version()).ifPresent(problems::add);
     List<String> warnings = new ArrayList<>(result.warnings());
-    warnings.addAll(UnnamedFolders.warnings("LD_LIBRARY_PATH", Libc.getenv("LD_LIBRARY_PATH"), ":;", "libraries"));
+    warnings.addAll(UnnamedFolders.warnings(FoundBy.LD_LIBRARY_PATH.toString(),
+        SearchPaths.ldLibraryPathEntries(LinkerHost.environmentOnly()), "libraries"));
     Optional<LoadPrediction> prediction = teLibrary.filter(Files::isRegularFile)
         .flatMap(te -> transformerEngine(libraries, te));
     return Reports.make().nativeWorld(libraries, result.site().folder(), result.site().source(), result.toolkit(),
@@ -110,13 +112,13 @@ public final class Discovery {
         labels.put(file, (library.name().equals("nccl") ? "NCCL" : library.name()) + " " + library.version().get());
       }
     }
-    return LoadPredictor.predict(te, false, preloads, global, labels);
+    return LiveLoader.predict(te, false, preloads, global, labels);
   }
 
   /** The sequence's input for this process. */
   private static TeLoadSequence.Request request(Config config, Optional<Path> bundleFolder, Optional<Path> teLibrary,
       List<Host.Mapped> mapped) {
-    Host host = host(mapped, true);
+    Host host = LinkerHost.host(mapped);
     Map<String, String> properties = new HashMap<>();
     for (TeLibrary library : TeLibrary.ALL) {
       for (String key : List.of(PROPERTY_PREFIX + library.name() + ".path", PROPERTY_PREFIX + library.name()
@@ -132,29 +134,13 @@ public final class Discovery {
         defaultRoot.isEmpty() ? Optional.empty() : Optional.of(Path.of(defaultRoot)), nccl, teLibrary, dlopen());
   }
 
-  /**
-   * This process as the sequence reads it: the variables it names, as getenv sees them now (te-runtime's own
-   * setenv included), and the mapped copies of TE's libraries.
-   *
-   * @param linker whether the dynamic linker's own facts are wanted too (hwcaps, {@code $PLATFORM}, ...)
-   */
-  private static Host host(List<Host.Mapped> mapped, boolean linker) {
-    Map<String, String> environment = new HashMap<>();
-    for (String name : TeLoadSequence.environmentNames()) {
-      Optional.ofNullable(Libc.getenv(name)).ifPresent(value -> environment.put(name, value));
-    }
-    Host live = linker ? LinkerHost.host() : Host.bare();
-    return new Host(environment, live.ldSoCache(), live.glibc(), live.subfolders(), live.platform(), live.lib(),
-        mapped);
-  }
-
   /** dlopen by name as te-runtime would do it: the loader search, an unnamed folder not searched (it loads it). */
   private static TeLoadSequence.DlopenSearch dlopen() {
     ElfMachine machine = HostMachine.current();
     if (machine == null) {
       return TeLoadSequence.DlopenSearch.NONE;
     }
-    return name -> LoaderSearch.byNameInNamedFolders(name, machine, new ArrayList<>())
+    return name -> LiveLoader.byNameInNamedFolders(name, machine, new ArrayList<>())
         .map(hit -> new TeLoadSequence.DlopenSearch.Hit(hit.file().get(), hit.foundBy().toString()));
   }
 
@@ -210,7 +196,8 @@ public final class Discovery {
       versionSource = found.versionSource();
     }
     return Reports.make().nativeLibrary(name, found.file(), found.companions(), found.soname(), version,
-        versionSource, FoundBy.valueOf(found.foundBy().name()), found.detail(), found.mapped(), found.problem());
+        versionSource, NativeLibrary.FoundBy.valueOf(found.foundBy().name()), found.detail(), found.mapped(),
+        found.problem());
   }
 
   static String env(String name) {

@@ -1,10 +1,11 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.elf.ElfFile;
 import dev.tewheel.loader.GlibcVersion;
 import dev.tewheel.loader.Hwcaps;
 import dev.tewheel.loader.Host;
 import dev.tewheel.loader.LdSoCache;
+import dev.tewheel.loader.SearchPaths;
+import dev.tewheel.loader.te.TeLoadSequence;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
@@ -16,8 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,26 +32,59 @@ import java.util.Set;
  * version and usable-feature bits through FFM, /proc/cpuinfo, /proc/self/exe) and hands them over as a {@link Host}.
  */
 final class LinkerHost {
-  /** The program this process runs (the JVM's launcher): its ELF facts and {@code $ORIGIN}. */
-  record Executable(Path file, ElfFile elf) {}
-
   private static final Path CPUINFO = Path.of("/proc/cpuinfo");
   private static final Path SELF = Path.of("/proc/self/exe");
 
   private static volatile List<String> subfolders;
   private static volatile Optional<String> platform;
-  private static volatile Optional<Executable> executable;
+  private static volatile Optional<Host.Executable> executable;
 
   private LinkerHost() {}
 
   /**
-   * This process as the loader model's input: its environment, /etc/ld.so.cache, the running glibc and its hwcaps
-   * subfolders, {@code $PLATFORM} and {@code $LIB}. What is mapped is asked of dlopen itself when needed
-   * ({@code Libc.loadedFile}), so it is not listed here.
+   * This process as the loader model's input, now: the variables the model reads as getenv sees them (te-runtime's
+   * own setenv included; System.getenv keeps the copy it made first), /etc/ld.so.cache, the running glibc and its
+   * hwcaps subfolders, {@code $PLATFORM}, {@code $LIB} and the executable. What is mapped is asked of ld.so itself
+   * by name ({@link Libc#loadedFile}, RTLD_NOLOAD) when the model needs it; {@code listed} names the copies
+   * /proc/self/maps shows that the caller asks about by file name (TE's libraries, ...).
    */
+  static Host host(List<Host.Mapped> listed) {
+    return new Host(environment(), Optional.of(LdSoCache.FILE), glibc(), subfolders(), platform(), lib(),
+        executable(), new LiveMapped(List.copyOf(listed)));
+  }
+
+  /**
+   * Only the variables the model reads, as getenv sees them now: for a question that asks nothing of the dynamic
+   * linker (which site-packages, ...), so the linker's facts are not probed for it.
+   */
+  static Host environmentOnly() {
+    return Host.bare().withEnvironment(environment());
+  }
+
+  private static Map<String, String> environment() {
+    Map<String, String> environment = new HashMap<>();
+    List<String> names = new ArrayList<>(TeLoadSequence.environmentNames());
+    names.addAll(SearchPaths.environmentNames());
+    for (String name : names) {
+      String value = Libc.getenv(name);
+      if (value != null) {
+        environment.put(name, value);
+      }
+    }
+    return environment;
+  }
+
+  /** {@link #host(List)} with nothing listed. */
   static Host host() {
-    return new Host(System.getenv(), Optional.of(LdSoCache.FILE), glibc(), subfolders(), platform(), lib(),
-        List.of());
+    return host(List.of());
+  }
+
+  /** The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked). */
+  private record LiveMapped(List<Host.Mapped> listed) implements Host.MappedObjects {
+    @Override
+    public Optional<Host.Mapped> find(String soname) {
+      return Libc.loadedFile(soname).map(file -> new Host.Mapped(soname, file, Host.Scope.LOCAL));
+    }
   }
 
   /**
@@ -85,11 +121,6 @@ final class LinkerHost {
         .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
   }
 
-  /** Whether the running glibc is at least {@code major.minor}; false on another C library. */
-  static boolean glibcAtLeast(int major, int minor) {
-    return glibc().map(version -> version.atLeast(major, minor)).orElse(false);
-  }
-
   private static volatile Optional<GlibcVersion> glibc;
 
   private static Optional<GlibcVersion> glibc() {
@@ -102,13 +133,13 @@ final class LinkerHost {
   }
 
   /** The executable, read once; empty when /proc/self/exe cannot be read as ELF. */
-  static Optional<Executable> executable() {
-    Optional<Executable> known = executable;
+  static Optional<Host.Executable> executable() {
+    Optional<Host.Executable> known = executable;
     if (known == null) {
       try {
         // glibc takes the executable's $ORIGIN from /proc/self/exe, links resolved.
         Path file = SELF.toRealPath();
-        known = Optional.of(new Executable(file, ElfCache.readWithoutSymbols(file)));
+        known = Optional.of(new Host.Executable(file, ElfCache.readWithoutSymbols(file)));
       } catch (IOException e) {
         known = Optional.empty();
       }

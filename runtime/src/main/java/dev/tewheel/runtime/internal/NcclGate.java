@@ -201,7 +201,7 @@ public final class NcclGate {
       return new Search(true, Optional.empty(), List.of());
     }
     List<String> skipped = new ArrayList<>();
-    Optional<Path> named = LoaderSearch.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
+    Optional<Path> named = LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
     if (skipped.isEmpty()) {
       return new Search(true, named, List.of());
     }

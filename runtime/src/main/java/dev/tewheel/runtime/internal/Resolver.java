@@ -232,7 +232,7 @@ public final class Resolver {
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
     // te-runtime opens NCCL EP with RTLD_NOW, after loadNccl() put the gate's NCCL in the global scope.
     Optional<LoadPrediction> prediction = selection.chosen().filter(c -> nccl.ok() && missing.isEmpty())
-        .flatMap(chosen -> LoadPredictor.predict(chosen.file(), true, preloads(nccl), List.of(),
+        .flatMap(chosen -> LiveLoader.predict(chosen.file(), true, preloads(nccl), List.of(),
             nccl.library().map(file -> Map.of(file, "NCCL " + nccl.version().map(Object::toString).orElse("?")))
                 .orElse(Map.of())));
 
@@ -288,7 +288,7 @@ public final class Resolver {
   /** Where dlopen would take each DT_NEEDED of the chosen library from; NCCL is the copy the gate read. */
   private static List<Dependency> dependencies(Path library, NcclStatus nccl) {
     try {
-      return LoaderSearch.needed(library, ElfCache.readWithoutSymbols(library), preloads(nccl));
+      return LiveLoader.needed(library, ElfCache.readWithoutSymbols(library), preloads(nccl));
     } catch (IOException e) {
       return List.of();
     }

@@ -25,18 +25,26 @@ final class UnnamedFolders {
    * @param separators {@code ":"} for PATH, {@code ":;"} for LD_LIBRARY_PATH (glibc splits on both)
    */
   static List<String> in(String value, String separators) {
-    List<String> unnamed = new ArrayList<>();
+    List<String> entries = new ArrayList<>();
     if (value == null || value.isEmpty()) {
-      return unnamed; // unset or empty: no entry at all
+      return entries; // unset or empty: no entry at all
     }
     int start = 0;
     for (int i = 0; i <= value.length(); i++) {
       if (i == value.length() || separators.indexOf(value.charAt(i)) >= 0) {
-        String entry = value.substring(start, i);
-        if (!named(entry) && !unnamed.contains(entry)) {
-          unnamed.add(entry);
-        }
+        entries.add(value.substring(start, i));
         start = i + 1;
+      }
+    }
+    return unnamed(entries);
+  }
+
+  /** The entries of a list, already split, that name no folder, in order and once each. */
+  static List<String> unnamed(List<String> entries) {
+    List<String> unnamed = new ArrayList<>();
+    for (String entry : entries) {
+      if (!named(entry) && !unnamed.contains(entry)) {
+        unnamed.add(entry);
       }
     }
     return unnamed;
@@ -54,8 +62,13 @@ final class UnnamedFolders {
    * @param what what te-runtime looks for in the list ("programs", "libraries")
    */
   static List<String> warnings(String list, String value, String separators, String what) {
+    return warnings(list, in(value, separators), what);
+  }
+
+  /** As {@link #warnings(String, String, String, String)}, for a list's entries already split by its reader. */
+  static List<String> warnings(String list, List<String> entries, String what) {
     List<String> warnings = new ArrayList<>();
-    for (String entry : in(value, separators)) {
+    for (String entry : unnamed(entries)) {
       warnings.add(describe(list, entry) + " is skipped: te-runtime runs and loads nothing from a folder not named"
           + " by an absolute path, so it looks for " + what + " only in the other entries. Name the folder by its"
           + " absolute path, or remove the entry");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * te-runtime's load prediction against glibc on the generated space of floors ({@link FloorSpace}): with the floor
- * and the fallback as the libraries te-runtime preloads, {@link LoadPredictor} says the referencing library loads
+ * and the fallback as the libraries te-runtime preloads, {@link LiveLoader#predict} says the referencing library loads
  * exactly where the forked {@code dlopen(RTLD_NOW)} succeeded, and otherwise names glibc's kind of failure (a
  * missing version, the unresolved import, the abort of glibc before 2.41) and the floor that decides. Nothing is
  * loaded here: the prediction reads files only.
@@ -27,7 +27,7 @@ class LoadPredictionGlibcSpaceTest {
     FloorSpace space = FloorSpace.shared();
     List<String> wrong = new ArrayList<>();
     for (FloorSpace.Case c : space.cases()) {
-      LoadPrediction p = LoadPredictor.predict(c.referencing(), true, Map.of(FloorSpace.FLOOR, c.floor(),
+      LoadPrediction p = LiveLoader.predict(c.referencing(), true, Map.of(FloorSpace.FLOOR, c.floor(),
           FloorSpace.FALLBACK, c.fallback()), List.of(), Map.of()).orElseThrow();
       String glibc = c.glibc().kind();
       String symbol = c.symbol() + (c.reference().versioned() ? "@" + FloorSpace.V1 : "");

@@ -10,20 +10,20 @@ import java.util.Optional;
 
 /**
  * te-runtime's side of LoaderDifferentialTest, run in a child JVM with the case's LD_LIBRARY_PATH and current
- * directory: {@link LoaderSearch#open}'s answer and, as the probe opens with RTLD_NOW, {@link LoadPredictor}'s
+ * directory: {@link LiveLoader#open}'s answer and, as the probe opens with RTLD_NOW, {@link LiveLoader#predict}'s
  * verdict on its versions and symbols, printed as dlopen_probe.c prints glibc's.
  */
 public final class LoaderPrediction {
   private LoaderPrediction() {}
 
   public static void main(String[] args) {
-    LoaderSearch.Opening opening = LoaderSearch.open(args[0], HostMachine.current());
+    LiveLoader.Opening opening = LiveLoader.open(args[0], HostMachine.current());
     if (!opening.succeeds()) {
       System.out.println("fail " + opening.foundBy() + " " + opening.dependencies().stream()
           .filter(d -> !d.found()).map(Dependency::problem).toList());
       return;
     }
-    Optional<LoadPrediction> prediction = LoadPredictor.predict(opening.file().get(), true, Map.of(), List.of(),
+    Optional<LoadPrediction> prediction = LiveLoader.predict(opening.file().get(), true, Map.of(), List.of(),
         Map.of());
     if (prediction.isPresent() && !prediction.get().loads()) {
       System.out.println("fail " + prediction.get().detail());

@@ -1,12 +1,9 @@
-package dev.tewheel.runtime.internal;
+package dev.tewheel.loader;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
-import dev.tewheel.loader.FileStamp;
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.LoadPrediction;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LoadPredictor {
   private static final Map<Path, Memo> MEMO = new ConcurrentHashMap<>();
-  private static volatile List<Member> executableScope;
+  private static final Map<Path, List<Member>> EXECUTABLE_SCOPE = new ConcurrentHashMap<>();
 
   private LoadPredictor() {}
 
@@ -47,13 +44,33 @@ public final class LoadPredictor {
   private record Memo(FileStamp library, List<Member> members, List<SymbolScope.MissingVersion> missingVersions,
       List<Unresolved> unbound, List<String> unchecked) {}
 
-  /** The running glibc's rules where glibc's releases differ. */
-  private static SymbolScope.Glibc glibc() {
-    return LinkerHost.glibcAtLeast(2, 41) ? SymbolScope.Glibc.SINCE_2_41 : SymbolScope.Glibc.BEFORE_2_41;
+  /**
+   * The prediction for one library.
+   *
+   * @param name its SONAME, else its file name
+   * @param library the file
+   * @param bindNow whether every symbol binds at load (RTLD_NOW, or its own BIND_NOW flag)
+   * @param unresolved the imports that would stay unbound, as people read them
+   * @param missingVersions the versions asked that the scope does not define, {@code VERSION (file)}
+   * @param unchecked the members of the scope that could not be read
+   * @param detail what fails and the fix; empty when everything binds
+   */
+  public record Prediction(String name, Path library, boolean bindNow, List<String> unresolved,
+      List<String> missingVersions, List<String> unchecked, String detail) {
+    public Prediction {
+      unresolved = List.copyOf(unresolved);
+      missingVersions = List.copyOf(missingVersions);
+      unchecked = List.copyOf(unchecked);
+    }
+  }
+
+  /** The host's glibc's rules where glibc's releases differ. */
+  private static SymbolScope.Glibc glibc(Host host) {
+    return host.glibcAtLeast(2, 41) ? SymbolScope.Glibc.SINCE_2_41 : SymbolScope.Glibc.BEFORE_2_41;
   }
 
   /**
-   * The prediction for opening {@code library} now.
+   * The prediction for opening {@code library} now on {@code host}.
    *
    * @param library the file that would be opened
    * @param openedNow whether te-runtime opens it with RTLD_NOW (then every symbol binds at load whatever its flags)
@@ -62,28 +79,28 @@ public final class LoadPredictor {
    * @param labels a name for people of some files ({@code NCCL 2.21.5}), shown beside the file in the detail
    * @return empty when the library itself cannot be read as ELF (the load check says why elsewhere)
    */
-  public static Optional<LoadPrediction> predict(Path library, boolean openedNow, Map<String, Path> preloads,
-      List<Path> global, Map<Path, String> labels) {
+  public static Optional<Prediction> predict(Host host, Path library, boolean openedNow,
+      Map<String, Path> preloads, List<Path> global, Map<Path, String> labels) {
     ElfFile elf;
     FileStamp stamp;
     try {
       stamp = FileStamp.of(library);
-      elf = ElfCache.readWithoutSymbols(library);
+      elf = ElfFiles.readWithoutSymbols(library);
     } catch (IOException e) {
       return Optional.empty();
     }
-    List<Member> members = new ArrayList<>(executableScope());
+    List<Member> members = new ArrayList<>(executableScope(host));
     for (Path file : global) {
       member(members, file.getFileName().toString(), Optional.of(file));
     }
-    for (Dependency d : LoaderSearch.closure(library, elf, preloads)) {
+    for (Binding d : LoaderSearch.closure(host, library, elf, preloads)) {
       member(members, d.name(), d.file());
     }
     Memo memo = MEMO.get(library.toAbsolutePath().normalize());
     if (memo == null || !memo.library().equals(stamp) || !memo.members().equals(members)) {
       ElfFile withSymbols;
       try {
-        withSymbols = ElfCache.read(library);
+        withSymbols = ElfFiles.read(library);
       } catch (IOException e) {
         return Optional.empty();
       }
@@ -91,7 +108,7 @@ public final class LoadPredictor {
       for (Member m : members) {
         scope.add(read(m));
       }
-      SymbolScope.Verdict verdict = SymbolScope.of(scope, glibc()).judge(withSymbols);
+      SymbolScope.Verdict verdict = SymbolScope.of(scope, glibc(host)).judge(withSymbols);
       List<Unresolved> unbound = new ArrayList<>();
       for (SymbolScope.Unbound u : verdict.unbound()) {
         if (!verdict.ofMissingVersion(u)) { // the missing version accounts for it
@@ -119,7 +136,7 @@ public final class LoadPredictor {
       }
     }
     List<String> missing = memo.missingVersions().stream().map(m -> m.version() + " (" + m.file() + ")").toList();
-    return Optional.of(Reports.make().loadPrediction(name, library, bindNow, unresolved, missing, memo.unchecked(),
+    return Optional.of(new Prediction(name, library, bindNow, unresolved, missing, memo.unchecked(),
         detail(name, bindNow, memo.missingVersions(), byFrom, aborting, members, labels)));
   }
 
@@ -251,22 +268,20 @@ public final class LoadPredictor {
     return shown + (label == null ? "" : " (" + label + ")");
   }
 
-  /** The executable and the libraries it needs: mapped before anything else, so read once per process. */
-  private static List<Member> executableScope() {
-    List<Member> known = executableScope;
-    if (known == null) {
-      List<Member> members = new ArrayList<>();
-      Optional<LinkerHost.Executable> exe = LinkerHost.executable();
-      if (exe.isPresent()) {
-        member(members, exe.get().file().getFileName().toString(), Optional.of(exe.get().file()));
-        for (Dependency d : LoaderSearch.closure(exe.get().file(), exe.get().elf(), Map.of())) {
-          member(members, d.name(), d.file());
-        }
-      }
-      known = List.copyOf(members);
-      executableScope = known;
+  /** The executable and the libraries it needs: mapped before anything else, so read once per executable. */
+  private static List<Member> executableScope(Host host) {
+    if (host.executable().isEmpty()) {
+      return List.of();
     }
-    return known;
+    Host.Executable exe = host.executable().get();
+    return EXECUTABLE_SCOPE.computeIfAbsent(exe.file().toAbsolutePath().normalize(), key -> {
+      List<Member> members = new ArrayList<>();
+      member(members, exe.file().getFileName().toString(), Optional.of(exe.file()));
+      for (Binding d : LoaderSearch.closure(host, exe.file(), exe.elf(), Map.of())) {
+        member(members, d.name(), d.file());
+      }
+      return List.copyOf(members);
+    });
   }
 
   /** Adds a member unless its file is one already there (an object is in a scope once). */
@@ -292,7 +307,7 @@ public final class LoadPredictor {
       return SymbolScope.Member.unknown(m.name());
     }
     try {
-      return SymbolScope.Member.of(m.name(), ElfCache.read(m.file().get()));
+      return SymbolScope.Member.of(m.name(), ElfFiles.read(m.file().get()));
     } catch (IOException e) {
       return SymbolScope.Member.unknown(m.name());
     }

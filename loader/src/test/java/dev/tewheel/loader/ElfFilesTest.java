@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal;
+package dev.tewheel.loader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -17,31 +17,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The cache returns what a fresh read would, and reads again once the file is another one. */
-class ElfCacheTest {
+class ElfFilesTest {
   @TempDir Path dir;
 
   @Test
   void unchangedFilesAreReadOnceAndReplacedFilesAgain() throws Exception {
     Path file = Files.copy(StandIns.ncclLibDir().resolve("libnccl.so.2"), dir.resolve("libnccl.so.2"));
-    ElfFile light = ElfCache.readWithoutSymbols(file);
+    ElfFile light = ElfFiles.readWithoutSymbols(file);
     assertEquals(Optional.of("libnccl.so.2"), light.soname());
-    assertSame(light, ElfCache.readWithoutSymbols(file));
+    assertSame(light, ElfFiles.readWithoutSymbols(file));
     assertThrows(IllegalStateException.class, light::dynamicSymbols);
 
-    ElfFile full = ElfCache.read(file);
+    ElfFile full = ElfFiles.read(file);
     assertTrue(full.definedSymbolNames().contains("ncclGetVersion"), "a full read has the symbols");
-    assertSame(full, ElfCache.read(file));
-    assertSame(full, ElfCache.readWithoutSymbols(file), "a full read also answers a read without symbols");
+    assertSame(full, ElfFiles.read(file));
+    assertSame(full, ElfFiles.readWithoutSymbols(file), "a full read also answers a read without symbols");
 
     // Another library moved over the same path (as an upgrade does): new file key, read again.
     Path other = Files.copy(StandIns.oldNcclLibDir().resolve("libnccl.so.2"), dir.resolve("next"));
     Files.move(other, file, StandardCopyOption.REPLACE_EXISTING);
-    ElfFile replaced = ElfCache.read(file);
+    ElfFile replaced = ElfFiles.read(file);
     assertNotSame(full, replaced);
     assertEquals(ElfFile.read(file).definedSymbolNames(), replaced.definedSymbolNames());
 
     // Rewritten in place with another modification time: read again.
     Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
-    assertNotSame(replaced, ElfCache.read(file));
+    assertNotSame(replaced, ElfFiles.read(file));
   }
 }

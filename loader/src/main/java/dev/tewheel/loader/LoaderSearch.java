@@ -1,0 +1,378 @@
+package dev.tewheel.loader;
+
+import dev.tewheel.elf.DynamicFlags;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.elf.SymbolScope;
+import dev.tewheel.elf.VersionNeed;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * "Would dlopen of this library succeed?", answered without loading it, by glibc's rules (elf/dl-load.c,
+ * elf/dl-version.c), on a {@link Host}. Each DT_NEEDED name binds to a copy already mapped, else one preloaded, else
+ * the first file found in: the DT_RPATH of the needing object (only when it has no DT_RUNPATH) and of each object
+ * that loaded it, up to the executable's; {@code LD_LIBRARY_PATH}; the needing object's own DT_RUNPATH (never
+ * inherited); the ld.so.cache; the default folders. In each folder the host's hwcaps subfolders come first. An empty
+ * entry is the current directory; {@code $ORIGIN}, {@code $LIB} and {@code $PLATFORM} are expanded
+ * ({@link SearchPaths}). The dependencies' own dependencies are followed, as the loader does, and each object's
+ * DT_VERNEED versions are checked against the file found ({@link SymbolScope#missingVersions}).
+ */
+public final class LoaderSearch {
+  private LoaderSearch() {}
+
+  /** An object of the simulated load: its file (as the loader names it, for $ORIGIN), ELF facts and loader. */
+  private record Node(Path file, ElfFile elf, Node loader, boolean executable) {
+    Path origin() {
+      return file.toAbsolutePath().getParent();
+    }
+  }
+
+  /**
+   * What {@code dlopen(name)} would do: the file it maps and the dependencies that decide it.
+   *
+   * @param file the file found for {@code name}; empty when none is
+   * @param foundBy how it was found
+   * @param detail why not, when a file was there; else empty
+   * @param dependencies as {@link #needed}; empty when no file was found
+   */
+  public record Opening(Optional<Path> file, FoundBy foundBy, String detail, List<Binding> dependencies) {
+    /** Whether glibc's dlopen would succeed. */
+    public boolean succeeds() {
+      return file.isPresent() && dependencies.stream().allMatch(Binding::found);
+    }
+  }
+
+  /**
+   * A folder a restricted search ({@link #byNameIn}) passed over, which held a usable file of the name.
+   *
+   * @param step the search list it is in
+   * @param folder the entry as written (empty: the current directory)
+   * @param file the usable file there
+   */
+  public record Skipped(FoundBy step, String folder, Path file) {}
+
+  /**
+   * The DT_NEEDED entries of {@code library} and where each binds, then every deeper entry on which the load
+   * would fail (not found, or lacking a version asked of it).
+   *
+   * @param library the library that would be opened
+   * @param elf its ELF facts
+   * @param preloads names loaded before it (e.g. libnccl.so.2 after the NCCL gate), with their files
+   */
+  public static List<Binding> needed(Host host, Path library, ElfFile elf, Map<String, Path> preloads) {
+    return walk(host, library, elf, preloads, false).reported();
+  }
+
+  /**
+   * The objects a dlopen of {@code library} adds to its lookup scope after itself, in the loader's order: its
+   * DT_NEEDED closure breadth first, each name bound once as {@link #needed} binds it. Unlike the load check, the
+   * dependencies of copies already mapped (or preloaded) are followed too, as they are members of the scope; an
+   * entry whose file is not found is listed without one.
+   */
+  public static List<Binding> closure(Host host, Path library, ElfFile elf, Map<String, Path> preloads) {
+    return walk(host, library, elf, preloads, true).closure();
+  }
+
+  /** The load check's entries, and every distinct entry bound, in breadth-first order. */
+  private record Walk(List<Binding> reported, List<Binding> closure) {}
+
+  private static Walk walk(Host host, Path library, ElfFile elf, Map<String, Path> preloads, boolean followMapped) {
+    ElfMachine machine = elf.header().machine();
+    Set<String> names = new HashSet<>();
+    names.add(library.getFileName().toString());
+    elf.soname().ifPresent(names::add);
+    List<Binding> result = new ArrayList<>();
+    List<Binding> closure = new ArrayList<>();
+    // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
+    NeededClosure.walk(library.toAbsolutePath(), elf, names, new NeededClosure.Binder<Path, Binding>() {
+      @Override
+      public Binding bind(NeededClosure.Node<Path> owner, String name) {
+        return find(host, name, neededBy(owner), chain(owner), machine, preloads);
+      }
+
+      @Override
+      public Optional<NeededClosure.Next<Path>> next(Binding found) {
+        if (found.file().isEmpty() || !(followMapped || isSearched(found.foundBy()))) {
+          return Optional.empty();
+        }
+        try {
+          return Optional.of(new NeededClosure.Next<>(found.file().get(),
+              ElfFiles.readWithoutSymbols(found.file().get())));
+        } catch (IOException e) {
+          return Optional.empty(); // unreadable here; the machine check passed, and dlopen will say more
+        }
+      }
+    }, (owner, name, found, first) -> {
+      if (first) {
+        closure.add(found);
+      }
+      Binding asked = new Binding(name, neededBy(owner), found.file(), found.foundBy(), found.detail(), List.of());
+      asked = asked.file().isEmpty() ? asked : withVersions(asked, owner.elf());
+      if (owner.loader() == null || !asked.found()) {
+        result.add(asked);
+      }
+    });
+    return new Walk(List.copyOf(result), List.copyOf(closure));
+  }
+
+  private static String neededBy(NeededClosure.Node<Path> node) {
+    return node.elf().soname().orElse(node.file().getFileName().toString());
+  }
+
+  /** The object and those that loaded it, whose DT_RPATH the search may use. */
+  private static Node chain(NeededClosure.Node<Path> node) {
+    return node == null ? null : new Node(node.file(), node.elf(), chain(node.loader()), false);
+  }
+
+  /**
+   * What {@code dlopen(name, RTLD_NOW)} from code outside any library would do: a name with a '/' is that file,
+   * else the search of {@link #byName}; then its dependencies as {@link #needed} (none preloaded).
+   */
+  public static Opening open(Host host, String name, ElfMachine machine) {
+    Optional<Binding> file;
+    if (name.contains("/")) {
+      Optional<Path> path = SearchPaths.expand(name, host.executable().map(e -> e.file().getParent()).orElse(null),
+          host).map(Path::of);
+      file = path.filter(p -> probe(p, machine) == Probe.USABLE)
+          .map(p -> binding(name, "dlopen", Optional.of(p), FoundBy.PATH));
+    } else {
+      file = byName(host, name, machine);
+    }
+    if (file.isEmpty()) {
+      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "", List.of());
+    }
+    Path found = file.get().file().get();
+    try {
+      return new Opening(file.get().file(), file.get().foundBy(), "",
+          needed(host, found, ElfFiles.readWithoutSymbols(found), Map.of()));
+    } catch (IOException e) {
+      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "unreadable: " + e.getMessage(), List.of());
+    }
+  }
+
+  /**
+   * Where {@code dlopen(name)} from code outside any library would find {@code name} without loading it: a copy
+   * already mapped, else the search as for a DT_NEEDED entry of the executable (dlopen from code outside any
+   * library, as a Java downcall is, searches for the executable: the JVM launcher's DT_RPATH is
+   * {@code $ORIGIN:$ORIGIN/../lib}). Empty when none is found.
+   */
+  public static Optional<Binding> byName(Host host, String name, ElfMachine machine) {
+    return byName(host, name, machine, null, null);
+  }
+
+  /**
+   * {@link #byName}'s search, but only in the folders {@code searched} accepts, although glibc's dlopen would search
+   * the others too (te-runtime loads nothing from a folder not named by an absolute path). Empty when none is found.
+   *
+   * @param skipped receives each folder passed over that holds a usable {@code name}
+   */
+  public static Optional<Binding> byNameIn(Host host, String name, ElfMachine machine, Predicate<String> searched,
+      List<Skipped> skipped) {
+    return byName(host, name, machine, searched, java.util.Objects.requireNonNull(skipped, "skipped"));
+  }
+
+  private static Optional<Binding> byName(Host host, String name, ElfMachine machine, Predicate<String> searched,
+      List<Skipped> skipped) {
+    Optional<Host.Mapped> loaded = host.mappedAs(name);
+    if (loaded.isPresent()) {
+      return Optional.of(binding(name, "dlopen", Optional.of(loaded.get().file()), FoundBy.ALREADY_LOADED));
+    }
+    Node executable = host.executable().map(e -> new Node(e.file(), e.elf(), null, true)).orElse(null);
+    Binding found = search(host, name, "dlopen", executable, machine, searched, skipped);
+    return found.file().isPresent() ? Optional.of(found) : Optional.empty();
+  }
+
+  /** Whether the loader would go on to map this entry's own dependencies (not for copies already mapped). */
+  private static boolean isSearched(FoundBy foundBy) {
+    return foundBy != FoundBy.ALREADY_LOADED && foundBy != FoundBy.PRELOADED;
+  }
+
+  private static Binding binding(String name, String neededBy, Optional<Path> file, FoundBy foundBy) {
+    return new Binding(name, neededBy, file, foundBy, "", List.of());
+  }
+
+  /** A name the search stopped at: a file was there, but no ELF object (open_verify ends dlopen with an error). */
+  private static Binding invalid(String name, String neededBy, Path file, FoundBy step) {
+    return new Binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND,
+        file + " (" + step + ") is not a valid ELF object", List.of());
+  }
+
+  /**
+   * The versions {@code elf} needs from the dependency (DT_VERNEED) that the found file does not define, by elf's
+   * {@link SymbolScope#missingVersions} (glibc's dl-version.c), the rule the load prediction and SYMBOL-FLOOR use.
+   */
+  private static Binding withVersions(Binding found, ElfFile elf) {
+    List<VersionNeed> needs = elf.versionNeeds().stream().filter(need -> need.file().equals(found.name())).toList();
+    if (needs.isEmpty()) {
+      return found;
+    }
+    ElfFile dependency;
+    try {
+      dependency = ElfFiles.readWithoutSymbols(found.file().get());
+    } catch (IOException e) {
+      return found; // unreadable here; the machine check already passed, and dlopen will say more
+    }
+    List<String> missing = needs.stream().flatMap(need -> SymbolScope.missingVersions(need, dependency).stream())
+        .distinct().sorted().toList();
+    return missing.isEmpty() ? found : new Binding(found.name(), found.neededBy(), found.file(), found.foundBy(),
+        found.detail(), missing);
+  }
+
+  private static Binding find(Host host, String name, String neededBy, Node node, ElfMachine machine,
+      Map<String, Path> preloads) {
+    Optional<Host.Mapped> loaded = host.mappedAs(name);
+    if (loaded.isPresent()) {
+      return binding(name, neededBy, Optional.of(loaded.get().file()), FoundBy.ALREADY_LOADED);
+    }
+    if (preloads.containsKey(name)) {
+      return binding(name, neededBy, Optional.of(preloads.get(name)), FoundBy.PRELOADED);
+    }
+    if (name.contains("/")) {
+      Optional<Path> path = SearchPaths.expand(name, node.origin(), host).map(Path::of);
+      return path.isPresent() && probe(path.get(), machine) == Probe.USABLE
+          ? binding(name, neededBy, path, FoundBy.PATH)
+          : binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
+    }
+    return search(host, name, neededBy, node, machine, null, null);
+  }
+
+  /**
+   * dl-load.c's _dl_map_new_object for a name without '/', needed by {@code node} (null: no executable known).
+   *
+   * @param searched null for glibc's search; else the folders searched, the others passed over and noted in
+   *     {@code skipped} when they hold the file
+   */
+  private static Binding search(Host host, String name, String neededBy, Node node, ElfMachine machine,
+      Predicate<String> searched, List<Skipped> skipped) {
+    Optional<Node> executable = host.executable().map(e -> new Node(e.file(), e.elf(), null, true));
+    List<Lookup> order = new ArrayList<>();
+    if (node == null || node.elf().runpath().isEmpty()) {
+      boolean sawExecutable = false;
+      for (Node l = node; l != null; l = l.loader()) {
+        // An object with a DT_RUNPATH has no DT_RPATH for the loader, also as the loader of another.
+        order.add(new Lookup(FoundBy.RPATH, SearchPaths.folders(SearchPaths.rpathInEffect(l.elf()), l.origin(),
+            host)));
+        sawExecutable |= l.executable();
+      }
+      // The executable's RPATH counts for every load, unless it has a RUNPATH (which replaces it).
+      if (!sawExecutable && executable.isPresent()) {
+        order.add(new Lookup(FoundBy.RPATH, SearchPaths.folders(SearchPaths.rpathInEffect(executable.get().elf()),
+            executable.get().origin(), host)));
+      }
+    }
+    order.add(new Lookup(FoundBy.LD_LIBRARY_PATH, SearchPaths.ldLibraryPath(host)));
+    if (node != null) {
+      order.add(new Lookup(FoundBy.RUNPATH, SearchPaths.folders(node.elf().runpath(), node.origin(), host)));
+    }
+    for (Lookup lookup : order) {
+      Optional<Binding> hit = inFolders(host, name, neededBy, lookup, machine, searched, skipped);
+      if (hit.isPresent()) {
+        return hit.get();
+      }
+    }
+    boolean noDefaultLibs = node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0;
+    if (!noDefaultLibs) {
+      Optional<Path> cached = host.ldSoCache().flatMap(cache -> LdSoCache.choose(cache, name, machine,
+          host.subfolders()));
+      if (cached.isPresent()) {
+        Probe probe = probe(cached.get(), machine);
+        if (probe == Probe.USABLE) {
+          return binding(name, neededBy, cached, FoundBy.LD_SO_CACHE);
+        }
+        if (probe == Probe.INVALID) {
+          return invalid(name, neededBy, cached.get(), FoundBy.LD_SO_CACHE);
+        }
+      }
+      Optional<Binding> hit = inFolders(host, name, neededBy, new Lookup(FoundBy.DEFAULT_FOLDER,
+          defaultFolders(machine)), machine, searched, skipped);
+      if (hit.isPresent()) {
+        return hit.get();
+      }
+    }
+    return binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
+  }
+
+  /** One search list and the name a report gives it. */
+  private record Lookup(FoundBy foundBy, List<String> folders) {}
+
+  /** The linker's built-in folders: the multiarch ones (Debian, Ubuntu), lib64 (Fedora, RHEL), then lib. */
+  private static List<String> defaultFolders(ElfMachine machine) {
+    String triplet = machine.equals(ElfMachine.AARCH64) ? "aarch64-linux-gnu" : "x86_64-linux-gnu";
+    return List.of("/lib/" + triplet, "/usr/lib/" + triplet, "/lib64", "/usr/lib64", "/lib", "/usr/lib");
+  }
+
+  private static Optional<Binding> inFolders(Host host, String name, String neededBy, Lookup lookup,
+      ElfMachine machine, Predicate<String> searched, List<Skipped> skipped) {
+    for (String folder : lookup.folders()) {
+      // An empty entry is "./": relative to the current directory when the library is opened.
+      String prefix = folder.isEmpty() ? "./" : folder.endsWith("/") ? folder : folder + "/";
+      boolean passedOver = searched != null && !searched.test(folder);
+      for (String subfolder : host.subfolders()) {
+        Path file = Path.of(prefix + subfolder + name);
+        Probe probe = probe(file, machine);
+        if (passedOver) {
+          if (probe == Probe.USABLE) {
+            skipped.add(new Skipped(lookup.foundBy(), folder, file.toAbsolutePath().normalize()));
+          }
+          continue;
+        }
+        if (probe == Probe.USABLE) {
+          return Optional.of(binding(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
+              lookup.foundBy()));
+        }
+        if (probe == Probe.INVALID) {
+          // open_verify: a file that is there but no ELF object of this class ends dlopen with an error.
+          return Optional.of(invalid(name, neededBy, file.toAbsolutePath().normalize(), lookup.foundBy()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** What open_verify makes of a path: none there, an ELF object of another class or machine, one of ours. */
+  private enum Probe { MISSING, OTHER, USABLE, INVALID }
+
+  /** Only the first 20 bytes are read, as the libraries may be huge; only a regular file is ever opened. */
+  private static Probe probe(Path file, ElfMachine machine) {
+    if (!Files.exists(file)) {
+      return Probe.MISSING;
+    }
+    if (!Files.isRegularFile(file)) {
+      return Files.isDirectory(file) ? Probe.INVALID : Probe.MISSING;
+    }
+    if (!Files.isReadable(file)) {
+      return Probe.MISSING; // EACCES: the loader goes on
+    }
+    byte[] ident = new byte[20];
+    try (InputStream in = Files.newInputStream(file)) {
+      if (in.readNBytes(ident, 0, ident.length) < ident.length) {
+        return Probe.INVALID;
+      }
+    } catch (IOException e) {
+      return Probe.MISSING;
+    }
+    if (ident[0] != 0x7f || ident[1] != 'E' || ident[2] != 'L' || ident[3] != 'F') {
+      return Probe.INVALID;
+    }
+    boolean ours64 = machine.equals(ElfMachine.X86_64) || machine.equals(ElfMachine.AARCH64)
+        || machine.equals(ElfMachine.PPC64) || machine.equals(ElfMachine.S390) || machine.equals(ElfMachine.RISCV);
+    if (ident[4] != (ours64 ? 2 : 1)) {
+      return Probe.OTHER; // the other ELF class: skipped
+    }
+    ByteOrder order = ident[5] == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+    int value = Short.toUnsignedInt(ByteBuffer.wrap(ident, 18, 2).order(order).getShort());
+    return value == machine.value() ? Probe.USABLE : Probe.OTHER;
+  }
+}
