@@ -62,7 +62,7 @@ public final class LdSoCache {
    * The linker tries only this file; if it cannot be opened, the cache has no answer.
    */
   public static Optional<Path> choose(Path cache, String name, ElfMachine machine, List<String> subfolders) {
-    int defaultId = machine == ElfMachine.X86_64 ? X86_64_ID : machine == ElfMachine.AARCH64 ? AARCH64_ID
+    int defaultId = machine.equals(ElfMachine.X86_64) ? X86_64_ID : machine.equals(ElfMachine.AARCH64) ? AARCH64_ID
         : FLAG_ELF_LIBC6;
     Entry best = null;
     int bestPriority = 0;
