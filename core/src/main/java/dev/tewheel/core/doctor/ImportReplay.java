@@ -71,6 +71,16 @@ final class ImportReplay {
     }
     findings.addAll(shadowed(plan, request, environment, distributions));
     Outcome outcome = bind(host, plan, distributions, findings);
+    if (!outcome.ok()) {
+      // The loads after the one glibc refuses never happen.
+      for (int i = 0; i < loads.size(); i++) {
+        if (loads.get(i).stage().equals(outcome.stage())
+            && outcome.library().equals(Optional.of(loads.get(i).file().getFileName().toString()))) {
+          loads = new java.util.ArrayList<>(loads.subList(0, i + 1));
+          break;
+        }
+      }
+    }
     if (outcome.ok() && plan.refusal().isPresent()) {
       TePythonImport.Refusal r = plan.refusal().get();
       findings.add(refusal(r, environment, distributions));

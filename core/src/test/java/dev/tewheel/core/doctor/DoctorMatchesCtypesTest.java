@@ -56,6 +56,8 @@ class DoctorMatchesCtypesTest {
     assertEquals(Optional.ofNullable(oracle.missing()), outcome.missing(), context);
     if (!oracle.kind().equals("not-found")) {
       assertEquals(Optional.ofNullable(oracle.library()), outcome.library(), context);
+      assertEquals(oracle.library(), report.loads().get(report.loads().size() - 1).file().getFileName().toString(),
+          "the report's loads end with the one glibc refuses: " + context);
     }
   }
 }
