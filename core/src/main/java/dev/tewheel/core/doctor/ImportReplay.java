@@ -227,7 +227,7 @@ final class ImportReplay {
     List<Finding> findings = new java.util.ArrayList<>();
     for (String name : List.of("cudnn", "nvrtc", "curand")) {
       Optional<TePythonImport.Load> system = plan.loads().stream().filter(l -> l.stage().equals(name)
-          && !l.foundBy().startsWith("PIP_WHEEL")).findFirst();
+          && l.system()).findFirst();
       if (system.isEmpty()) {
         continue;
       }
