@@ -176,7 +176,8 @@ final class ImportReplay {
           .map(l -> "pip install " + l.wheel(major(b.name()))).orElse(null);
     }
     return Finding.of("DOCTOR-LOAD", Severity.ERROR, "TE's " + load.stage() + " load fails: " + b.neededBy()
-        + " needs " + b.name() + ", and no folder glibc searches holds it (" + b.detail() + ")", fix)
+        + " needs " + b.name() + ", and no folder glibc searches holds it"
+        + (b.detail().isEmpty() ? "" : " (" + b.detail() + ")"), fix)
         .about(load.file().getFileName().toString(), load.file(), owner(distributions, load.file()));
   }
 
@@ -198,8 +199,8 @@ final class ImportReplay {
     Optional<String> floor = providerDist.flatMap(d -> PackageChecks.CORES.stream()
         .map(distributions::named).flatMap(Optional::stream).map(c -> c.requirement(d.name()))
         .flatMap(Optional::stream).findFirst());
-    String lacking = provider.map(f -> f + providerDist.map(d -> " (" + d.label() + ")").orElse(""))
-        .orElse(providerName.isEmpty() ? "the libraries loaded" : providerName);
+    String lacking = provider.map(f -> f + providerDist.map(d -> " (" + d.label() + ")").orElse("") + " lacks it")
+        .orElse(providerName.isEmpty() ? "none of the libraries loaded has it" : providerName + " lacks it");
     String fix = floor.map(f -> "pip install '" + f + "'").orElse(load.stage().equals("extension")
         ? "pip install --force-reinstall " + String.join(" ", PackageChecks.FRAMEWORKS.stream()
             .map(distributions::named).flatMap(Optional::stream).map(Distribution::label).toList())
@@ -207,7 +208,7 @@ final class ImportReplay {
         : "install a " + (providerName.isEmpty() ? "library" : providerName) + " that defines " + symbol);
     return Finding.of("DOCTOR-SYMBOL", Severity.ERROR, "TE's " + load.stage() + " load fails: it binds every"
         + " symbol at load (" + (load.lazy() ? "BIND_NOW" : "RTLD_NOW") + "), and " + symbol + " is defined by no"
-        + " library loaded; " + lacking + " lacks it", fix)
+        + " library loaded; " + lacking, fix)
         .about(load.file().getFileName().toString(), load.file(), owner(distributions, load.file()));
   }
 
