@@ -37,6 +37,7 @@ final class LinkerHost {
 
   private static volatile List<String> subfolders;
   private static volatile Optional<String> platform;
+  private static volatile Optional<String> lib;
   private static volatile Optional<Host.Executable> executable;
 
   private LinkerHost() {}
@@ -117,8 +118,14 @@ final class LinkerHost {
    * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
    */
   static Optional<String> lib() {
-    return Libc.loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
-        .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
+    Optional<String> known = lib;
+    if (known == null) {
+      // Asked once: the running libc does not move, and every live host carries it.
+      known = Libc.loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
+          .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
+      lib = known;
+    }
+    return known;
   }
 
   private static volatile Optional<GlibcVersion> glibc;
