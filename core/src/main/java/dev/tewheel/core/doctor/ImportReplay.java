@@ -168,9 +168,9 @@ final class ImportReplay {
         .filter(f -> f.getFileName() != null && f.getFileName().toString().equals(b.name())).findFirst();
     String fix;
     if (elsewhere.isPresent()) {
-      String current = host.getenv("LD_LIBRARY_PATH").filter(v -> !v.isEmpty()).map(v -> ":" + v).orElse("");
-      fix = "export LD_LIBRARY_PATH=" + elsewhere.get().getParent() + current + " (" + elsewhere.get() + " is "
-          + owner(distributions, elsewhere.get()).orElse("there") + "'s, in no folder glibc searches)";
+      fix = "export LD_LIBRARY_PATH=" + elsewhere.get().getParent() + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ("
+          + elsewhere.get() + " is " + owner(distributions, elsewhere.get()).orElse("there") + "'s, in no folder"
+          + " glibc searches)";
     } else {
       fix = TeLibrary.ALL.stream().filter(l -> l.versioned().matcher(b.name()).matches()).findFirst()
           .map(l -> "pip install " + l.wheel(major(b.name()))).orElse(null);
