@@ -1,6 +1,7 @@
 package dev.tewheel.core.doctor;
 
 import dev.tewheel.core.doctor.Finding.Severity;
+import dev.tewheel.loader.te.TeLoadSequence;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,14 +21,20 @@ import java.util.regex.Pattern;
  */
 public final class Doctor {
   /**
-   * The variables that decide TE's import and its libraries' loading (glibc's, TE's search roots and switches, NCCL
-   * EP's JIT lookup), read from the current environment unless given; the report shows those set.
+   * The variables that decide TE's import, read from the current environment unless given; the report shows those
+   * set. TE's search roots are the loader model's list; TE's switches, NCCL EP's JIT lookup, PYTHONPATH and PATH
+   * are doctor's. glibc's own variables come with the loader's search (not in this build), as --env.
    */
-  public static final List<String> VARIABLES = List.of("LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "CUDA_HOME",
-      "CUDA_PATH", "CUDNN_HOME", "CUDNN_PATH", "NVRTC_HOME", "NVRTC_PATH", "CURAND_HOME", "CURAND_PATH",
-      "CUBLAS_HOME", "CUBLAS_PATH", "CUDART_HOME", "CUDART_PATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD",
-      "NVTE_CUDA_INCLUDE_DIR", "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR",
-      "NCCL_EP_JIT_CUDA_INCLUDE_DIR", "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH");
+  public static final List<String> VARIABLES = variableNames();
+
+  private static List<String> variableNames() {
+    List<String> names = new ArrayList<>();
+    TeLoadSequence.environmentNames().stream().filter(n -> !n.startsWith("TE_NATIVE_")).forEach(names::add);
+    names.addAll(List.of("PYTHONPATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD", "NVTE_CUDA_INCLUDE_DIR",
+        "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR", "NCCL_EP_JIT_CUDA_INCLUDE_DIR",
+        "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH"));
+    return List.copyOf(names);
+  }
 
   private Doctor() {}
 
