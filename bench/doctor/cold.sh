@@ -13,7 +13,7 @@ ENV=${TE_DOCTOR_BENCH_ENV:-/tmp/te-doctor-bench-env}
 [ -d "$ENV/site-packages" ] || /usr/bin/python3 bench/doctor/make_env.py "$ENV" >&2
 SITE=$ENV/site-packages
 count=$(find "$SITE" -name '*.so*' -type f | wc -l)
-bytes=$(find "$SITE" -name '*.so*' -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%d", s }')
+bytes=$(find "$SITE" -name '*.so*' -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f", s }')
 echo "environment: $count libraries, $bytes bytes ($SITE)"
 run() { java -jar "$JAR" doctor --site-packages "$SITE" >/dev/null || [ $? -le 2 ]; }
 run   # the page cache warm for the jar; the JVM stays cold (a new process each run)

@@ -1,6 +1,8 @@
 package dev.tewheel.core.doctor;
 
 import dev.tewheel.core.doctor.Finding.Severity;
+import dev.tewheel.loader.SearchPaths;
+import dev.tewheel.loader.te.TeLoadSequence;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,14 +22,21 @@ import java.util.regex.Pattern;
  */
 public final class Doctor {
   /**
-   * The variables that decide TE's import and its libraries' loading (glibc's, TE's search roots and switches, NCCL
-   * EP's JIT lookup), read from the current environment unless given; the report shows those set.
+   * The variables that decide TE's import and its libraries' loading, read from the current environment unless
+   * given; the report shows those set. glibc's and TE's search roots are the loader model's own lists; TE's
+   * switches, NCCL EP's JIT lookup, PYTHONPATH and PATH are doctor's.
    */
-  public static final List<String> VARIABLES = List.of("LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "CUDA_HOME",
-      "CUDA_PATH", "CUDNN_HOME", "CUDNN_PATH", "NVRTC_HOME", "NVRTC_PATH", "CURAND_HOME", "CURAND_PATH",
-      "CUBLAS_HOME", "CUBLAS_PATH", "CUDART_HOME", "CUDART_PATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD",
-      "NVTE_CUDA_INCLUDE_DIR", "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR",
-      "NCCL_EP_JIT_CUDA_INCLUDE_DIR", "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH");
+  public static final List<String> VARIABLES = variableNames();
+
+  private static List<String> variableNames() {
+    List<String> names = new ArrayList<>(SearchPaths.environmentNames());
+    TeLoadSequence.environmentNames().stream().filter(n -> !n.startsWith("TE_NATIVE_") && !names.contains(n))
+        .forEach(names::add);
+    names.addAll(List.of("PYTHONPATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD", "NVTE_CUDA_INCLUDE_DIR",
+        "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR", "NCCL_EP_JIT_CUDA_INCLUDE_DIR",
+        "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH"));
+    return List.copyOf(names);
+  }
 
   private Doctor() {}
 
@@ -80,13 +89,8 @@ public final class Doctor {
       loads = replay.loads();
       findings.sort(Comparator.comparing(Finding::severity));
       errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
-      if (!errors) {
-        reason = Optional.of("the " + replay.plan().loads().size() + " loads of TE's import are found, and whether"
-            + " their symbols bind is not predicted yet (loader's LoaderSearch and LoadPredictor are not in this"
-            + " build)");
-      }
     }
-    DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.UNKNOWN;
+    DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.WORKS;
     return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), loads, findings);
   }
 

@@ -1,7 +1,13 @@
 package dev.tewheel.core.doctor;
 
 import dev.tewheel.core.doctor.Finding.Severity;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.loader.Binding;
+import dev.tewheel.loader.ElfFiles;
 import dev.tewheel.loader.Host;
+import dev.tewheel.loader.LoadPredictor;
+import dev.tewheel.loader.LoaderSearch;
 import dev.tewheel.loader.LdSoCache;
 import dev.tewheel.loader.te.TeLibrary;
 import dev.tewheel.loader.te.TeLoadSequence;
@@ -19,8 +25,23 @@ import java.util.TreeMap;
  * TE's sequence), each named with the distribution that installed its file, and TE's own refusals as findings.
  */
 final class ImportReplay {
-  /** The replay's answer: the plan, its loads as the report shows them, and what it found. */
-  record Result(TePythonImport.Plan plan, List<DoctorReport.Load> loads, List<Finding> findings) {}
+  /** The replay's answer: the plan, its loads as the report shows them, what it found, and how the import ends. */
+  record Result(TePythonImport.Plan plan, List<DoctorReport.Load> loads, List<Finding> findings, Outcome outcome) {}
+
+  /**
+   * How the import ends, as glibc and TE would end it: every load binds, or the first that does not (its stage, the
+   * file opened, what is missing: a SONAME, a version or a symbol), or TE's own refusal.
+   *
+   * @param kind {@code ok}, {@code missing-library}, {@code missing-version}, {@code undefined-symbol},
+   *     {@code not-found} (TE found no file), {@code runtime-error} (TE refused two)
+   */
+  record Outcome(String kind, String stage, Optional<String> library, Optional<String> missing) {
+    static final Outcome OK = new Outcome("ok", "", Optional.empty(), Optional.empty());
+
+    boolean ok() {
+      return kind.equals("ok");
+    }
+  }
 
   private ImportReplay() {}
 
@@ -36,7 +57,9 @@ final class ImportReplay {
     Host host = host(variables);
     TeLoadSequence.Request request = new TeLoadSequence.Request(host,
         TeSitePackages.of(environment.purelib(), "purelib"), Map.of(), Optional.of(TeLoadSequence.DEFAULT_CUDA_ROOT),
-        Optional.empty(), Optional.empty(), TeLoadSequence.DlopenSearch.NONE);
+        Optional.empty(), Optional.empty(), name -> LoaderSearch.byName(host, name, ElfMachine.X86_64)
+            .filter(b -> b.file().isPresent()).map(b -> new TeLoadSequence.DlopenSearch.Hit(b.file().get(),
+                b.foundBy().toString())));
     boolean torch = distributions.named("transformer-engine-torch").isPresent()
         || environment.searchFolders().stream().anyMatch(f -> hasTorchExtension(f));
     TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch);
@@ -47,8 +70,146 @@ final class ImportReplay {
           + (load.lazy() ? " | RTLD_LAZY" : " | RTLD_NOW"), load.foundBy(), owner(distributions, load.file())));
     }
     findings.addAll(shadowed(plan, request, environment, distributions));
-    plan.refusal().ifPresent(r -> findings.add(refusal(r, environment, distributions)));
-    return new Result(plan, loads, findings);
+    Outcome outcome = bind(host, plan, distributions, findings);
+    if (!outcome.ok()) {
+      // The loads after the one glibc refuses never happen.
+      for (int i = 0; i < loads.size(); i++) {
+        if (loads.get(i).stage().equals(outcome.stage())
+            && outcome.library().equals(Optional.of(loads.get(i).file().getFileName().toString()))) {
+          loads = new java.util.ArrayList<>(loads.subList(0, i + 1));
+          break;
+        }
+      }
+    }
+    if (outcome.ok() && plan.refusal().isPresent()) {
+      TePythonImport.Refusal r = plan.refusal().get();
+      findings.add(refusal(r, environment, distributions));
+      outcome = new Outcome(r.message().startsWith("Multiple files") ? "runtime-error" : "not-found", r.stage(),
+          Optional.empty(), Optional.empty());
+    }
+    return new Result(plan, loads, findings, outcome);
+  }
+
+  /**
+   * Each load in turn, as glibc performs it: its DT_NEEDED closure found (loader's search, with what is loaded
+   * already), then its symbols against the global scope and its own (loader's prediction); RTLD_LAZY leaves
+   * functions to their first call unless the file is BIND_NOW. A load that succeeds adds its closure to what later
+   * DT_NEEDED entries bind to, and with RTLD_GLOBAL to the global scope.
+   */
+  private static Outcome bind(Host host, TePythonImport.Plan plan, Distributions distributions,
+      List<Finding> findings) {
+    Map<String, Path> loaded = new java.util.LinkedHashMap<>();
+    List<Path> global = new java.util.ArrayList<>();
+    for (TePythonImport.Load load : plan.loads()) {
+      Path file = load.file();
+      String name = file.getFileName().toString();
+      ElfFile elf;
+      try {
+        elf = ElfFiles.readWithoutSymbols(file);
+      } catch (java.io.IOException | RuntimeException e) {
+        findings.add(Finding.of("DOCTOR-LOAD", Severity.ERROR, "TE's " + load.stage() + " load of " + file
+            + " fails: it is no ELF library this machine can load (" + e.getMessage() + ")", null)
+            .about(name, file, owner(distributions, file)));
+        return new Outcome("load-error", load.stage(), Optional.of(name), Optional.empty());
+      }
+      for (Binding b : LoaderSearch.needed(host, file, elf, loaded)) {
+        if (b.file().isEmpty()) {
+          findings.add(missingLibrary(load, b, distributions, host));
+          return new Outcome("missing-library", load.stage(), Optional.of(name), Optional.of(b.name()));
+        }
+        if (!b.missingVersions().isEmpty()) {
+          findings.add(Finding.of("DOCTOR-LOAD", Severity.ERROR, "TE's " + load.stage() + " load fails: "
+              + b.neededBy() + " needs version " + b.missingVersions().get(0) + " of " + b.name() + ", which "
+              + b.file().get() + " (" + owner(distributions, b.file().get()).orElse("no distribution")
+              + ") does not define", null).about(name, file, owner(distributions, file)));
+          return new Outcome("missing-version", load.stage(), Optional.of(name),
+              Optional.of(b.missingVersions().get(0)));
+        }
+      }
+      Optional<LoadPredictor.Prediction> prediction = LoadPredictor.predict(host, file, !load.lazy(), loaded, global,
+          Map.of());
+      if (prediction.isPresent() && !prediction.get().missingVersions().isEmpty()) {
+        String version = prediction.get().missingVersions().get(0);
+        findings.add(Finding.of("DOCTOR-LOAD", Severity.ERROR, "TE's " + load.stage() + " load fails: version "
+            + version + " is not defined", null).about(name, file, owner(distributions, file)));
+        return new Outcome("missing-version", load.stage(), Optional.of(name),
+            Optional.of(version.replaceAll(" \\(.*", "")));
+      }
+      if (prediction.isPresent() && !prediction.get().unresolved().isEmpty()) {
+        String first = prediction.get().unresolved().get(0);
+        if (prediction.get().bindNow()) {
+          findings.add(undefinedSymbol(load, first, prediction.get(), loaded, distributions));
+          return new Outcome("undefined-symbol", load.stage(), Optional.of(name),
+              Optional.of(first.replaceAll("@.*", "")));
+        }
+        findings.add(Finding.of("DOCTOR-LAZY", Severity.WARNING, "TE's " + load.stage() + " load succeeds, and "
+            + prediction.get().unresolved().size() + " of its functions bind to nothing; the first call of one"
+            + " fails: " + String.join(", ", prediction.get().unresolved()), null)
+            .about(name, file, owner(distributions, file)));
+      }
+      loaded.putIfAbsent(elf.soname().orElse(name), file);
+      List<Path> closure = new java.util.ArrayList<>(List.of(file));
+      for (Binding b : LoaderSearch.closure(host, file, elf, loaded)) {
+        b.file().ifPresent(f -> {
+          loaded.putIfAbsent(b.name(), f);
+          closure.add(f);
+        });
+      }
+      if (load.global()) {
+        closure.stream().filter(f -> !global.contains(f)).forEach(global::add);
+      }
+    }
+    return Outcome.OK;
+  }
+
+  /** A DT_NEEDED no folder holds: the fix is the folder of the environment that does, else the wheel of it. */
+  private static Finding missingLibrary(TePythonImport.Load load, Binding b, Distributions distributions, Host host) {
+    Optional<Path> elsewhere = distributions.all().stream().flatMap(d -> d.files().stream())
+        .filter(f -> f.getFileName() != null && f.getFileName().toString().equals(b.name())).findFirst();
+    String fix;
+    if (elsewhere.isPresent()) {
+      fix = "export LD_LIBRARY_PATH=" + elsewhere.get().getParent() + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ("
+          + elsewhere.get() + " is " + owner(distributions, elsewhere.get()).orElse("there") + "'s, in no folder"
+          + " glibc searches)";
+    } else {
+      fix = TeLibrary.ALL.stream().filter(l -> l.versioned().matcher(b.name()).matches()).findFirst()
+          .map(l -> "pip install " + l.wheel(major(b.name()))).orElse(null);
+    }
+    return Finding.of("DOCTOR-LOAD", Severity.ERROR, "TE's " + load.stage() + " load fails: " + b.neededBy()
+        + " needs " + b.name() + ", and no folder glibc searches holds it"
+        + (b.detail().isEmpty() ? "" : " (" + b.detail() + ")"), fix)
+        .about(load.file().getFileName().toString(), load.file(), owner(distributions, load.file()));
+  }
+
+  private static Optional<Integer> major(String soname) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(".*\\.so\\.(\\d+).*").matcher(soname);
+    return m.matches() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
+  }
+
+  /**
+   * A BIND_NOW import no library defines: the library its version names (else the one it was linked from), the
+   * distribution that installed that file, and the minimum TE's core declares for it as the fix; without one, the
+   * symbol and the version that lacks it.
+   */
+  private static Finding undefinedSymbol(TePythonImport.Load load, String symbol, LoadPredictor.Prediction p,
+      Map<String, Path> loaded, Distributions distributions) {
+    String providerName = symbol.contains("@") ? symbol.substring(symbol.indexOf('@') + 1) : "";
+    Optional<Path> provider = Optional.ofNullable(loaded.get(providerName));
+    Optional<Distribution> providerDist = provider.flatMap(f -> distributions.owners(f).stream().findFirst());
+    Optional<String> floor = providerDist.flatMap(d -> PackageChecks.CORES.stream()
+        .map(distributions::named).flatMap(Optional::stream).map(c -> c.requirement(d.name()))
+        .flatMap(Optional::stream).findFirst());
+    String lacking = provider.map(f -> f + providerDist.map(d -> " (" + d.label() + ")").orElse("") + " lacks it")
+        .orElse(providerName.isEmpty() ? "none of the libraries loaded has it" : providerName + " lacks it");
+    String fix = floor.map(f -> "pip install '" + f + "'").orElse(load.stage().equals("extension")
+        ? "pip install --force-reinstall " + String.join(" ", PackageChecks.FRAMEWORKS.stream()
+            .map(distributions::named).flatMap(Optional::stream).map(Distribution::label).toList())
+            + " (the extension and the core of one build)"
+        : "install a " + (providerName.isEmpty() ? "library" : providerName) + " that defines " + symbol);
+    return Finding.of("DOCTOR-SYMBOL", Severity.ERROR, "TE's " + load.stage() + " load fails: it binds every"
+        + " symbol at load (" + (load.lazy() ? "BIND_NOW" : "RTLD_NOW") + "), and " + symbol + " is defined by no"
+        + " library loaded; " + lacking, fix)
+        .about(load.file().getFileName().toString(), load.file(), owner(distributions, load.file()));
   }
 
   /** The distribution that installed a file ({@code name==version}), from the RECORDs; empty when none did. */
@@ -67,7 +228,7 @@ final class ImportReplay {
     List<Finding> findings = new java.util.ArrayList<>();
     for (String name : List.of("cudnn", "nvrtc", "curand")) {
       Optional<TePythonImport.Load> system = plan.loads().stream().filter(l -> l.stage().equals(name)
-          && !l.foundBy().startsWith("PIP_WHEEL")).findFirst();
+          && l.system()).findFirst();
       if (system.isEmpty()) {
         continue;
       }

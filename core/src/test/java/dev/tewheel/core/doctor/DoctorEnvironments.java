@@ -227,7 +227,12 @@ final class DoctorEnvironments {
   }
 
   TestWheel cudnn13() throws Exception {
-    return new TestWheel("nvidia-cudnn-cu13", "9.14.0.64", true).file("nvidia/cudnn/lib/libcudnn.so.9", cudnn(true));
+    // cuDNN 9's wheel holds its sub-libraries beside libcudnn.so.9; TE's glob loads every one of them.
+    return new TestWheel("nvidia-cudnn-cu13", "9.14.0.64", true).file("nvidia/cudnn/lib/libcudnn.so.9", cudnn(true))
+        .file("nvidia/cudnn/lib/libcudnn_graph.so.9", lib("cudnn-graph", StandIn.of("libcudnn_graph.so.9",
+            "cudnnBackendCreateDescriptor")))
+        .file("nvidia/cudnn/lib/libcudnn_ops.so.9", lib("cudnn-ops", StandIn.of("libcudnn_ops.so.9",
+            "cudnnOpsVersionCheck")));
   }
 
   TestWheel nvrtc13() throws Exception {

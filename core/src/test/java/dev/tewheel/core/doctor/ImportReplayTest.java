@@ -30,10 +30,12 @@ class ImportReplayTest {
   void eachLoadNamesTheDistributionThatInstalledItsFile() throws Exception {
     DoctorEnvironments.Environment env = environments.make("healthy");
     DoctorReport report = doctor(env);
-    DoctorReport.Load cudnn = report.loads().get(0);
+    DoctorReport.Load cudnn = report.loads().stream().filter(l -> l.file().getFileName().toString()
+        .equals("libcudnn.so.9")).findFirst().orElseThrow();
     assertEquals("cudnn", cudnn.stage());
     assertEquals(env.sitePackages().resolve("nvidia/cudnn/lib/libcudnn.so.9"), cudnn.file());
     assertEquals(Optional.of("nvidia-cudnn-cu13==9.14.0.64"), cudnn.distribution());
+    assertTrue(report.findings().isEmpty(), "pip's cuDNN, every part of it, shadows nothing: " + report.lines());
     assertEquals("RTLD_GLOBAL | RTLD_LAZY", report.loads().stream().filter(l -> l.stage().equals("core"))
         .findFirst().orElseThrow().mode());
   }

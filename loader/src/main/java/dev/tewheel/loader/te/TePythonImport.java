@@ -33,8 +33,9 @@ public final class TePythonImport {
    * @param global RTLD_GLOBAL (its symbols serve every later load)
    * @param lazy RTLD_LAZY (functions bind at first call unless the file is BIND_NOW); else RTLD_NOW
    * @param foundBy where the search found it
+   * @param system whether TE's system step found it (a root or dlopen by name), not a pip folder or TE's own search
    */
-  public record Load(String stage, Path file, boolean global, boolean lazy, String foundBy) {}
+  public record Load(String stage, Path file, boolean global, boolean lazy, String foundBy, boolean system) {}
 
   /** An error TE's Python raises itself before or instead of a load: no file found, or two. */
   public record Refusal(String stage, String message) {}
@@ -72,7 +73,7 @@ public final class TePythonImport {
         return new Plan(loads, Optional.of(new Refusal(name, name + " shared object not found: " + found.detail())),
             false);
       }
-      files.forEach(f -> loads.add(new Load(name, f, true, false, found.foundBy() + ": " + found.detail())));
+      files.forEach(f -> loads.add(new Load(name, f, true, false, found.foundBy() + ": " + found.detail(), system)));
       systemNvrtc |= name.equals("nvrtc") && system;
       systemCurand |= name.equals("curand") && system;
     }
@@ -88,7 +89,7 @@ public final class TePythonImport {
               + "none of TE's folders holds it")), false);
         }
         files.forEach(f -> loads.add(new Load(name, f, true, false, "pip wheel (no CUDA toolkit): "
-            + site.relativize(f.getParent()))));
+            + site.relativize(f.getParent()), false)));
       }
     }
     Optional<Path> packageRoot = packageRoot(importFolders, "transformer_engine");
@@ -103,17 +104,17 @@ public final class TePythonImport {
       return new Plan(loads, Optional.of(new Refusal("core", "no libtransformer_engine*.so beside the imported"
           + " transformer_engine package nor in purelib (" + site + ")")), toolkit);
     }
-    loads.add(new Load("core", (Path) core, true, true, "TE's core search"));
+    loads.add(new Load("core", (Path) core, true, true, "TE's core search", false));
     if (torchExtension) {
       Optional<Path> torch = packageRoot(importFolders, "torch").map(r -> r.resolve("torch"));
       if (torch.isPresent()) {
         // import torch first: torch maps its global deps with RTLD_GLOBAL, then imports its _C extension.
         Path globalDeps = torch.get().resolve("lib/libtorch_global_deps.so");
         if (Files.isRegularFile(globalDeps)) {
-          loads.add(new Load("torch", globalDeps, true, false, "torch's _load_global_deps"));
+          loads.add(new Load("torch", globalDeps, true, false, "torch's _load_global_deps", false));
         }
         for (Path c : matching(torch.get(), Pattern.compile("_C\\..*\\.so"))) {
-          loads.add(new Load("torch", c, false, false, "import torch._C"));
+          loads.add(new Load("torch", c, false, false, "import torch._C", false));
         }
       }
       Object extension = shared(roots, "transformer_engine_torch");
@@ -124,7 +125,7 @@ public final class TePythonImport {
         return new Plan(loads, Optional.of(new Refusal("extension", "no transformer_engine_torch*.so beside the"
             + " imported package nor in purelib")), toolkit);
       }
-      loads.add(new Load("extension", (Path) extension, false, false, "TE's framework extension search"));
+      loads.add(new Load("extension", (Path) extension, false, false, "TE's framework extension search", false));
     }
     return new Plan(loads, Optional.empty(), toolkit);
   }
