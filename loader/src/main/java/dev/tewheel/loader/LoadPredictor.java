@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * preload, else the loader's search). Which versions are missing and which imports stay unbound is elf's
  * {@link SymbolScope}, the rule the SYMBOL-FLOOR release check applies too, with this process's glibc's rules.
  *
- * <p>Symbol tables are read through {@link ElfCache}, and the unbound imports are remembered per library while the
+ * <p>Symbol tables are read through {@link ElfFiles}, and the unbound imports are remembered per library while the
  * library and every member of its scope stay the same files ({@link FileStamp}): a warm report only walks the
  * search and compares stamps.
  */
