@@ -16,20 +16,22 @@
 #
 # Usage: bench/cli-vs-auditwheel.sh <wheel.whl> [rounds]
 #   TE_WHEEL_WHL  te-wheel's pip wheel (default: pip/target/pip-wheel/te_wheel-*.whl); installed with Debian's
-#                 /usr/bin/python3 -m pip install --no-index --target into a temporary folder
+#                 $PYTHON -m pip install --no-index --target into a temporary folder
+#   PYTHON        the Python that installs te-wheel, runs its console script and auditwheel (default /usr/bin/python3)
 #   AUDITWHEEL    auditwheel's src/ folder (pypa/auditwheel, run with Debian's python3-pyelftools and
 #                 python3-packaging); or AUDITWHEEL_VENV, a venv whose bin/python has auditwheel installed
 set -euo pipefail
 wheel=$(realpath "${1:?usage: bench/cli-vs-auditwheel.sh <wheel.whl> [rounds]}")
 rounds=${2:-5}
 here=$(cd "$(dirname "$0")" && pwd)
+python=${PYTHON:-/usr/bin/python3}
 own=${TE_WHEEL_WHL:-$(ls "$here"/../pip/target/pip-wheel/te_wheel-*.whl 2>/dev/null | head -n 1)}
 [[ -f $own ]] || { echo "cli-vs-auditwheel: no te-wheel pip wheel; build it: ./mvnw -B package -DskipTests" >&2; exit 2; }
 if [[ -n ${AUDITWHEEL_VENV:-} ]]; then
   auditwheel=("$AUDITWHEEL_VENV/bin/python" -m auditwheel)
   auditwheel_dir=$PWD
 elif [[ -n ${AUDITWHEEL:-} ]]; then
-  auditwheel=(/usr/bin/python3 -m auditwheel)
+  auditwheel=("$python" -m auditwheel)
   auditwheel_dir=$AUDITWHEEL
 else
   echo "cli-vs-auditwheel: set AUDITWHEEL (auditwheel's src/) or AUDITWHEEL_VENV" >&2
@@ -38,11 +40,11 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-/usr/bin/python3 -m pip install --quiet --no-index --no-deps --disable-pip-version-check --target "$work/site" "$own"
+"$python" -m pip install --quiet --no-index --no-deps --disable-pip-version-check --target "$work/site" "$own"
 export PYTHONPATH=$work/site
 te_wheel=$work/site/bin/te-wheel
 # The launcher's own java command line, one argument a line; its archive option swapped for -Xshare:off.
-mapfile -t launch < <(/usr/bin/python3 -c 'import sys, te_wheel.__main__ as m; print("\n".join(m.command([])))')
+mapfile -t launch < <("$python" -c 'import sys, te_wheel.__main__ as m; print("\n".join(m.command([])))')
 plain=()
 for arg in "${launch[@]}"; do
   case $arg in
@@ -58,7 +60,7 @@ tail -n 1 "$work/with.txt"
 shared=$("${launch[@]:0:${#launch[@]}-2}" -Xlog:class+load=info:stdout -m dev.tewheel.cli --version \
   | grep -c 'source: shared objects file' || true)
 echo "te-wheel: $own; class-data archive: ${launch[1]} ($shared classes loaded from it by --version)"
-/usr/bin/time -f "Python's start (python3 -c pass): %e s (CPU %U s + %S s)" /usr/bin/python3 -c pass
+/usr/bin/time -f "Python's start (python3 -c pass): %e s (CPU %U s + %S s)" "$python" -c pass
 
 kinds=(verify verify-noarchive auditwheel version version-noarchive inflate inflate+hash)
 run() { # kind -> "wall_s peak_kb user_s sys_s"
