@@ -34,18 +34,24 @@ def run = { List<String> command, Path log ->
 }
 
 def mvn = Paths.get(System.getProperty('maven.home'), 'bin', 'mvn').toString()
-def settings = base.resolve('release-settings.xml')
-def url = Paths.get(buildRepository).toUri().toString()
-Files.writeString(settings, """<settings><mirrors><mirror><id>local.build.repository</id><mirrorOf>*</mirrorOf>
-<url>${url}</url></mirror></mirrors></settings>""")
 def log = base.resolve('release-build.log')
 def started = System.nanoTime()
-def status = run([mvn, '-B', '-s', settings.toString(), '-Dmaven.repo.local=' + localRepositoryPath,
+// The release build resolves as a user's `-Prelease deploy` does, from the remote repositories of the user's settings
+// (online unless the outer build is offline), with two local repositories: this IT's own, where the invoker
+// installed te-wheel's modules (the unpublished ones among them, e.g. the stand-ins' jar) and where whatever is
+// missing is downloaded, and, read-only behind it, the outer build's (Maven 3.9's maven.repo.local.tail). The
+// release profile's plugins (sources, javadoc, gpg) are never needed by the outer build, so a mirror of its local
+// repository alone would miss them when that repository starts empty (`-Dmaven.repo.local=<empty folder>`).
+def command = [mvn, '-B', '-Dmaven.repo.local=' + localRepositoryPath, '-Dmaven.repo.local.tail=' + buildRepository,
     '-f', copy.resolve('pom.xml').toString(), '-pl', published.collect { ':' + it.artifactId }.join(','),
     '-Prelease', 'deploy', '-DaltDeploymentRepository=central-deploy-it::' + repo.toUri(),
     '-Dgpg.keyname=' + Files.readString(base.resolve('key.txt')).trim(),
     // The outer build ran the tests; nothing here is installed into the shared repository.
-    '-Dmaven.test.skip=true', '-Dmaven.install.skip=true', '-Dte.standIns=' + standIns], log)
+    '-Dmaven.test.skip=true', '-Dmaven.install.skip=true', '-Dte.standIns=' + standIns]
+if (buildOffline == 'offline=true') {
+  command.add(1, '-o')
+}
+def status = run(command, log)
 println "central-deploy: the release build took ${(System.nanoTime() - started).intdiv(1_000_000_000)} s"
 run(['gpgconf', '--kill', 'gpg-agent'], base.resolve('gpgconf.log'))
 def logText = Files.readString(log)
