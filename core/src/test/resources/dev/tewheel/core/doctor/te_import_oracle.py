@@ -8,8 +8,11 @@ the folders searched and TE's package checks, not TE's code.
 
 The first SITE plays sysconfig's purelib (where TE looks for NVIDIA's pip libraries); all of them are the import
 path. The environment variables are the process's own, as TE reads them.
-Output: {"ok", "stage", "library", "missing", "kind", "error", "loaded"}; a failing load names the file it opened
-("library"), what glibc could not find ("missing": a SONAME, a symbol or a version) and its kind.
+Output: {"ok", "stage", "library", "missing", "kind", "error", "loaded", "nccl"}; a failing load names the file it
+opened ("library"), what glibc could not find ("missing": a SONAME, a symbol or a version) and its kind. After an
+import that works, "nccl" is the libnccl.so.2 that dlopen("libnccl.so.2") binds in that process, as TE's NCCL EP
+check opens it (the copy the import mapped, else glibc's search), with what its ncclGetVersion reports; null when
+none loads.
 """
 import ctypes
 import glob
@@ -205,9 +208,25 @@ def main():
         framework("transformer_engine_torch")
 
 
+def nccl():
+    try:
+        handle = ctypes.CDLL("libnccl.so.2", mode=ctypes.RTLD_LOCAL)
+    except OSError:
+        return None
+    version = ctypes.c_int(0)
+    status = handle.ncclGetVersion(ctypes.byref(version))
+    files = set()
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        for line in maps:
+            parts = line.split(None, 5)
+            if len(parts) == 6 and os.path.basename(parts[5].strip()).startswith("libnccl.so"):
+                files.add(parts[5].strip())
+    return {"file": sorted(files), "status": status, "version": version.value}
+
+
 try:
     main()
-    out = {"ok": True}
+    out = {"ok": True, "nccl": nccl()}
 except Failure as f:
     out = {"ok": False, "stage": f.stage, "kind": f.kind, "library": f.library, "missing": f.missing,
            "error": f.error}
