@@ -62,8 +62,10 @@ final class ImportReplay {
             .filter(b -> b.file().isPresent()).map(b -> new TeLoadSequence.DlopenSearch.Hit(b.file().get(),
                 b.foundBy().toString())));
     boolean torch = distributions.named("transformer-engine-torch").isPresent()
-        || environment.searchFolders().stream().anyMatch(f -> hasTorchExtension(f));
-    TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch);
+        || environment.searchFolders().stream().anyMatch(f -> hasExtension(f, "transformer_engine_torch"));
+    boolean jax = distributions.named("transformer-engine-jax").isPresent()
+        || environment.searchFolders().stream().anyMatch(f -> hasExtension(f, "transformer_engine_jax"));
+    TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch, jax);
     List<Finding> findings = new java.util.ArrayList<>();
     List<DoctorReport.Load> loads = new java.util.ArrayList<>();
     for (TePythonImport.Load load : plan.loads()) {
@@ -251,9 +253,9 @@ final class ImportReplay {
     return findings;
   }
 
-  private static boolean hasTorchExtension(Path folder) {
+  private static boolean hasExtension(Path folder, String prefix) {
     try (var files = Files.list(folder)) {
-      return files.anyMatch(p -> p.getFileName().toString().startsWith("transformer_engine_torch")
+      return files.anyMatch(p -> p.getFileName().toString().startsWith(prefix)
           && p.getFileName().toString().endsWith(".so"));
     } catch (java.io.IOException e) {
       return false;

@@ -173,6 +173,22 @@ final class DoctorEnvironments {
         file);
   }
 
+  /** TE's JAX extension; {@code newerCore}: built against a core that exports CORE_NEW_FUNCTION. */
+  Path jaxExtension(boolean newerCore) throws Exception {
+    List<String> calls = new ArrayList<>(List.of("nvte_cublas_gemm", "cudaMalloc"));
+    if (newerCore) {
+      calls.add(CORE_NEW_FUNCTION);
+    }
+    String file = "transformer_engine_jax" + EXT_SUFFIX;
+    return lib("te-jax" + (newerCore ? "-new" : ""), StandIn.of(file, "PyInit_transformer_engine_jax")
+        .unversioned().calling(List.of(core(13, newerCore), cudart(13)), calls.toArray(String[]::new)), file);
+  }
+
+  /** jaxlib's extension module, which {@code import jax} imports. */
+  Path jaxlibModule() throws Exception {
+    return lib("jaxlib-jax", StandIn.of("_jax" + EXT_SUFFIX, "PyInit__jax").unversioned(), "_jax" + EXT_SUFFIX);
+  }
+
   // --- real NVIDIA bytes: Debian's non-free CUDA 11.8 libraries ------------------------------------------------
 
   static final Path DEBIAN_LIBRARIES = Path.of("/usr/lib/x86_64-linux-gnu");
@@ -306,6 +322,26 @@ final class DoctorEnvironments {
   TestWheel teTorch(String version, boolean newerCore) throws Exception {
     return new TestWheel("transformer_engine_torch", version, false)
         .file("transformer_engine_torch" + EXT_SUFFIX, extension(newerCore));
+  }
+
+  TestWheel teJax(String version, boolean newerCore) throws Exception {
+    return new TestWheel("transformer_engine_jax", version, false)
+        .file("transformer_engine_jax" + EXT_SUFFIX, jaxExtension(newerCore));
+  }
+
+  /** A jaxlib-shaped wheel: its package and its extension module. */
+  TestWheel jaxlib() throws Exception {
+    return new TestWheel("jaxlib", "0.7.1", false)
+        .text("jaxlib/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
+        .file("jaxlib/_jax" + EXT_SUFFIX, jaxlibModule());
+  }
+
+  /** A JAX environment: the CUDA 13 wheels, TE's metapackage, core and JAX extension, and jaxlib. */
+  List<TestWheel> jaxWheels(boolean newerCore, String extensionVersion) throws Exception {
+    List<TestWheel> wheels = cuda13();
+    wheels.addAll(List.of(meta(TE_VERSION), teCore(13, TE_VERSION, false), teJax(extensionVersion, newerCore),
+        jaxlib()));
+    return wheels;
   }
 
   TestWheel torch() throws Exception {
@@ -447,6 +483,18 @@ final class DoctorEnvironments {
         variables.put("NCCL_EP_JIT_NVCC", nvcc(env).toString());
         expect = "ok";
       }
+      case "jax-healthy" -> {
+        wheels = jaxWheels(false, TE_VERSION);
+        expect = "ok";
+      }
+      case "jax-extension-symbol" -> {
+        wheels = jaxWheels(true, TE_VERSION);
+        expect = "extension undefined-symbol " + CORE_NEW_FUNCTION;
+      }
+      case "jax-extension-version" -> {
+        wheels = jaxWheels(false, "2.8.0");
+        expect = "extension runtime-error";
+      }
       default -> throw new IllegalArgumentException("no environment " + name);
     }
     wheels = new ArrayList<>(wheels);
@@ -458,7 +506,7 @@ final class DoctorEnvironments {
   static final List<String> NAMES = List.of("healthy", "cublas-too-old", "no-cudnn", "cu12-core-with-cu13-libs",
       "two-cuda-majors", "two-te-cores", "meta-only", "extension-version", "extension-symbol",
       "toolkit-without-cublas", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old", "nccl-ep-available",
-      "nccl-ep-old-nccl", "system-nccl-first");
+      "nccl-ep-old-nccl", "system-nccl-first", "jax-healthy", "jax-extension-symbol", "jax-extension-version");
 
   /** An nvcc for NCCL EP's JIT to find: a script never run (doctor runs nothing; the oracle does not JIT). */
   private static Path nvcc(Path env) throws IOException {

@@ -1,5 +1,6 @@
 """The oracle of te-wheel doctor's tests: performs the loads `import transformer_engine` (and, when TE's PyTorch
-extension is installed, `import transformer_engine.pytorch`) performs, in TE's order, with ctypes and the real
+extension is installed, `import transformer_engine.pytorch`, and with its JAX extension `import
+transformer_engine.jax`) performs, in TE's order, with ctypes and the real
 glibc, and prints the outcome as one JSON object. Written for te-wheel from the behaviour of
 transformer_engine/common/__init__.py (NVIDIA/TransformerEngine); it mirrors the order and the flags of each load,
 the folders searched and TE's package checks, not TE's code.
@@ -181,12 +182,20 @@ def framework(module):
     if path is None:
         raise Failure("extension", "not-found", module, None, "no shared object for " + module)
     # import torch first: torch maps its global deps with RTLD_GLOBAL, then imports torch._C.
-    torch_spec = importlib.util.find_spec("torch")
+    torch_spec = importlib.util.find_spec("torch") if module == "transformer_engine_torch" else None
     if torch_spec is not None:
         torch_dir = os.path.dirname(torch_spec.origin)
         load("torch", os.path.join(torch_dir, "lib", "libtorch_global_deps.so"), ctypes.RTLD_GLOBAL)
         for c in sorted(glob.glob(os.path.join(torch_dir, "_C.*.so"))):
             load("torch", c, sys.getdlopenflags())
+    # import jax first: it imports jaxlib's extension module (_jax, formerly xla_extension).
+    jaxlib_spec = importlib.util.find_spec("jaxlib") if module == "transformer_engine_jax" else None
+    if jaxlib_spec is not None:
+        jaxlib_dir = os.path.dirname(jaxlib_spec.origin)
+        found = sorted(glob.glob(os.path.join(jaxlib_dir, "_jax.*.so"))) or sorted(
+            glob.glob(os.path.join(jaxlib_dir, "xla_extension.*.so")))
+        if found:
+            load("jax", found[0], sys.getdlopenflags())
     # importlib loads an extension module with sys.getdlopenflags() (RTLD_NOW, local).
     load("extension", path, sys.getdlopenflags())
 
@@ -206,6 +215,8 @@ def main():
     load("core", core, ctypes.RTLD_GLOBAL | os.RTLD_LAZY)
     if dist("transformer-engine-torch") is not None or te_file("transformer_engine_torch") is not None:
         framework("transformer_engine_torch")
+    if dist("transformer-engine-jax") is not None or te_file("transformer_engine_jax") is not None:
+        framework("transformer_engine_jax")
 
 
 def nccl():
