@@ -165,8 +165,8 @@ final class NcclCheck {
 
   private static Finding shadowed(DoctorReport.Nccl nccl, Path pip, Distributions distributions) {
     Optional<String> pipOwner = ImportReplay.owner(distributions, pip);
-    return Finding.of("DOCTOR-NCCL-SHADOWED", Severity.WARNING, SONAME + " binds to " + nccl.file() + " ("
-        + nccl.how() + nccl.release().map(r -> "; NCCL " + r.text()).orElse("") + "), not to pip's " + pip + " ("
+    return Finding.of("DOCTOR-NCCL-SHADOWED", Severity.WARNING, "is the copy that binds (" + nccl.how()
+        + nccl.release().map(r -> "; NCCL " + r.text()).orElse("") + "), not pip's " + pip + " ("
         + pipOwner.orElse("no distribution") + release(pip).map(r -> "; NCCL " + r.text()).orElse("") + ")",
         "export LD_LIBRARY_PATH=" + pip.getParent() + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
         .about(SONAME, nccl.file(), nccl.distribution());
