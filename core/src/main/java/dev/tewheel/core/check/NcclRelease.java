@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * @param code NCCL_VERSION_CODE, e.g. 22105
  * @param text e.g. "2.21.5"
  */
-record NcclRelease(int code, String text) {
+public record NcclRelease(int code, String text) {
   private static final Pattern IN_RODATA = Pattern.compile("NCCL version (\\d{1,2})\\.(\\d{1,2})\\.(\\d{1,2})");
   private static final Pattern IN_FILE_NAME = Pattern.compile("libnccl\\.so\\.(\\d{1,2})\\.(\\d{1,2})\\.(\\d{1,2})");
   private static final Pattern IN_WHEEL_VERSION = Pattern.compile("(\\d{1,2})\\.(\\d{1,2})\\.(\\d{1,2})(?:\\D.*)?");
@@ -31,7 +31,7 @@ record NcclRelease(int code, String text) {
   private static final long MAX_RODATA = 256L << 20;
 
   /** Whether NCCL EP is loaded on this NCCL at all (see {@link NcclGate}). */
-  boolean passesGate() {
+  public boolean passesGate() {
     return code >= NcclGate.MINIMUM_CODE;
   }
 
@@ -40,7 +40,7 @@ record NcclRelease(int code, String text) {
    *
    * @param wheel the file name of the .whl holding it, or null
    */
-  static Optional<NcclRelease> of(ByteSource source, ElfFile elf, String fileName, String wheel) throws IOException {
+  public static Optional<NcclRelease> of(ByteSource source, ElfFile elf, String fileName, String wheel) throws IOException {
     Optional<NcclRelease> release = fromRodata(source, elf);
     if (release.isEmpty()) {
       Matcher m = IN_FILE_NAME.matcher(fileName);

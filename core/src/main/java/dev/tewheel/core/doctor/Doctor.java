@@ -82,16 +82,20 @@ public final class Doctor {
     boolean errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
     Optional<String> reason = Optional.empty();
     List<DoctorReport.Load> loads = List.of();
+    NcclCheck.Result nccl = new NcclCheck.Result(Optional.empty(), Optional.empty(), List.of());
     if (!errors) {
       // TE raises at its package checks before any load: the replay only follows when they pass.
       ImportReplay.Result replay = ImportReplay.replay(environment, distributions, request.environment());
       findings.addAll(replay.findings());
       loads = replay.loads();
+      nccl = NcclCheck.check(replay, distributions, request.environment());
+      findings.addAll(nccl.findings());
       findings.sort(Comparator.comparing(Finding::severity));
       errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
     }
     DoctorReport.Verdict verdict = errors ? DoctorReport.Verdict.FAILS : DoctorReport.Verdict.WORKS;
-    return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), loads, findings);
+    return new DoctorReport(verdict, reason, environment, deciding, distributions.all(), loads, nccl.nccl(),
+        nccl.ncclEp(), findings);
   }
 
   /** The CUDA major a distribution name carries ({@code nvidia-nccl-cu12}: 12), if any. */

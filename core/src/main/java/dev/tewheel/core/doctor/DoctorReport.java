@@ -18,11 +18,13 @@ import java.util.Optional;
  * @param environmentVariables the variables that decide loading, as set (unset ones left out)
  * @param distributions the distributions installed there
  * @param loads the loads TE's import performs, in order, as far as the replay went
+ * @param nccl the libnccl.so.2 that binds, when TE's import maps one or TE ships NCCL EP
+ * @param ncclEp NCCL EP's availability, when TE ships NCCL EP (or NCCL_EP_HOME names one)
  * @param findings what was found, errors first
  */
 public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvironment environment,
     Map<String, String> environmentVariables, List<Distribution> distributions, List<Load> loads,
-    List<Finding> findings) {
+    Optional<Nccl> nccl, Optional<NcclEp> ncclEp, List<Finding> findings) {
   /**
    * One load of TE's import.
    *
@@ -33,6 +35,29 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
    * @param distribution the distribution that installed the file, from its RECORD; empty when none did
    */
   public record Load(String stage, Path file, String mode, String foundBy, Optional<String> distribution) {}
+
+  /**
+   * The libnccl.so.2 that binds after TE's import.
+   *
+   * @param file the file
+   * @param how why that one ({@code mapped by TE's import}, or glibc's search step)
+   * @param release the NCCL release its file says it is
+   * @param distribution the distribution that installed it, if any
+   */
+  public record Nccl(Path file, String how, Optional<dev.tewheel.core.check.NcclRelease> release,
+      Optional<String> distribution) {}
+
+  /**
+   * NCCL EP's availability by TE's provider rule.
+   *
+   * @param available whether the provider's library, NCCL, the JIT's headers and nvcc are all there
+   * @param library the NCCL EP library TE's provider opens and the selection rule accepts, if any
+   * @param major the NCCL EP major TE's provider accepts
+   * @param headers the JIT's kernel headers' folder, when it has them
+   * @param nvcc the nvcc the JIT would run, if any (never run by doctor)
+   */
+  public record NcclEp(boolean available, Optional<Path> library, int major, Optional<Path> headers,
+      Optional<Path> nvcc) {}
 
   /** The JSON report's kind and format version (docs/schema/doctor.schema.json). */
   public static final String SCHEMA = "te-wheel-doctor-report/1";
@@ -86,6 +111,11 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
       lines.add("load " + load.stage() + ": " + load.file() + " (" + load.mode() + "; " + load.foundBy()
           + load.distribution().map(d -> "; from " + d).orElse("") + ")");
     }
+    nccl.ifPresent(n -> lines.add("nccl: " + n.file() + " (" + n.how() + n.release().map(r -> "; NCCL " + r.text())
+        .orElse("; release unknown") + n.distribution().map(d -> "; from " + d).orElse("") + ")"));
+    ncclEp.ifPresent(ep -> lines.add("nccl ep: " + (ep.available() ? "available: " + ep.library().orElseThrow()
+        + " (libnccl_ep.so." + ep.major() + "), JIT headers " + ep.headers().orElseThrow() + ", nvcc "
+        + ep.nvcc().orElseThrow() : "unavailable (the DOCTOR-NCCL-EP warnings say why)")));
     for (Finding f : findings) {
       StringBuilder line = new StringBuilder(f.severity().name().toLowerCase(java.util.Locale.ROOT)).append(' ')
           .append(f.id()).append(": ");
@@ -134,6 +164,19 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
       loadList.add(l);
     }
     out.put("loads", loadList);
+    nccl.ifPresent(n -> {
+      Map<String, Object> o = Json.object("file", n.file().toString(), "how", n.how());
+      n.release().ifPresent(r -> o.put("release", r.text()));
+      n.distribution().ifPresent(d -> o.put("distribution", d));
+      out.put("nccl", o);
+    });
+    ncclEp.ifPresent(ep -> {
+      Map<String, Object> o = Json.object("available", ep.available(), "major", (long) ep.major());
+      ep.library().ifPresent(l -> o.put("library", l.toString()));
+      ep.headers().ifPresent(h -> o.put("headers", h.toString()));
+      ep.nvcc().ifPresent(n -> o.put("nvcc", n.toString()));
+      out.put("ncclEp", o);
+    });
     out.put("findings", findings.stream().map(f -> (Object) f.json()).toList());
     return Json.write(out);
   }

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  */
 final class ImportReplay {
   /** The replay's answer: the plan, its loads as the report shows them, what it found, and how the import ends. */
-  record Result(TePythonImport.Plan plan, List<DoctorReport.Load> loads, List<Finding> findings, Outcome outcome) {}
+  record Result(TePythonImport.Plan plan, List<DoctorReport.Load> loads, List<Finding> findings, Outcome outcome,
+      Host host, Map<String, Path> loaded) {}
 
   /**
    * How the import ends, as glibc and TE would end it: every load binds, or the first that does not (its stage, the
@@ -61,8 +62,10 @@ final class ImportReplay {
             .filter(b -> b.file().isPresent()).map(b -> new TeLoadSequence.DlopenSearch.Hit(b.file().get(),
                 b.foundBy().toString())));
     boolean torch = distributions.named("transformer-engine-torch").isPresent()
-        || environment.searchFolders().stream().anyMatch(f -> hasTorchExtension(f));
-    TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch);
+        || environment.searchFolders().stream().anyMatch(f -> hasExtension(f, "transformer_engine_torch"));
+    boolean jax = distributions.named("transformer-engine-jax").isPresent()
+        || environment.searchFolders().stream().anyMatch(f -> hasExtension(f, "transformer_engine_jax"));
+    TePythonImport.Plan plan = TePythonImport.plan(request, environment.searchFolders(), torch, jax);
     List<Finding> findings = new java.util.ArrayList<>();
     List<DoctorReport.Load> loads = new java.util.ArrayList<>();
     for (TePythonImport.Load load : plan.loads()) {
@@ -70,7 +73,8 @@ final class ImportReplay {
           + (load.lazy() ? " | RTLD_LAZY" : " | RTLD_NOW"), load.foundBy(), owner(distributions, load.file())));
     }
     findings.addAll(shadowed(plan, request, environment, distributions));
-    Outcome outcome = bind(host, plan, distributions, findings);
+    Map<String, Path> loaded = new java.util.LinkedHashMap<>();
+    Outcome outcome = bind(host, plan, distributions, findings, loaded);
     if (!outcome.ok()) {
       // The loads after the one glibc refuses never happen.
       for (int i = 0; i < loads.size(); i++) {
@@ -87,7 +91,7 @@ final class ImportReplay {
       outcome = new Outcome(r.message().startsWith("Multiple files") ? "runtime-error" : "not-found", r.stage(),
           Optional.empty(), Optional.empty());
     }
-    return new Result(plan, loads, findings, outcome);
+    return new Result(plan, loads, findings, outcome, host, loaded);
   }
 
   /**
@@ -95,10 +99,11 @@ final class ImportReplay {
    * already), then its symbols against the global scope and its own (loader's prediction); RTLD_LAZY leaves
    * functions to their first call unless the file is BIND_NOW. A load that succeeds adds its closure to what later
    * DT_NEEDED entries bind to, and with RTLD_GLOBAL to the global scope.
+   *
+   * @param loaded filled with what is mapped, by SONAME, as the loads succeed
    */
   private static Outcome bind(Host host, TePythonImport.Plan plan, Distributions distributions,
-      List<Finding> findings) {
-    Map<String, Path> loaded = new java.util.LinkedHashMap<>();
+      List<Finding> findings, Map<String, Path> loaded) {
     List<Path> global = new java.util.ArrayList<>();
     for (TePythonImport.Load load : plan.loads()) {
       Path file = load.file();
@@ -248,9 +253,9 @@ final class ImportReplay {
     return findings;
   }
 
-  private static boolean hasTorchExtension(Path folder) {
+  private static boolean hasExtension(Path folder, String prefix) {
     try (var files = Files.list(folder)) {
-      return files.anyMatch(p -> p.getFileName().toString().startsWith("transformer_engine_torch")
+      return files.anyMatch(p -> p.getFileName().toString().startsWith(prefix)
           && p.getFileName().toString().endsWith(".so"));
     } catch (java.io.IOException e) {
       return false;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.doctor;
 
+import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,8 +106,18 @@ final class DoctorEnvironments {
     return lib("curand", StandIn.of("libcurand.so.10", "curandCreateGenerator"));
   }
 
-  Path nccl(String key) throws Exception {
-    return lib("nccl-" + key, StandIn.of("libnccl.so.2", "ncclGetVersion", "ncclCommInitRank").unversioned());
+  /**
+   * NCCL's libnccl.so.2 of a release: the stand-ins' build (src/native: c/nccl.c with the release's nccl.h and
+   * export list, -z now), which reports the release as NCCL does, by ncclGetVersion and by its "NCCL version" text.
+   */
+  static Path nccl(String release) {
+    Path lib = switch (release) {
+      case StandIns.NCCL_RELEASE -> StandIns.ncclLibDir();
+      case StandIns.OLD_NCCL_RELEASE -> StandIns.oldNcclLibDir();
+      case StandIns.OLDEST_NCCL_RELEASE -> StandIns.oldestNcclLibDir();
+      default -> throw new IllegalArgumentException("the stand-ins build no NCCL " + release);
+    };
+    return lib.resolve("libnccl.so." + release);
   }
 
   /** TE's core for a CUDA major, -z now, built against the newer cuBLAS; {@code newer}: exports CORE_NEW_FUNCTION. */
@@ -127,8 +138,18 @@ final class DoctorEnvironments {
   }
 
   Path libtorch() throws Exception {
-    return lib("torch", StandIn.of("libtorch.so", "at_empty").unversioned().calling(List.of(c10()), "c10_error")
-        .runpath("$ORIGIN"));
+    return lib("torch", StandIn.of("libtorch.so", "at_empty").unversioned().calling(List.of(c10(), libtorchCuda()),
+        "c10_error", "torch_cuda_init").runpath("$ORIGIN"));
+  }
+
+  /**
+   * torch's CUDA library: it links NCCL, found through a DT_RPATH into pip's nvidia/nccl/lib (torch's wheels write
+   * DT_RPATH, not DT_RUNPATH, so that LD_LIBRARY_PATH does not override pip's libraries: pytorch/builder#1150).
+   */
+  Path libtorchCuda() throws Exception {
+    return lib("torch-cuda", StandIn.of("libtorch_cuda.so", "torch_cuda_init").unversioned()
+        .calling(List.of(nccl(StandIns.OLD_NCCL_RELEASE)), "ncclCommInitRank")
+        .rpath("$ORIGIN/../../nvidia/nccl/lib:$ORIGIN"));
   }
 
   Path torchGlobalDeps() throws Exception {
@@ -150,6 +171,22 @@ final class DoctorEnvironments {
     return lib("te-torch" + (newerCore ? "-new" : ""), StandIn.of(file, "PyInit_transformer_engine_torch")
         .unversioned().calling(List.of(core(13, newerCore), libtorch(), c10()), calls.toArray(String[]::new)),
         file);
+  }
+
+  /** TE's JAX extension; {@code newerCore}: built against a core that exports CORE_NEW_FUNCTION. */
+  Path jaxExtension(boolean newerCore) throws Exception {
+    List<String> calls = new ArrayList<>(List.of("nvte_cublas_gemm", "cudaMalloc"));
+    if (newerCore) {
+      calls.add(CORE_NEW_FUNCTION);
+    }
+    String file = "transformer_engine_jax" + EXT_SUFFIX;
+    return lib("te-jax" + (newerCore ? "-new" : ""), StandIn.of(file, "PyInit_transformer_engine_jax")
+        .unversioned().calling(List.of(core(13, newerCore), cudart(13)), calls.toArray(String[]::new)), file);
+  }
+
+  /** jaxlib's extension module, which {@code import jax} imports. */
+  Path jaxlibModule() throws Exception {
+    return lib("jaxlib-jax", StandIn.of("_jax" + EXT_SUFFIX, "PyInit__jax").unversioned(), "_jax" + EXT_SUFFIX);
   }
 
   // --- real NVIDIA bytes: Debian's non-free CUDA 11.8 libraries ------------------------------------------------
@@ -246,7 +283,7 @@ final class DoctorEnvironments {
 
   TestWheel nccl(int major, String version) throws Exception {
     return new TestWheel("nvidia-nccl-cu" + major, version, true).file("nvidia/nccl/lib/libnccl.so.2",
-        nccl(major + "-" + version));
+        nccl(version));
   }
 
   TestWheel meta(String version) {
@@ -256,8 +293,25 @@ final class DoctorEnvironments {
   }
 
   TestWheel teCore(int major, String version, boolean newer) throws Exception {
+    return teCore(major, version, newer, false);
+  }
+
+  /**
+   * TE's core wheel; {@code ncclEp}: it ships NCCL EP as TE's release layout has it (design.md): the stand-ins'
+   * libnccl_ep.so (SONAME libnccl_ep.so.0) beside the core and NCCL EP's headers under wheel_lib/nccl_ep/include.
+   */
+  TestWheel teCore(int major, String version, boolean newer, boolean ncclEp) throws Exception {
     TestWheel wheel = new TestWheel("transformer_engine_cu" + major, version, false)
         .file("transformer_engine/wheel_lib/libtransformer_engine.so", core(major, newer));
+    if (ncclEp) {
+      wheel.file("transformer_engine/wheel_lib/libnccl_ep.so", StandIns.ncclEpLibrary());
+      Path include = StandIns.ncclEpHome().resolve("include");
+      try (var files = Files.walk(include)) {
+        for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+          wheel.file("transformer_engine/wheel_lib/nccl_ep/include/" + include.relativize(f), f);
+        }
+      }
+    }
     if (major == 13) {
       wheel.requires("nvidia-cublas>=" + CUBLAS_NEW).requires("nvidia-cuda-runtime>=13.0")
           .requires("nvidia-cudnn-cu13>=9.14").requires("nvidia-cuda-nvrtc>=13.0").requires("nvidia-curand");
@@ -270,11 +324,32 @@ final class DoctorEnvironments {
         .file("transformer_engine_torch" + EXT_SUFFIX, extension(newerCore));
   }
 
+  TestWheel teJax(String version, boolean newerCore) throws Exception {
+    return new TestWheel("transformer_engine_jax", version, false)
+        .file("transformer_engine_jax" + EXT_SUFFIX, jaxExtension(newerCore));
+  }
+
+  /** A jaxlib-shaped wheel: its package and its extension module. */
+  TestWheel jaxlib() throws Exception {
+    return new TestWheel("jaxlib", "0.7.1", false)
+        .text("jaxlib/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
+        .file("jaxlib/_jax" + EXT_SUFFIX, jaxlibModule());
+  }
+
+  /** A JAX environment: the CUDA 13 wheels, TE's metapackage, core and JAX extension, and jaxlib. */
+  List<TestWheel> jaxWheels(boolean newerCore, String extensionVersion) throws Exception {
+    List<TestWheel> wheels = cuda13();
+    wheels.addAll(List.of(meta(TE_VERSION), teCore(13, TE_VERSION, false), teJax(extensionVersion, newerCore),
+        jaxlib()));
+    return wheels;
+  }
+
   TestWheel torch() throws Exception {
     return new TestWheel("torch", "2.9.0", false)
         .text("torch/__init__.py", "raise ImportError('stand-in: never imported by the tests')\n")
         .file("torch/_C" + EXT_SUFFIX, torchC()).file("torch/lib/libtorch.so", libtorch())
-        .file("torch/lib/libc10.so", c10()).file("torch/lib/libtorch_global_deps.so", torchGlobalDeps());
+        .file("torch/lib/libc10.so", c10()).file("torch/lib/libtorch_cuda.so", libtorchCuda())
+        .file("torch/lib/libtorch_global_deps.so", torchGlobalDeps());
   }
 
   /** The CUDA 13 wheels of a working environment. */
@@ -337,7 +412,7 @@ final class DoctorEnvironments {
       }
       case "two-cuda-majors" -> {
         wheels = healthyWheels();
-        wheels.add(nccl(12, "2.27.7"));
+        wheels.add(nccl(12, StandIns.OLDEST_NCCL_RELEASE));
         expect = "ok";
       }
       case "two-te-cores" -> {
@@ -383,6 +458,43 @@ final class DoctorEnvironments {
         wheels = realCuda11(env, site, variables, true);
         expect = "core undefined-symbol " + CUBLASLT_NEW_FUNCTION;
       }
+      case "nccl-ep-available" -> {
+        // TE ships NCCL EP; pip's NCCL is 2.30.4, torch maps it; the JIT has its headers and an nvcc.
+        wheels = replace(replace(healthyWheels(), "transformer_engine_cu13", teCore(13, TE_VERSION, false, true)),
+            "nvidia-nccl-cu13", nccl(13, StandIns.NCCL_RELEASE));
+        variables.put("NCCL_EP_JIT_NVCC", nvcc(env).toString());
+        expect = "ok";
+      }
+      case "nccl-ep-old-nccl" -> {
+        // The same with pip's NCCL 2.28.9: the import works, NCCL EP is unavailable (NCCL < 2.30.4).
+        wheels = replace(healthyWheels(), "transformer_engine_cu13", teCore(13, TE_VERSION, false, true));
+        variables.put("NCCL_EP_JIT_NVCC", nvcc(env).toString());
+        expect = "ok";
+      }
+      case "system-nccl-first" -> {
+        // No torch to map pip's NCCL 2.30.4: NCCL EP's libnccl.so.2 (no RUNPATH) is glibc's, and LD_LIBRARY_PATH
+        // names a system NCCL 2.28.9 first (verl#6621).
+        wheels = replace(replace(without(without(healthyWheels(), "transformer_engine_torch"), "torch"),
+            "transformer_engine_cu13", teCore(13, TE_VERSION, false, true)), "nvidia-nccl-cu13",
+            nccl(13, StandIns.NCCL_RELEASE));
+        Path system = Files.createDirectories(env.resolve("system/lib"));
+        Files.copy(nccl(StandIns.OLD_NCCL_RELEASE), system.resolve("libnccl.so.2"));
+        variables.put("LD_LIBRARY_PATH", system.toString());
+        variables.put("NCCL_EP_JIT_NVCC", nvcc(env).toString());
+        expect = "ok";
+      }
+      case "jax-healthy" -> {
+        wheels = jaxWheels(false, TE_VERSION);
+        expect = "ok";
+      }
+      case "jax-extension-symbol" -> {
+        wheels = jaxWheels(true, TE_VERSION);
+        expect = "extension undefined-symbol " + CORE_NEW_FUNCTION;
+      }
+      case "jax-extension-version" -> {
+        wheels = jaxWheels(false, "2.8.0");
+        expect = "extension runtime-error";
+      }
       default -> throw new IllegalArgumentException("no environment " + name);
     }
     wheels = new ArrayList<>(wheels);
@@ -393,7 +505,16 @@ final class DoctorEnvironments {
 
   static final List<String> NAMES = List.of("healthy", "cublas-too-old", "no-cudnn", "cu12-core-with-cu13-libs",
       "two-cuda-majors", "two-te-cores", "meta-only", "extension-version", "extension-symbol",
-      "toolkit-without-cublas", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old");
+      "toolkit-without-cublas", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old", "nccl-ep-available",
+      "nccl-ep-old-nccl", "system-nccl-first", "jax-healthy", "jax-extension-symbol", "jax-extension-version");
+
+  /** An nvcc for NCCL EP's JIT to find: a script never run (doctor runs nothing; the oracle does not JIT). */
+  private static Path nvcc(Path env) throws IOException {
+    Path bin = Files.createDirectories(env.resolve("cuda-nvcc/bin"));
+    Path nvcc = Files.writeString(bin.resolve("nvcc"), "#!/bin/sh\nexit 1\n");
+    Files.setPosixFilePermissions(nvcc, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return nvcc;
+  }
 
   /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */
   /** A CUDA toolkit folder: NVRTC, cuRAND and the given cuDNN under {@code targets/x86_64-linux/lib}. */

@@ -40,6 +40,13 @@ class DoctorMatchesCtypesTest {
     String context = name + ": oracle " + oracle + "\ndoctor " + String.join("\n", report.lines());
     assertEquals(oracle.ok() ? DoctorReport.Verdict.WORKS : DoctorReport.Verdict.FAILS, report.verdict(), context);
     if (oracle.ok()) {
+      // The libnccl.so.2 doctor says binds (read, not loaded) is the one glibc maps, of the release it reports.
+      if (report.nccl().isPresent()) {
+        assertEquals(List.of(report.nccl().get().file().toRealPath().toString()), oracle.ncclFiles(), context);
+        assertEquals(Optional.of(oracle.ncclVersion()), report.nccl().get().release().map(r -> r.code()), context);
+      } else if (report.ncclEp().isPresent()) {
+        assertEquals(List.of(), oracle.ncclFiles(), "no libnccl.so.2 binds: " + context);
+      }
       return;
     }
     assertTrue(report.findings().stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR

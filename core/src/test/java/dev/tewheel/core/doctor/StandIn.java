@@ -20,19 +20,31 @@ import java.util.Optional;
  * @param versioned whether exports carry a version node named like the SONAME
  * @param imports the functions called, defined by the libraries {@code linkWith}
  * @param linkWith the libraries linked (their files); each becomes a DT_NEEDED of its SONAME
- * @param runpath DT_RUNPATH, if any (e.g. {@code $ORIGIN})
+ * @param runpath DT_RUNPATH, if any (e.g. {@code $ORIGIN}); DT_RPATH instead with {@code rpath}
  * @param now linked -z now (BIND_NOW)
  * @param mark a file the library's constructor creates when it is loaded, if any
+ * @param rpath whether {@code runpath} is written as DT_RPATH (searched before LD_LIBRARY_PATH), as torch's wheels
+ *     write theirs (pytorch/builder#1150)
  */
 record StandIn(String soname, List<String> exports, boolean versioned, List<String> imports, List<Path> linkWith,
-    Optional<String> runpath, boolean now, Optional<Path> mark) {
+    Optional<String> runpath, boolean now, Optional<Path> mark, boolean rpath) {
+  StandIn(String soname, List<String> exports, boolean versioned, List<String> imports, List<Path> linkWith,
+      Optional<String> runpath, boolean now, Optional<Path> mark) {
+    this(soname, exports, versioned, imports, linkWith, runpath, now, mark, false);
+  }
+
   static StandIn of(String soname, String... exports) {
     return new StandIn(soname, List.of(exports), true, List.of(), List.of(), Optional.empty(), false,
         Optional.empty());
   }
 
+  /** {@code value} as DT_RPATH. */
+  StandIn rpath(String value) {
+    return new StandIn(soname, exports, versioned, imports, linkWith, Optional.of(value), now, mark, true);
+  }
+
   StandIn unversioned() {
-    return new StandIn(soname, exports, false, imports, linkWith, runpath, now, mark);
+    return new StandIn(soname, exports, false, imports, linkWith, runpath, now, mark, rpath);
   }
 
   StandIn calling(List<Path> libraries, String... functions) {
@@ -40,7 +52,7 @@ record StandIn(String soname, List<String> exports, boolean versioned, List<Stri
     with.addAll(libraries);
     List<String> calls = new ArrayList<>(imports);
     calls.addAll(List.of(functions));
-    return new StandIn(soname, exports, versioned, calls, with, runpath, now, mark);
+    return new StandIn(soname, exports, versioned, calls, with, runpath, now, mark, rpath);
   }
 
   StandIn runpath(String value) {
@@ -48,11 +60,11 @@ record StandIn(String soname, List<String> exports, boolean versioned, List<Stri
   }
 
   StandIn bindNow() {
-    return new StandIn(soname, exports, versioned, imports, linkWith, runpath, true, mark);
+    return new StandIn(soname, exports, versioned, imports, linkWith, runpath, true, mark, rpath);
   }
 
   StandIn marking(Path file) {
-    return new StandIn(soname, exports, versioned, imports, linkWith, runpath, now, Optional.of(file));
+    return new StandIn(soname, exports, versioned, imports, linkWith, runpath, now, Optional.of(file), rpath);
   }
 
   /** Compiles it into {@code folder}/{@code fileName} (its SONAME unless given) and returns the file. */
@@ -92,7 +104,8 @@ record StandIn(String soname, List<String> exports, boolean versioned, List<Stri
           + ";\n  local: *;\n};\n");
       args.add("-Wl,--version-script," + script);
     }
-    runpath.ifPresent(r -> args.addAll(List.of("-Wl,--enable-new-dtags", "-Wl,-rpath," + r)));
+    runpath.ifPresent(r -> args.addAll(List.of(rpath ? "-Wl,--disable-new-dtags" : "-Wl,--enable-new-dtags",
+        "-Wl,-rpath," + r)));
     Path out = folder.resolve(fileName);
     args.addAll(List.of("-o", out.toString(), source.toString()));
     for (Path library : linkWith) {

@@ -21,9 +21,12 @@ import java.util.Map;
  * @param missing the SONAME, symbol or version glibc did not find
  * @param error the error text
  * @param loaded the files loaded, in order
+ * @param ncclFiles after an import that works, the files of the libnccl.so.2 dlopen("libnccl.so.2") mapped (one,
+ *     unless something is wrong); empty when none loads
+ * @param ncclVersion what its ncclGetVersion reported, 0 when none loads
  */
 record TeImportOracle(boolean ok, String stage, String kind, String library, String missing, String error,
-    List<String> loaded) {
+    List<String> loaded, List<String> ncclFiles, int ncclVersion) {
   /** {@code ok}, or {@code <stage> <kind>[ <missing>]}: what the environments' {@code expect} says. */
   String outcome() {
     return ok ? "ok" : stage + " " + kind + (missing == null ? "" : " " + missing);
@@ -41,10 +44,15 @@ record TeImportOracle(boolean ok, String stage, String kind, String library, Str
           script.toString(), env.sitePackages().toString()));
       String out = DoctorEnvironments.run(command, variables, 60);
       Map<String, Object> answer = (Map<String, Object>) Json.parse(out.strip());
+      Map<String, Object> nccl = (Map<String, Object>) answer.get("nccl");
+      if (nccl != null && ((Number) nccl.get("status")).intValue() != 0) {
+        throw new AssertionError("ncclGetVersion failed in " + env.name() + ": " + out);
+      }
       return new TeImportOracle((Boolean) answer.get("ok"), (String) answer.get("stage"),
           (String) answer.get("kind"), (String) answer.get("library"), (String) answer.get("missing"),
           (String) answer.get("error"), ((List<Object>) answer.get("loaded")).stream().map(o -> (String) o)
-              .toList());
+              .toList(), nccl == null ? List.of() : ((List<Object>) nccl.get("file")).stream().map(o -> (String) o)
+              .toList(), nccl == null ? 0 : ((Number) nccl.get("version")).intValue());
     } finally {
       Files.delete(script);
     }

@@ -1,5 +1,6 @@
 """The oracle of te-wheel doctor's tests: performs the loads `import transformer_engine` (and, when TE's PyTorch
-extension is installed, `import transformer_engine.pytorch`) performs, in TE's order, with ctypes and the real
+extension is installed, `import transformer_engine.pytorch`, and with its JAX extension `import
+transformer_engine.jax`) performs, in TE's order, with ctypes and the real
 glibc, and prints the outcome as one JSON object. Written for te-wheel from the behaviour of
 transformer_engine/common/__init__.py (NVIDIA/TransformerEngine); it mirrors the order and the flags of each load,
 the folders searched and TE's package checks, not TE's code.
@@ -8,8 +9,11 @@ the folders searched and TE's package checks, not TE's code.
 
 The first SITE plays sysconfig's purelib (where TE looks for NVIDIA's pip libraries); all of them are the import
 path. The environment variables are the process's own, as TE reads them.
-Output: {"ok", "stage", "library", "missing", "kind", "error", "loaded"}; a failing load names the file it opened
-("library"), what glibc could not find ("missing": a SONAME, a symbol or a version) and its kind.
+Output: {"ok", "stage", "library", "missing", "kind", "error", "loaded", "nccl"}; a failing load names the file it
+opened ("library"), what glibc could not find ("missing": a SONAME, a symbol or a version) and its kind. After an
+import that works, "nccl" is the libnccl.so.2 that dlopen("libnccl.so.2") binds in that process, as TE's NCCL EP
+check opens it (the copy the import mapped, else glibc's search), with what its ncclGetVersion reports; null when
+none loads.
 """
 import ctypes
 import glob
@@ -178,12 +182,20 @@ def framework(module):
     if path is None:
         raise Failure("extension", "not-found", module, None, "no shared object for " + module)
     # import torch first: torch maps its global deps with RTLD_GLOBAL, then imports torch._C.
-    torch_spec = importlib.util.find_spec("torch")
+    torch_spec = importlib.util.find_spec("torch") if module == "transformer_engine_torch" else None
     if torch_spec is not None:
         torch_dir = os.path.dirname(torch_spec.origin)
         load("torch", os.path.join(torch_dir, "lib", "libtorch_global_deps.so"), ctypes.RTLD_GLOBAL)
         for c in sorted(glob.glob(os.path.join(torch_dir, "_C.*.so"))):
             load("torch", c, sys.getdlopenflags())
+    # import jax first: it imports jaxlib's extension module (_jax, formerly xla_extension).
+    jaxlib_spec = importlib.util.find_spec("jaxlib") if module == "transformer_engine_jax" else None
+    if jaxlib_spec is not None:
+        jaxlib_dir = os.path.dirname(jaxlib_spec.origin)
+        found = sorted(glob.glob(os.path.join(jaxlib_dir, "_jax.*.so"))) or sorted(
+            glob.glob(os.path.join(jaxlib_dir, "xla_extension.*.so")))
+        if found:
+            load("jax", found[0], sys.getdlopenflags())
     # importlib loads an extension module with sys.getdlopenflags() (RTLD_NOW, local).
     load("extension", path, sys.getdlopenflags())
 
@@ -203,11 +215,29 @@ def main():
     load("core", core, ctypes.RTLD_GLOBAL | os.RTLD_LAZY)
     if dist("transformer-engine-torch") is not None or te_file("transformer_engine_torch") is not None:
         framework("transformer_engine_torch")
+    if dist("transformer-engine-jax") is not None or te_file("transformer_engine_jax") is not None:
+        framework("transformer_engine_jax")
+
+
+def nccl():
+    try:
+        handle = ctypes.CDLL("libnccl.so.2", mode=ctypes.RTLD_LOCAL)
+    except OSError:
+        return None
+    version = ctypes.c_int(0)
+    status = handle.ncclGetVersion(ctypes.byref(version))
+    files = set()
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        for line in maps:
+            parts = line.split(None, 5)
+            if len(parts) == 6 and os.path.basename(parts[5].strip()).startswith("libnccl.so"):
+                files.add(parts[5].strip())
+    return {"file": sorted(files), "status": status, "version": version.value}
 
 
 try:
     main()
-    out = {"ok": True}
+    out = {"ok": True, "nccl": nccl()}
 except Failure as f:
     out = {"ok": False, "stage": f.stage, "kind": f.kind, "library": f.library, "missing": f.missing,
            "error": f.error}

@@ -11,12 +11,14 @@ import java.util.stream.Stream;
 
 /**
  * The loads {@code import transformer_engine} performs in a fresh Python process, in its order and with its flags
- * ({@code transformer_engine/common/__init__.py}), and those {@code import transformer_engine.pytorch} adds: the plan
+ * ({@code transformer_engine/common/__init__.py}), and those {@code import transformer_engine.pytorch} and
+ * {@code import transformer_engine.jax} add: the plan
  * a replay judges load by load. Each library's search is {@link TeLoadSequence#search} (system roots, dlopen by name,
  * pip folders); what TE's Python does beyond te-runtime's sequence is here: its order (cuDNN, NVRTC, cuRAND, then,
  * without a toolkit, cuBLAS, cudart and cuDNN from pip only), every file of a pip folder that TE's glob matches,
  * only TE's four pip folders, the core library's search beside the imported package and in purelib (more than one
- * file is TE's error), and the framework extension's, after torch's own libraries. Nothing is loaded.
+ * file is TE's error), and each framework extension's, after its framework's own libraries (torch's, or jaxlib's
+ * extension module, which {@code import jax} imports). Nothing is loaded.
  */
 public final class TePythonImport {
   /** TE's four pip folder patterns, relative to site-packages, for a library's pip package name. */
@@ -60,6 +62,17 @@ public final class TePythonImport {
    * @param torchExtension whether to plan TE's PyTorch extension too (installed: its distribution or its file)
    */
   public static Plan plan(TeLoadSequence.Request request, List<Path> importFolders, boolean torchExtension) {
+    return plan(request, importFolders, torchExtension, false);
+  }
+
+  /**
+   * As {@link #plan(TeLoadSequence.Request, List, boolean)}, and with {@code jaxExtension} the loads of
+   * {@code import transformer_engine.jax} after those: {@code import jax} (jaxlib's extension module,
+   * {@code jaxlib/_jax*.so}, else the older {@code jaxlib/xla_extension*.so}, RTLD_NOW local as importlib loads it),
+   * then TE's JAX extension, {@code transformer_engine_jax*.so}, found as the PyTorch one.
+   */
+  public static Plan plan(TeLoadSequence.Request request, List<Path> importFolders, boolean torchExtension,
+      boolean jaxExtension) {
     List<Load> loads = new ArrayList<>();
     Path site = request.site().folder().orElseThrow(() -> new IllegalArgumentException("no purelib"));
     boolean systemNvrtc = false;
@@ -117,17 +130,41 @@ public final class TePythonImport {
           loads.add(new Load("torch", c, false, false, "import torch._C", false));
         }
       }
-      Object extension = shared(roots, "transformer_engine_torch");
-      if (extension instanceof Refusal r) {
-        return new Plan(loads, Optional.of(new Refusal("extension", r.message())), toolkit);
+      Optional<Refusal> refusal = extension(roots, "transformer_engine_torch", loads);
+      if (refusal.isPresent()) {
+        return new Plan(loads, refusal, toolkit);
       }
-      if (extension == null) {
-        return new Plan(loads, Optional.of(new Refusal("extension", "no transformer_engine_torch*.so beside the"
-            + " imported package nor in purelib")), toolkit);
+    }
+    if (jaxExtension) {
+      Optional<Path> jaxlib = packageRoot(importFolders, "jaxlib").map(r -> r.resolve("jaxlib"));
+      if (jaxlib.isPresent()) {
+        List<Path> module = matching(jaxlib.get(), Pattern.compile("_jax\\..*\\.so"));
+        if (module.isEmpty()) {
+          module = matching(jaxlib.get(), Pattern.compile("xla_extension\\..*\\.so"));
+        }
+        module.stream().limit(1).forEach(m -> loads.add(new Load("jax", m, false, false, "import jax (jaxlib's"
+            + " extension module)", false)));
       }
-      loads.add(new Load("extension", (Path) extension, false, false, "TE's framework extension search", false));
+      Optional<Refusal> refusal = extension(roots, "transformer_engine_jax", loads);
+      if (refusal.isPresent()) {
+        return new Plan(loads, refusal, toolkit);
+      }
     }
     return new Plan(loads, Optional.empty(), toolkit);
+  }
+
+  /** TE's framework extension {@code prefix*.so}, loaded as importlib loads it (RTLD_NOW, local); else TE's error. */
+  private static Optional<Refusal> extension(List<Path> roots, String prefix, List<Load> loads) {
+    Object extension = shared(roots, prefix);
+    if (extension instanceof Refusal r) {
+      return Optional.of(new Refusal("extension", r.message()));
+    }
+    if (extension == null) {
+      return Optional.of(new Refusal("extension", "no " + prefix + "*.so beside the imported package nor in"
+          + " purelib"));
+    }
+    loads.add(new Load("extension", (Path) extension, false, false, "TE's framework extension search", false));
+    return Optional.empty();
   }
 
   /**

@@ -1,0 +1,163 @@
+package dev.tewheel.loader.te;
+
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpSelection;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.elf.ElfFile;
+import dev.tewheel.loader.ElfFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Where TE's NCCL EP provider takes NCCL EP from, and what NCCL EP's JIT needs, as files and variables say it, with
+ * nothing loaded or run (design.md, "The artifacts"; te-runtime's TeProvider and JitCheck apply the same order in a
+ * live process). The provider reads {@code NCCL_EP_HOME}, or sets it to {@code <its folder>/nccl_ep} when unset or
+ * empty, then opens the first of {@code $NCCL_EP_HOME/lib/libnccl_ep.so.<M>}, {@code $NCCL_EP_HOME/lib/libnccl_ep.so}
+ * and the same two names beside itself whose SONAME is {@code libnccl_ep.so.<M>}, M being the NCCL_EP_MAJOR it was
+ * built with. The JIT takes its kernel headers from {@code $NCCL_EP_JIT_SOURCE_DIR}, else
+ * {@code $NCCL_EP_HOME/include/nccl_ep}, and nvcc from {@code $NCCL_EP_JIT_NVCC}, {@code $NVCC},
+ * {@code $CUDA_HOME/bin/nvcc} (or {@code $CUDA_PATH}'s), then PATH.
+ */
+public final class NcclEpProvider {
+  public static final String HOME = "NCCL_EP_HOME";
+
+  private NcclEpProvider() {}
+
+  /**
+   * The provider's view of one TE install.
+   *
+   * @param home the NCCL_EP_HOME it reads (the variable's, else {@code <core folder>/nccl_ep})
+   * @param homeSource {@code NCCL_EP_HOME} or {@code TE's provider}
+   * @param requiredMajor the NCCL_EP_MAJOR it accepts: the shipped {@code nccl_ep.h}'s, else te-wheel's default
+   * @param majorSource the header read, or the default
+   * @param candidates the files it tries, in order (those that exist)
+   * @param opened the file it opens (the first candidate with its SONAME), if any
+   * @param selection the one selection rule (bundle's) applied to {@code opened}
+   */
+  public record Choice(Path home, String homeSource, int requiredMajor, String majorSource, List<Path> candidates,
+      Optional<Path> opened, Optional<NcclEpSelection> selection) {
+    public Choice {
+      candidates = List.copyOf(candidates);
+    }
+
+    /** Whether TE ships or is pointed at any NCCL EP library at all. */
+    public boolean shipped() {
+      return !candidates.isEmpty();
+    }
+
+    /** The library that would load, accepted by the selection rule. */
+    public Optional<Path> accepted() {
+      return selection.flatMap(NcclEpSelection::chosen).map(c -> c.file());
+    }
+  }
+
+  /** What the JIT finds: its kernel headers' folder and nvcc, each with where it came from. */
+  public record Jit(Optional<Path> sourceDir, String sourceDirSource, boolean headers, Optional<Path> nvcc,
+      String nvccSource) {}
+
+  /** The provider's choice for the TE core in {@code coreFolder}, under {@code variables}. */
+  public static Choice choice(Map<String, String> variables, Path coreFolder) {
+    String value = set(variables, HOME);
+    Path home = value != null ? Path.of(value).toAbsolutePath().normalize() : coreFolder.resolve("nccl_ep");
+    String homeSource = value != null ? HOME + "=" + value : "unset, so TE's provider sets " + HOME + "=" + home;
+    Path header = home.resolve("include").resolve(NcclEpVersion.HEADER);
+    int major = NcclEpSelection.DEFAULT_MAJOR;
+    String majorSource = "te-wheel's default (no " + header + ")";
+    if (Files.isRegularFile(header)) {
+      try {
+        OptionalInt m = NcclEpVersion.majorFromHeader(Files.readString(header, StandardCharsets.ISO_8859_1));
+        if (m.isPresent()) {
+          major = m.getAsInt();
+          majorSource = "NCCL_EP_MAJOR of " + header;
+        }
+      } catch (IOException e) {
+        // unreadable: the default major, as the provider cannot have been built from it either
+      }
+    }
+    List<Path> candidates = new ArrayList<>();
+    Path opened = null;
+    for (Path folder : List.of(home.resolve("lib"), coreFolder)) {
+      for (String name : List.of(NcclEpLibraryName.soname(major), NcclEpLibraryName.BASE)) {
+        Path file = folder.resolve(name);
+        if (!Files.exists(file) || candidates.contains(file)) {
+          continue;
+        }
+        candidates.add(file);
+        if (opened == null && hasSoname(file, NcclEpLibraryName.soname(major))) {
+          opened = file;
+        }
+      }
+    }
+    Optional<NcclEpSelection> selection = opened == null ? Optional.empty()
+        : Optional.of(NcclEpSelection.select(List.of(opened), major, null, null,
+            java.util.Set.copyOf(dev.tewheel.bundle.ncclep.NcclEpFunctions.REQUIRED), ElfFiles::read));
+    return new Choice(home, homeSource, major, majorSource, candidates, Optional.ofNullable(opened), selection);
+  }
+
+  /** The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home}. */
+  public static Jit jit(Map<String, String> variables, Path home) {
+    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
+    Path sourceDir = source != null ? Path.of(source) : home.resolve("include/nccl_ep");
+    String sourceDirSource = source != null ? "NCCL_EP_JIT_SOURCE_DIR" : HOME;
+    boolean headers = Files.isDirectory(sourceDir.resolve("device"));
+    for (String name : List.of("NCCL_EP_JIT_NVCC", "NVCC")) {
+      String explicit = set(variables, name);
+      if (explicit != null) {
+        Optional<Path> nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable)
+            : onPath(variables, explicit);
+        return new Jit(Optional.of(sourceDir), sourceDirSource, headers, nvcc, name + "=" + explicit);
+      }
+    }
+    for (String name : List.of("CUDA_HOME", "CUDA_PATH")) {
+      String root = set(variables, name);
+      if (root != null) {
+        Path nvcc = Path.of(root, "bin", "nvcc");
+        if (Files.exists(nvcc)) {
+          return new Jit(Optional.of(sourceDir), sourceDirSource, headers, Optional.of(nvcc), name + "=" + root);
+        }
+        break; // $CUDA_PATH is the JIT's alternative to an unset $CUDA_HOME only
+      }
+    }
+    return new Jit(Optional.of(sourceDir), sourceDirSource, headers, onPath(variables, "nvcc"), "PATH");
+  }
+
+  /** The first executable {@code name} in a folder PATH names by an absolute path (relative entries skipped). */
+  private static Optional<Path> onPath(Map<String, String> variables, String name) {
+    String path = variables.get("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String folder : path.split(":", -1)) {
+      if (!folder.startsWith("/")) {
+        continue;
+      }
+      Path file = Path.of(folder, name);
+      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+        return Optional.of(file);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A variable's value; an empty one counts as unset, as in the provider and the JIT. */
+  private static String set(Map<String, String> variables, String name) {
+    String value = variables.get(name);
+    return value == null || value.isEmpty() ? null : value;
+  }
+
+  private static boolean hasSoname(Path file, String soname) {
+    try {
+      ElfFile elf = ElfFiles.readWithoutSymbols(file);
+      return elf.soname().equals(Optional.of(soname));
+    } catch (IOException | RuntimeException e) {
+      return false; // unreadable: the provider cannot read its SONAME either and goes on
+    }
+  }
+}
