@@ -2,6 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.ManylinuxPolicies;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.loader.OwnSearch;
 import java.io.BufferedReader;
@@ -55,7 +56,7 @@ final class DependenciesResolveCheck extends LibraryCheck {
       // The kinds are TE's rules (only NCCL EP may need the driver), so any library may need what the list allows.
       List<Allowed> any = new ArrayList<>();
       allowed.forEach(a -> any.add(new Allowed(a.pattern(), Set.of())));
-      AnyLayout.POLICY_LIBRARIES.forEach(p -> any.add(new Allowed(p, Set.of())));
+      ManylinuxPolicies.get().systemLibraries().forEach(p -> any.add(new Allowed(p, Set.of())));
       return any;
     }
     return allowed;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.policy.ManylinuxPolicies;
 import dev.tewheel.core.policy.PlatformSuggestion;
 import dev.tewheel.core.policy.TagSuggester;
 import dev.tewheel.elf.ElfFile;
@@ -48,7 +49,7 @@ public final class SuggestedPlatform {
           outside.add(needed);
           // Allowed beside the policies (an NVIDIA wheel library, allowedNeeded); a policy's own library is judged
           // by each policy in turn.
-          if (!AnyLayout.POLICY_LIBRARIES.contains(needed) && DependenciesResolveCheck.permits(subject, needed, kind)) {
+          if (!ManylinuxPolicies.get().systemLibraries().contains(needed) && DependenciesResolveCheck.permits(subject, needed, kind)) {
             provided.add(needed);
           }
         }

@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -24,7 +22,6 @@ final class WheelSizeCheck extends WheelCheck {
   /** PyPI's default limit on one uploaded file. */
   static final long PYPI_DEFAULT_LIMIT = 100L << 20;
   private static final int LARGEST = 3;
-  private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(B|KiB|MiB|GiB)?\\s*");
 
   WheelSizeCheck() {
     super("WHEEL-SIZE", "the wheel stays within maxWheelSize, else within PyPI's default upload limit (100 MiB,"
@@ -59,31 +56,6 @@ final class WheelSizeCheck extends WheelCheck {
     return List.of(finding(wheel.path(), found, "at most " + format(PYPI_DEFAULT_LIMIT) + ", PyPI's default upload"
         + " limit per file", "ship fewer GPU architectures or less device code (the largest entries above); or, if"
         + " the project's PyPI limit was raised, set maxWheelSize to it"));
-  }
-
-  /**
-   * Parses a size as users write it: a number with {@code KiB}, {@code MiB} or {@code GiB} (powers of 1024), or
-   * plain bytes ({@code B} optional), e.g. {@code 500MiB}, {@code 1.5 GiB}, {@code 104857600}.
-   *
-   * @throws IllegalArgumentException naming the forms it accepts
-   */
-  static long parseSize(String text) {
-    Matcher m = SIZE.matcher(text);
-    if (!m.matches()) {
-      throw new IllegalArgumentException("'" + text + "' is not a size: expected a number with KiB, MiB or GiB"
-          + " (e.g. 500MiB, 1.5GiB), or a number of bytes");
-    }
-    int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
-      case "KiB" -> 10;
-      case "MiB" -> 20;
-      case "GiB" -> 30;
-      default -> 0;
-    };
-    double bytes = Double.parseDouble(m.group(1)) * (1L << shift);
-    if (bytes < 1 || bytes >= Long.MAX_VALUE) {
-      throw new IllegalArgumentException("'" + text + "' is not a size between 1 byte and 8 EiB");
-    }
-    return (long) bytes;
   }
 
   /** e.g. 153.2 MiB; below 1 KiB in bytes. */

@@ -52,7 +52,7 @@ class WheelSizeCheckTest {
   private static List<Finding> wheelSize(Path wheel, String maxWheelSize) throws Exception {
     CheckSettings settings = CheckSettings.defaults();
     if (maxWheelSize != null) {
-      settings = settings.withMaxWheelSize(WheelSizeCheck.parseSize(maxWheelSize));
+      settings = settings.withMaxWheelSize(CheckSettings.parseSize(maxWheelSize));
     }
     return new Verifier().verify(VerifyRequest.wheel(wheel).withSettings(settings)).findings().stream()
         .filter(f -> f.checkId().equals("WHEEL-SIZE")).toList();
@@ -82,11 +82,11 @@ class WheelSizeCheckTest {
 
   @Test
   void sizesTakeKibMibGibOrBytes() {
-    assertEquals(500L << 20, WheelSizeCheck.parseSize("500MiB"));
-    assertEquals(3L << 29, WheelSizeCheck.parseSize("1.5 GiB"));
-    assertEquals(8192, WheelSizeCheck.parseSize("8KiB"));
-    assertEquals(104857600, WheelSizeCheck.parseSize("104857600"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WheelSizeCheck.parseSize("1GB"));
+    assertEquals(500L << 20, CheckSettings.parseSize("500MiB"));
+    assertEquals(3L << 29, CheckSettings.parseSize("1.5 GiB"));
+    assertEquals(8192, CheckSettings.parseSize("8KiB"));
+    assertEquals(104857600, CheckSettings.parseSize("104857600"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CheckSettings.parseSize("1GB"));
     assertEquals("'1GB' is not a size: expected a number with KiB, MiB or GiB (e.g. 500MiB, 1.5GiB), or a number of"
         + " bytes", e.getMessage());
   }
