@@ -2,6 +2,8 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -3,6 +3,8 @@ package dev.tewheel.core.check;
 import dev.tewheel.core.check.NvidiaDistributions.Distribution;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.requirement.Marker;
 import dev.tewheel.core.requirement.PyVersion;
 import dev.tewheel.core.requirement.Requirement;

@@ -2,6 +2,8 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GnuProperties;

@@ -2,6 +2,9 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
+import dev.tewheel.core.policy.ToolchainVersion;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.elf.DynamicSymbol;

@@ -2,6 +2,8 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.policy.ManylinuxPolicies;
 import dev.tewheel.core.policy.PlatformSuggestion;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.policy.TagSuggester;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.tewheel.core.verify;
 
 import dev.tewheel.core.check.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.PlatformTags;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;

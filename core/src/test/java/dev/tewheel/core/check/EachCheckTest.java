@@ -10,6 +10,7 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ProgramHeader;

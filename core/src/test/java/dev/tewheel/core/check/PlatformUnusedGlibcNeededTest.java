@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.gate.Finding;
+import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.policy;
 
 import java.util.ArrayList;
 import java.util.Arrays;

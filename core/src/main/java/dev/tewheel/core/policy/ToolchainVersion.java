@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.policy;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.VersionNeed;

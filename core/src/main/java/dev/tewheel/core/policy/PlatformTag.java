@@ -1,7 +1,5 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.policy;
 
-import dev.tewheel.core.policy.ManylinuxPolicies;
-import dev.tewheel.core.policy.ManylinuxPolicy;
 import dev.tewheel.elf.ElfClass;
 import dev.tewheel.elf.ElfData;
 import dev.tewheel.elf.ElfMachine;
