@@ -12,8 +12,8 @@ import java.util.List;
  * For information: which aarch64 libraries are marked for BTI and PAC (GNU_PROPERTY_AARCH64_FEATURE_1_AND). A
  * process runs with BTI enforced only when every object it maps is marked, so one unmarked library turns it off.
  */
-final class Aarch64BranchProtectionCheck extends LibraryCheck {
-  Aarch64BranchProtectionCheck() {
+public final class Aarch64BranchProtectionCheck extends LibraryCheck {
+  public Aarch64BranchProtectionCheck() {
     super("AARCH64-BTI-PAC",
         "aarch64 libraries' BTI and PAC marking (GNU_PROPERTY_AARCH64_FEATURE_1_AND), reported for information", Severity.INFO);
   }

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
  * ({@code #define NCCL_EP_JIT_SOURCE_DIR "/…"}): on a user's machine those paths lead nowhere, so the JIT only finds
  * the shipped headers when NCCL_EP_HOME points at them. A warning: the runtime sets NCCL_EP_HOME.
  */
-final class BakedBuildPathsCheck extends SubjectCheck {
+public final class BakedBuildPathsCheck extends SubjectCheck {
   private static final Pattern ABSOLUTE_STRING = Pattern.compile("\"(/[^\"\\s]*)\"");
 
-  BakedBuildPathsCheck() {
+  public BakedBuildPathsCheck() {
     super("BAKED-BUILD-PATHS",
         "no shipped header embeds an absolute path of the build machine", Severity.WARNING);
   }

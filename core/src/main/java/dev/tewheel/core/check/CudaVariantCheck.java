@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 public final class CudaVariantCheck extends SubjectCheck {
   public static final String ID = "CUDA-VARIANT";
 
-  CudaVariantCheck() {
+  public CudaVariantCheck() {
     super(ID, "every library NEEDS the CUDA libraries (SONAME majors) of the wheel's CUDA variant", Severity.ERROR);
   }
 

@@ -21,10 +21,10 @@ import java.util.Set;
  * provides ({@code allowed-needed.txt} plus {@code allowedNeeded}). Where glibc looks inside wheel_lib is
  * {@link OwnSearch}'s rule: its own folder only when a search-path entry names {@code $ORIGIN}.
  */
-final class DependenciesResolveCheck extends LibraryCheck {
+public final class DependenciesResolveCheck extends LibraryCheck {
   private static final List<Allowed> DEFAULT_ALLOWED = load();
 
-  DependenciesResolveCheck() {
+  public DependenciesResolveCheck() {
     super("DEPS-RESOLVE",
         "every DT_NEEDED resolves to a shipped file or to an allowed system or wheel library", Severity.ERROR);
   }

@@ -33,7 +33,7 @@ public final class DepsDeclaredCheck extends WheelCheck {
   /** The Python versions a marker is tried with: a requirement counts when it applies to any of them. */
   private static final List<String> PYTHONS = List.of("3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14");
 
-  DepsDeclaredCheck() {
+  public DepsDeclaredCheck() {
     super(ID, "every Requires-Dist on NVIDIA's distributions is of the wheel's CUDA major, and its minimum is a floor"
         + " wheel the libraries were proven to bind on (SYMBOL-FLOOR)", Severity.ERROR);
   }

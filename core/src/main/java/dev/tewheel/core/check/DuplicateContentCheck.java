@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /** No two shipped files have the same bytes: the mark of a symlink chain copied once per link. */
-final class DuplicateContentCheck extends BaseCheck {
-  DuplicateContentCheck() {
+public final class DuplicateContentCheck extends BaseCheck {
+  public DuplicateContentCheck() {
     super("DUPLICATE-CONTENT",
         "no two shipped files have the same content", Severity.ERROR);
   }

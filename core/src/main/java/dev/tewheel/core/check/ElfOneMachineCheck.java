@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** All libraries are for one machine and one ELF class, the TE library's: a wheel has one platform. */
-final class ElfOneMachineCheck extends SubjectCheck {
-  ElfOneMachineCheck() {
+public final class ElfOneMachineCheck extends SubjectCheck {
+  public ElfOneMachineCheck() {
     super("ELF-ONE-MACHINE",
         "all libraries are built for one architecture and ELF class", Severity.ERROR);
   }

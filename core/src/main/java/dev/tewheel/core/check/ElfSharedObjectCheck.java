@@ -12,8 +12,8 @@ import java.util.Optional;
  * Every library is an ELF shared object that the ELF reader can read in full; another ELF file (told by its magic,
  * not named as a library) may also be a program (EXEC), but no object file or core dump.
  */
-final class ElfSharedObjectCheck extends SubjectCheck {
-  ElfSharedObjectCheck() {
+public final class ElfSharedObjectCheck extends SubjectCheck {
+  public ElfSharedObjectCheck() {
     super("ELF-SHARED-OBJECT",
         "every library is a readable ELF shared object (e_type DYN); any other ELF file a shared object or a"
             + " program (EXEC)", Severity.ERROR);

@@ -12,11 +12,11 @@ import java.util.Optional;
  * No library asks for an executable stack: PT_GNU_STACK present and without PF_X. glibc 2.41 and later refuse to
  * dlopen a library that asks for one; older ones make every thread's stack executable for it.
  */
-final class ExecStackCheck extends LibraryCheck {
+public final class ExecStackCheck extends LibraryCheck {
   static final String CONSEQUENCE = "glibc 2.41 and later refuse to dlopen it (\"cannot enable executable stack as"
       + " shared object requires\"); older glibc makes every thread stack of the process executable";
 
-  ExecStackCheck() {
+  public ExecStackCheck() {
     super("EXEC-STACK",
         "no library asks for an executable stack (PT_GNU_STACK present, without PF_X)", Severity.ERROR);
   }

@@ -9,8 +9,8 @@ import java.util.OptionalInt;
  * Only regular files, none world-writable, libraries executable: a wheel cannot carry symlinks (pip ignores
  * them), device files have no business there, and installers copy the modes they find.
  */
-final class FileTypesCheck extends SubjectCheck {
-  FileTypesCheck() {
+public final class FileTypesCheck extends SubjectCheck {
+  public FileTypesCheck() {
     super("LAYOUT-FILE-TYPES",
         "only regular files; none world-writable; .so files executable", Severity.ERROR);
   }

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * ({@code cudaArchitectures}): SASS that runs on it natively, else PTX the driver can JIT (a warning: the first
  * launch compiles, slowly, and the JIT may fail), else nothing, an error: "no kernel image is available".
  */
-final class GpuArchsCheck extends BaseCheck {
-  GpuArchsCheck() {
+public final class GpuArchsCheck extends BaseCheck {
+  public GpuArchsCheck() {
     super("GPU-ARCHS",
         "every library with CUDA code has SASS (else PTX to JIT: warning) for each declared cudaArchitectures entry", Severity.ERROR);
   }

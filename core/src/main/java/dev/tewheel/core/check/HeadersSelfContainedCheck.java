@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * Every quoted include of every shipped header resolves, as NCCL EP's JIT resolves it, to a shipped header or to
  * one that comes from NCCL or CUDA: the bug of JIT headers missing from the wheel, caught before users hit it.
  */
-final class HeadersSelfContainedCheck extends BaseCheck {
-  HeadersSelfContainedCheck() {
+public final class HeadersSelfContainedCheck extends BaseCheck {
+  public HeadersSelfContainedCheck() {
     super("HEADERS-SELF-CONTAINED",
         "every quoted #include of a shipped header resolves to a shipped or an external header", Severity.ERROR);
   }

@@ -16,11 +16,11 @@ import java.util.List;
  * x86-64 CPU (the psABI's baseline); a library whose GNU property note says it needs x86-64-v2, v3 or v4 fails
  * to load on older CPUs (glibc 2.33+ refuses it with "CPU ISA level is lower than required").
  */
-final class IsaLevelCheck extends LibraryCheck {
+public final class IsaLevelCheck extends LibraryCheck {
   /** What every x86_64 platform tag promises: the baseline. */
   static final int PROMISED_LEVEL = 1;
 
-  IsaLevelCheck() {
+  public IsaLevelCheck() {
     super("ISA-LEVEL",
         "no x86-64 library needs a newer ISA level (x86-64-v2/v3/v4) than the platform tag promises (baseline)", Severity.WARNING);
   }

@@ -8,8 +8,8 @@ import java.util.List;
  * The layout's required files are there: the TE library always; with NCCL EP, its library and its headers
  * together, since the JIT cannot compile without them and the headers are useless without the library.
  */
-final class LayoutRequiredFilesCheck extends SubjectCheck {
-  LayoutRequiredFilesCheck() {
+public final class LayoutRequiredFilesCheck extends SubjectCheck {
+  public LayoutRequiredFilesCheck() {
     super("LAYOUT-REQUIRED",
         "the layout's required files are present: TE library; NCCL EP library and nccl_ep.h together", Severity.ERROR);
   }

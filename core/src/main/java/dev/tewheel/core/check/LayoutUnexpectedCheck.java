@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Nothing sits in wheel_lib beside what the layout places there: strays are build leftovers or mistakes. */
-final class LayoutUnexpectedCheck extends BaseCheck {
-  LayoutUnexpectedCheck() {
+public final class LayoutUnexpectedCheck extends BaseCheck {
+  public LayoutUnexpectedCheck() {
     super("LAYOUT-UNEXPECTED",
         "wheel_lib holds nothing beside the layout's files, the include tree and the manifest", Severity.WARNING);
   }

@@ -17,8 +17,8 @@ import java.util.Optional;
  * When wheel_lib carries a manifest, it is readable (at most {@link Manifest#MAX_BYTES}, every path inside wheel_lib)
  * and every file it records is there with its size and sha256.
  */
-final class ManifestDigestsCheck extends BaseCheck {
-  ManifestDigestsCheck() {
+public final class ManifestDigestsCheck extends BaseCheck {
+  public ManifestDigestsCheck() {
     super("MANIFEST-DIGESTS",
         "the manifest is valid and every recorded file has its recorded size and sha256", Severity.ERROR);
   }

@@ -13,8 +13,8 @@ import java.util.Set;
  * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
  * is one te-runtime and TE's loader both accept.
  */
-final class NcclEpExportsCheck extends NcclEpLibraryCheck {
-  NcclEpExportsCheck() {
+public final class NcclEpExportsCheck extends NcclEpLibraryCheck {
+  public NcclEpExportsCheck() {
     super("EP-EXPORTS",
         "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR);
   }

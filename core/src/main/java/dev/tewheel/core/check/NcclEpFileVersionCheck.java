@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** A versioned NCCL EP file name agrees with the shipped header's NCCL_EP_MAJOR.MINOR.PATCH. */
-final class NcclEpFileVersionCheck extends BaseCheck {
-  NcclEpFileVersionCheck() {
+public final class NcclEpFileVersionCheck extends BaseCheck {
+  public NcclEpFileVersionCheck() {
     super("EP-FILE-VERSION",
         "a versioned libnccl_ep.so.M[.m.p] file name matches nccl_ep.h's version", Severity.ERROR);
   }

@@ -11,8 +11,8 @@ import java.util.Optional;
  * NCCL EP's library carries no RUNPATH or RPATH: by its convention NCCL is found through the loader's path or
  * preloaded with RTLD_GLOBAL, and a build machine's path would point at nothing on a user's machine.
  */
-final class NcclEpNoRunpathCheck extends NcclEpLibraryCheck {
-  NcclEpNoRunpathCheck() {
+public final class NcclEpNoRunpathCheck extends NcclEpLibraryCheck {
+  public NcclEpNoRunpathCheck() {
     super("EP-NO-RUNPATH",
         "libnccl_ep.so has no RUNPATH or RPATH", Severity.ERROR);
   }

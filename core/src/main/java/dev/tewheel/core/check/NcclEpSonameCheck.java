@@ -12,8 +12,8 @@ import java.util.OptionalInt;
  * The NCCL EP library's SONAME is {@code libnccl_ep.so.<M>} with M the required major: what TE's provider and the
  * runtime's selection rule accept.
  */
-final class NcclEpSonameCheck extends NcclEpLibraryCheck {
-  NcclEpSonameCheck() {
+public final class NcclEpSonameCheck extends NcclEpLibraryCheck {
+  public NcclEpSonameCheck() {
     super("EP-SONAME",
         "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h", Severity.ERROR);
   }

@@ -28,11 +28,11 @@ import java.util.stream.Collectors;
  * offender is listed with its file and the version; a library whose version needs cannot be read fails, never
  * passes for lack of data.
  */
-final class PlatformCheck extends BaseCheck {
+public final class PlatformCheck extends BaseCheck {
   private static final List<String> GLIBC_FILES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
       "librt.so.1");
 
-  PlatformCheck() {
+  public PlatformCheck() {
     super("PLATFORM", "libraries match every platform tag's architecture and stay within its GLIBC/GLIBCXX/CXXABI"
         + " ceilings", Severity.ERROR);
   }

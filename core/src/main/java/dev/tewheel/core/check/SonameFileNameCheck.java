@@ -11,8 +11,8 @@ import java.util.Optional;
  * A library ships under its SONAME, so that ld.so finds it by that name; the layout's own library paths are the
  * exception (the default layout ships libnccl_ep.so with SONAME libnccl_ep.so.0, and loads it by path).
  */
-final class SonameFileNameCheck extends LibraryCheck {
-  SonameFileNameCheck() {
+public final class SonameFileNameCheck extends LibraryCheck {
+  public SonameFileNameCheck() {
     super("SONAME-FILE-NAME",
         "a library's file name is its SONAME, unless the layout places it under another name on purpose", Severity.ERROR);
   }

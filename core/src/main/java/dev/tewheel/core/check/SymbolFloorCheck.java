@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  * is loaded only after NCCL's gate ({@link NcclGate}), so its NCCL imports are held only to a floor NCCL that passes
  * it.
  */
-final class SymbolFloorCheck extends BaseCheck {
-  static final String ID = "SYMBOL-FLOOR";
+public final class SymbolFloorCheck extends BaseCheck {
+  public static final String ID = "SYMBOL-FLOOR";
   /**
    * The glibc whose rules judge the floors: a wheel installs on every glibc its platform tag allows, and each of
    * those before 2.41 aborts on a versioned import of a floor without symbol versioning (SymbolScope.Glibc).
@@ -45,7 +45,7 @@ final class SymbolFloorCheck extends BaseCheck {
       + "|libpthread\\.so\\.0|librt\\.so\\.1|libutil\\.so\\.1|ld-linux[-a-z0-9_.]*\\.so\\.[0-9]+|libstdc\\+\\+\\.so\\.6"
       + "|libgcc_s\\.so\\.1)");
 
-  SymbolFloorCheck() {
+  public SymbolFloorCheck() {
     super(ID, "every version a library needs from an external library and every symbol it binds there are defined"
         + " by that library's floor (the oldest version the release supports)", Severity.ERROR);
   }

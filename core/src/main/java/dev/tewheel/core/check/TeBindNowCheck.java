@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The TE library resolves every symbol at load time (-z now), as BOLT optimization requires. */
-final class TeBindNowCheck extends TeLibraryCheck {
-  TeBindNowCheck() {
+public final class TeBindNowCheck extends TeLibraryCheck {
+  public TeBindNowCheck() {
     super("TE-BIND-NOW",
         "libtransformer_engine.so is linked with -z now (BIND_NOW)", Severity.ERROR);
   }

@@ -11,8 +11,8 @@ import java.util.Optional;
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
  * driver comes from the user's machine.
  */
-final class TeForbiddenNeededCheck extends TeLibraryCheck {
-  TeForbiddenNeededCheck() {
+public final class TeForbiddenNeededCheck extends TeLibraryCheck {
+  public TeForbiddenNeededCheck() {
     super("TE-FORBIDDEN-NEEDED",
         "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR);
   }

@@ -13,12 +13,12 @@ import java.util.Optional;
  * empty or relative one is resolved by the dynamic linker against the current working directory, so whatever
  * library sits there would be loaded.
  */
-final class TeRunpathOriginCheck extends TeLibraryCheck {
+public final class TeRunpathOriginCheck extends TeLibraryCheck {
   private static final String FIX_RELEASE = "strip or replace the %s: patchelf --set-rpath '$ORIGIN'"
       + " libtransformer_engine.so, or build with CMAKE_BUILD_WITH_INSTALL_RPATH=ON and an $ORIGIN-relative"
       + " CMAKE_INSTALL_RPATH (or CMAKE_SKIP_RPATH=ON)";
 
-  TeRunpathOriginCheck() {
+  public TeRunpathOriginCheck() {
     super("TE-RUNPATH-ORIGIN",
         "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative", Severity.ERROR);
   }

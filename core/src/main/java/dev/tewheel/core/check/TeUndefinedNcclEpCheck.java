@@ -10,8 +10,8 @@ import java.util.Optional;
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
  * make NCCL EP (and its NCCL) a hard requirement for every user.
  */
-final class TeUndefinedNcclEpCheck extends TeLibraryCheck {
-  TeUndefinedNcclEpCheck() {
+public final class TeUndefinedNcclEpCheck extends TeLibraryCheck {
+  public TeUndefinedNcclEpCheck() {
     super("TE-UNDEFINED-NCCL-EP",
         "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR);
   }

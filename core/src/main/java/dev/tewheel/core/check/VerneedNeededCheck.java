@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.util.List;
 
 /** Every file a library needs versions from (DT_VERNEED) is also one of its DT_NEEDED: else the file is corrupt. */
-final class VerneedNeededCheck extends SubjectCheck {
-  VerneedNeededCheck() {
+public final class VerneedNeededCheck extends SubjectCheck {
+  public VerneedNeededCheck() {
     super("ELF-VERNEED-NEEDED",
         "every version-need file is also a DT_NEEDED entry", Severity.ERROR);
   }

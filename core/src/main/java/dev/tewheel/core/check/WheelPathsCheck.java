@@ -29,12 +29,12 @@ import java.util.regex.Pattern;
  * other control character, since Python's zipfile (so pip) cuts a name at its NUL and installs the entry under
  * another file's name, and a newline in a name forges lines in logs and in RECORD's readers.
  */
-final class WheelPathsCheck extends WheelCheck {
+public final class WheelPathsCheck extends WheelCheck {
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*", Pattern.DOTALL);
   /** Top folders of an environment's prefix that hold site-packages, scripts or headers on some system. */
   private static final Set<String> PREFIX_FOLDERS = Set.of("lib", "lib64", "local", "bin", "include", "scripts");
 
-  WheelPathsCheck() {
+  public WheelPathsCheck() {
     super("WHEEL-PATHS",
         "entry names are relative, without drive, backslash, '..' or control characters; each installed file"
             + " comes from one entry, ignoring case and Unicode normal form; no symlink entries", Severity.ERROR);

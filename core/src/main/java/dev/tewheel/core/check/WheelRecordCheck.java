@@ -20,11 +20,11 @@ import java.util.Set;
  * nothing else, as {@code wheel unpack} and pypa/installer's validation require. Every problem is reported, not the
  * first.
  */
-final class WheelRecordCheck extends WheelCheck {
+public final class WheelRecordCheck extends WheelCheck {
   /** One row of RECORD, with the line it starts on. */
   private record Row(int line, String path, String hash, String size) {}
 
-  WheelRecordCheck() {
+  public WheelRecordCheck() {
     super("WHEEL-RECORD",
         "RECORD lists every file once with its sha256 and size, and nothing else", Severity.ERROR);
   }

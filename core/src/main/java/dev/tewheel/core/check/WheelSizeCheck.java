@@ -18,12 +18,12 @@ import java.util.stream.Collectors;
  * would otherwise have to suppress the warning, and with it the budget's error). The finding gives the compressed
  * and uncompressed sizes and the largest entries, what a release engineer trims first.
  */
-final class WheelSizeCheck extends WheelCheck {
+public final class WheelSizeCheck extends WheelCheck {
   /** PyPI's default limit on one uploaded file. */
   static final long PYPI_DEFAULT_LIMIT = 100L << 20;
   private static final int LARGEST = 3;
 
-  WheelSizeCheck() {
+  public WheelSizeCheck() {
     super("WHEEL-SIZE", "the wheel stays within maxWheelSize, else within PyPI's default upload limit (100 MiB,"
         + " a warning)", Severity.WARNING);
   }

@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * renaming the file, the folder and the tags by hand: this is where such a repack goes wrong.
  */
 public final class WheelTagsCheck extends WheelCheck {
-  WheelTagsCheck() {
+  public WheelTagsCheck() {
     super("WHEEL-TAGS",
         "the file name, the dist-info folder, METADATA's Name and Version and WHEEL's Wheel-Version,"
             + " Root-Is-Purelib and Tag lines agree", Severity.ERROR);

@@ -23,7 +23,7 @@ public final class WheelZipCheck extends WheelCheck {
       + " never patch, append to or concatenate a .whl: installers that read such an archive differently install"
       + " different files";
 
-  WheelZipCheck() {
+  public WheelZipCheck() {
     super(ID, "the archive reads one way only: local headers, data descriptors and CRC-32s agree with the"
         + " central directory; no bytes before, between, inside or after the entries", Severity.ERROR);
   }

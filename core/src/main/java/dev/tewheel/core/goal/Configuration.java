@@ -2,7 +2,7 @@ package dev.tewheel.core.goal;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.BuildTimestamp;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.policy.PlatformTags;

@@ -6,7 +6,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.CudaVariantCheck;
 import dev.tewheel.core.check.Subject;

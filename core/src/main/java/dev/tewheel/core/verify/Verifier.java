@@ -1,6 +1,6 @@
 package dev.tewheel.core.verify;
 
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.policy.PlatformTags;

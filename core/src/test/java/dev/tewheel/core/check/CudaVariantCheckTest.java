@@ -3,6 +3,7 @@ package dev.tewheel.core.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;

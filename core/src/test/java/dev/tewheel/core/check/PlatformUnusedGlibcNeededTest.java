@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.verify.FolderSubject;

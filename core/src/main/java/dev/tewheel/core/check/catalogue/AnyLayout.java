@@ -1,5 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.catalogue;
 
+import dev.tewheel.core.check.Check;
+import dev.tewheel.core.check.CudaVariantCheck;
+import dev.tewheel.core.check.SymbolFloorCheck;
+import dev.tewheel.core.check.WheelZipCheck;
 import java.util.Set;
 
 /**

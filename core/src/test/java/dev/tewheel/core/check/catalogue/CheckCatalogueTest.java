@@ -1,10 +1,14 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.catalogue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.Check;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;
 import dev.tewheel.core.gate.Severity;
