@@ -19,7 +19,7 @@ public final class Aarch64BranchProtectionCheck extends LibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     if (!elf.header().machine().equals(ElfMachine.AARCH64)) {
       return;
     }

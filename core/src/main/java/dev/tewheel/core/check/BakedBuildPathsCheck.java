@@ -22,7 +22,7 @@ public final class BakedBuildPathsCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     for (Map.Entry<String, SubjectFile> header : subject.headers().entrySet()) {
       String text;
       try {

@@ -30,7 +30,7 @@ public final class CudaVariantCheck extends SubjectCheck {
   private record Use(SubjectFile library, CudaNeeded needed) {}
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     nameDisagrees(subject).ifPresent(findings::add);
     List<Use> uses = new ArrayList<>();
     for (SubjectFile library : Libraries.of(subject)) {

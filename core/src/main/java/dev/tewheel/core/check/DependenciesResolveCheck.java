@@ -30,7 +30,7 @@ public final class DependenciesResolveCheck extends LibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     List<Allowed> allowed = allowed(subject);
     String kind = kind(subject, library);
     List<String> folders = OwnSearch.folders(library.path(), elf);

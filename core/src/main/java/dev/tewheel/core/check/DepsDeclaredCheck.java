@@ -42,7 +42,7 @@ public final class DepsDeclaredCheck extends WheelCheck {
   private record Declared(Requirement requirement, Distribution distribution, int line, String text) {}
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<SubjectFile> libraries = Libraries.of(subject);
     Optional<String> folder = wheel.distInfoFolder();
     if (libraries.isEmpty() || folder.isEmpty()) {

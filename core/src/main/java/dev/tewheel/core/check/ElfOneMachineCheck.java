@@ -14,7 +14,7 @@ public final class ElfOneMachineCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     String reference = null;
     String referenceFile = null;
     for (SubjectFile library : Libraries.of(subject)) {

@@ -20,7 +20,7 @@ public final class ElfSharedObjectCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     for (SubjectFile library : Libraries.of(subject)) {
       try {
         ElfFile elf = subject.elf(library);

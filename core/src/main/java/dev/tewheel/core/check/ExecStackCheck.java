@@ -22,7 +22,7 @@ public final class ExecStackCheck extends LibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     if (!elf.executableStack()) {
       return;
     }

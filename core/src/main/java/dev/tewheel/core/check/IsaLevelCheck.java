@@ -26,7 +26,7 @@ public final class IsaLevelCheck extends LibraryCheck {
   }
 
   @Override
-  boolean appliesTo(Subject subject) {
+  protected boolean appliesTo(Subject subject) {
     return x86Tag(subject) != null;
   }
 
@@ -38,7 +38,7 @@ public final class IsaLevelCheck extends LibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     if (!elf.header().machine().equals(ElfMachine.X86_64)) {
       return;
     }

@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
  * (*.so, *.so.N…), and every other regular file that starts with the ELF magic, whatever its name (a program such as
  * bin/tool, a library named _x.abi3): auditwheel tells ELF files by their first bytes, so a name hides nothing.
  */
-final class Libraries {
+public final class Libraries {
   private Libraries() {}
 
   /** The subject's libraries, worked out once per subject ({@link Subject#libraries()}). */
-  static List<SubjectFile> of(Subject subject) {
+  public static List<SubjectFile> of(Subject subject) {
     return subject.libraries();
   }
 

@@ -20,7 +20,7 @@ public final class NcclEpExportsCheck extends NcclEpLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
     Set<String> defined = elf.definedSymbolNames();
     List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !defined.contains(name)).toList();
     if (!missing.isEmpty()) {

@@ -10,7 +10,7 @@ abstract class NcclEpLibraryCheck extends LibraryCheck {
   }
 
   @Override
-  final List<SubjectFile> libraries(Subject subject) {
+  protected final List<SubjectFile> libraries(Subject subject) {
     return subject.ncclEpLibrary().stream().toList();
   }
 }

@@ -18,7 +18,7 @@ public final class NcclEpNoRunpathCheck extends NcclEpLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
     String fix = "link NCCL EP without -Wl,-rpath (its build sets none); callers find libnccl.so.2 themselves";
     if (!elf.runpath().isEmpty()) {
       findings.add(finding(ep.origin(), "RUNPATH " + String.join(":", elf.runpath()), "no RUNPATH", fix));

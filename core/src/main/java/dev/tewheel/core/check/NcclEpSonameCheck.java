@@ -19,7 +19,7 @@ public final class NcclEpSonameCheck extends NcclEpLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile ep, ElfFile elf, List<Finding> findings) {
     String soname = elf.soname().orElse(null);
     OptionalInt required = subject.requiredNcclEpMajor();
     if (required.isEmpty()) {

@@ -14,7 +14,7 @@ public final class TeBindNowCheck extends TeLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
     if (!elf.bindNow()) {
       findings.add(finding(te.origin(), "lazy binding (no DT_BIND_NOW, no DF_BIND_NOW, no DF_1_NOW)",
           "BIND_NOW, as -z now produces", "link libtransformer_engine.so with -Wl,-z,now"));

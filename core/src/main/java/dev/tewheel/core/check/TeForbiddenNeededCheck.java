@@ -18,7 +18,7 @@ public final class TeForbiddenNeededCheck extends TeLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
     for (String name : elf.needed()) {
       for (String pattern : subject.settings().forbiddenNeeded()) {
         if (Libraries.globMatches(pattern, name)) {

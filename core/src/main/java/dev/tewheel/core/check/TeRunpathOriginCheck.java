@@ -24,7 +24,7 @@ public final class TeRunpathOriginCheck extends TeLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
     check("RUNPATH", elf.runpath(), te.origin(), findings);
     check("RPATH", elf.rpath(), te.origin(), findings);
   }

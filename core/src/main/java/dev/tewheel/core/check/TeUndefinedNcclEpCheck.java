@@ -17,7 +17,7 @@ public final class TeUndefinedNcclEpCheck extends TeLibraryCheck {
   }
 
   @Override
-  void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile te, ElfFile elf, List<Finding> findings) {
     List<String> undefined = elf.undefinedSymbolNames().stream().filter(n -> n.startsWith("ncclEp")).toList();
     if (!undefined.isEmpty()) {
       findings.add(finding(te.origin(), "undefined symbols " + String.join(", ", undefined),

@@ -15,7 +15,7 @@ public final class VerneedNeededCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     for (SubjectFile library : Libraries.of(subject)) {
       ElfFile elf;
       try {

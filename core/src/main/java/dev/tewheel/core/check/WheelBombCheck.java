@@ -35,7 +35,7 @@ public final class WheelBombCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (ZipBombBounds.Problem problem : bounds.problems(wheel.entries())) {
       findings.add(finding(problem.entry().map(e -> wheel.path() + "!" + e).orElse(wheel.path()), problem));

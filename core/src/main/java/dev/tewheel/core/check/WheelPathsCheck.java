@@ -41,7 +41,7 @@ public final class WheelPathsCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     String expected = "a relative '/'-separated path that stays inside the wheel";
     String fix = "rebuild the wheel from a clean staging folder with a PEP 427 tool (wheel pack); an installer"

@@ -30,7 +30,7 @@ public final class WheelRecordCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
     Optional<String> folder = wheel.distInfoFolder();
     if (folder.isEmpty()) {

@@ -29,7 +29,7 @@ public final class WheelSizeCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     long compressed;
     try {
       compressed = Files.size(Path.of(wheel.path()));

@@ -27,7 +27,7 @@ public final class WheelTagsCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     WheelName name = null;
     try {

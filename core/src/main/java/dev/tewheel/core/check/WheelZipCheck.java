@@ -47,7 +47,7 @@ public final class WheelZipCheck extends WheelCheck {
   }
 
   @Override
-  List<Finding> check(WheelArchive wheel, Subject subject) {
+  protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<Finding> findings = new ArrayList<>();
     for (ZipLayout.Problem problem : wheel.zipProblems()) {
       findings.add(finding(problem.entry().map(wheel::origin).orElse(wheel.path()), problem.found(),

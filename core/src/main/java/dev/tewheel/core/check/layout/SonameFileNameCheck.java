@@ -1,5 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.layout;
 
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.LibraryCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
@@ -18,14 +22,14 @@ public final class SonameFileNameCheck extends LibraryCheck {
   }
 
   @Override
-  List<SubjectFile> libraries(Subject subject) {
+  protected List<SubjectFile> libraries(Subject subject) {
     // The layout places the TE and NCCL EP libraries under their own names on purpose.
     return Libraries.of(subject).stream().filter(library -> subject.transformerEngineLibrary()
         .filter(library::equals).isEmpty() && subject.ncclEpLibrary().filter(library::equals).isEmpty()).toList();
   }
 
   @Override
-  void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
+  protected void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings) {
     Optional<String> soname = elf.soname();
     String name = library.path().substring(library.path().lastIndexOf('/') + 1);
     if (soname.isPresent() && !soname.get().equals(name)) {

@@ -1,5 +1,7 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.layout;
 
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.util.List;
@@ -15,7 +17,7 @@ public final class LayoutRequiredFilesCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     String where = subject.description();
     if (subject.transformerEngineLibrary().isEmpty()) {
       findings.add(finding(where, "no " + subject.layout().transformerEngineLibrary(),

@@ -1,10 +1,13 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.layout;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.bundle.manifest.ManifestFiles;
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.io.IOException;

@@ -1,6 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.layout;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.util.ArrayList;

@@ -1,5 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.layout;
 
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectCheck;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.util.List;
@@ -16,7 +20,7 @@ public final class FileTypesCheck extends SubjectCheck {
   }
 
   @Override
-  void check(Subject subject, List<Finding> findings) {
+  protected void check(Subject subject, List<Finding> findings) {
     List<SubjectFile> libraries = Libraries.of(subject);
     for (SubjectFile file : subject.files()) {
       switch (file.type()) {
