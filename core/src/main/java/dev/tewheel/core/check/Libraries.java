@@ -36,7 +36,7 @@ public final class Libraries {
   }
 
   /** Shell-style glob with * and ?, matched against a whole name. */
-  static boolean globMatches(String glob, String name) {
+  public static boolean globMatches(String glob, String name) {
     StringBuilder regex = new StringBuilder();
     for (char c : glob.toCharArray()) {
       switch (c) {

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.te;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
+import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.verify.FolderSubject;

@@ -1,6 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.te;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
