@@ -1,7 +1,10 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.ncclep;
 
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.io.IOException;

@@ -1,6 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.ncclep;
 
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;

@@ -1,5 +1,7 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.ncclep;
 
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;

@@ -1,5 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.ncclep;
 
+import dev.tewheel.core.check.LibraryCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Severity;
 import java.util.List;
 
