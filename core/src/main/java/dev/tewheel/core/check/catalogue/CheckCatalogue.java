@@ -1,7 +1,7 @@
 package dev.tewheel.core.check.catalogue;
 
 import dev.tewheel.core.check.Aarch64BranchProtectionCheck;
-import dev.tewheel.core.check.BakedBuildPathsCheck;
+import dev.tewheel.core.check.headers.BakedBuildPathsCheck;
 import dev.tewheel.core.check.Check;
 import dev.tewheel.core.check.CudaVariantCheck;
 import dev.tewheel.core.check.DependenciesResolveCheck;
@@ -12,7 +12,7 @@ import dev.tewheel.core.check.ElfSharedObjectCheck;
 import dev.tewheel.core.check.ExecStackCheck;
 import dev.tewheel.core.check.layout.FileTypesCheck;
 import dev.tewheel.core.check.GpuArchsCheck;
-import dev.tewheel.core.check.HeadersSelfContainedCheck;
+import dev.tewheel.core.check.headers.HeadersSelfContainedCheck;
 import dev.tewheel.core.check.IsaLevelCheck;
 import dev.tewheel.core.check.layout.LayoutRequiredFilesCheck;
 import dev.tewheel.core.check.layout.LayoutUnexpectedCheck;

@@ -1,5 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.headers;
 
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectCheck;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.io.IOException;
