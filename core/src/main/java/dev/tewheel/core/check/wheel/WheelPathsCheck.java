@@ -1,5 +1,7 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.wheel;
 
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.InstalledPath;

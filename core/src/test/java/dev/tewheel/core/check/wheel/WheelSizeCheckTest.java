@@ -1,9 +1,10 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.wheel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.Verifier;

@@ -1,10 +1,13 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.wheel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.Check;
+import dev.tewheel.core.check.CheckSettings;
+import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;
 import dev.tewheel.core.gate.Severity;
@@ -32,7 +35,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The wheel-level checks on real wheels: a good one passes, each hostile one is rejected by its ID. */
-class WheelChecksTest {
+public class WheelChecksTest {
   private static final String EP = TestWheel.PREFIX + "/libnccl_ep.so";
   private static final byte[] EVIL = "\177ELF evil".getBytes(StandardCharsets.US_ASCII);
 
