@@ -31,7 +31,7 @@ public final class Libraries {
   }
 
   /** Whether the file's name says it is a shared library, which it then must be (ELF-SHARED-OBJECT). */
-  static boolean namedAsLibrary(SubjectFile file) {
+  public static boolean namedAsLibrary(SubjectFile file) {
     return WheelLibPaths.isSharedObject(file.path());
   }
 

@@ -1,5 +1,10 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.library;
 
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.CudaArchitecture;
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.FatBinaryEntry;
