@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
-import dev.tewheel.core.check.NvidiaDistributions.Distribution;
+import dev.tewheel.core.check.deps.NvidiaDistributions.Distribution;
+import dev.tewheel.core.check.deps.NvidiaDistributions;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.policy.PlatformTag;

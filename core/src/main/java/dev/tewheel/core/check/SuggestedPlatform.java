@@ -1,5 +1,6 @@
 package dev.tewheel.core.check;
 
+import dev.tewheel.core.check.deps.DependenciesResolveCheck;
 import dev.tewheel.core.policy.ManylinuxPolicies;
 import dev.tewheel.core.policy.PlatformSuggestion;
 import dev.tewheel.core.policy.PlatformTag;

@@ -1,6 +1,7 @@
 package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
+import dev.tewheel.core.check.deps.NvidiaDistributions;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;

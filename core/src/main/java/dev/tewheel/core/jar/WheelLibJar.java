@@ -8,7 +8,7 @@ import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.CudaVariantCheck;
+import dev.tewheel.core.check.deps.CudaVariantCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.deps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

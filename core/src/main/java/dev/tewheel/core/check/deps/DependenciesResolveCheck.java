@@ -1,5 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.deps;
 
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.LibraryCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.policy.ManylinuxPolicies;
@@ -44,7 +48,7 @@ public final class DependenciesResolveCheck extends LibraryCheck {
   }
 
   /** Whether {@code needed} of a library of this kind is one the user's system or another wheel provides. */
-  static boolean permits(Subject subject, String needed, String kind) {
+  public static boolean permits(Subject subject, String needed, String kind) {
     return allowed(subject).stream().anyMatch(a -> a.permits(needed, kind));
   }
 
@@ -112,7 +116,7 @@ public final class DependenciesResolveCheck extends LibraryCheck {
     return out.toString();
   }
 
-  static String kind(Subject subject, SubjectFile library) {
+  public static String kind(Subject subject, SubjectFile library) {
     if (subject.transformerEngineLibrary().filter(library::equals).isPresent()) {
       return "transformer_engine";
     }
@@ -120,7 +124,7 @@ public final class DependenciesResolveCheck extends LibraryCheck {
   }
 
   private record Allowed(String pattern, Set<String> kinds) {
-    boolean permits(String needed, String kind) {
+    public boolean permits(String needed, String kind) {
       return (kinds.isEmpty() || kinds.contains(kind)) && Libraries.globMatches(pattern, needed);
     }
   }

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.deps;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.deps;
 
 import dev.tewheel.core.requirement.Requirement;
 import java.util.List;
