@@ -5,7 +5,7 @@ import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.check.Subject;
-import dev.tewheel.core.check.SuggestedPlatform;
+import dev.tewheel.core.check.platform.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.wheel.WheelBombCheck;
 import dev.tewheel.core.check.wheel.WheelZipCheck;

@@ -1,5 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.platform;
 
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.policy.PlatformTag;

@@ -1,5 +1,8 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.platform;
 
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.deps.DependenciesResolveCheck;
 import dev.tewheel.core.policy.ManylinuxPolicies;
 import dev.tewheel.core.policy.PlatformSuggestion;

@@ -1,9 +1,10 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
+import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.policy.PlatformTag;
