@@ -8,6 +8,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.catalogue.CheckCatalogue;
+import dev.tewheel.core.check.floor.DepsDeclaredCheckTest;
 import dev.tewheel.core.check.wheel.WheelChecksTest;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;

@@ -2,7 +2,7 @@ package dev.tewheel.core.check.catalogue;
 
 import dev.tewheel.core.check.Check;
 import dev.tewheel.core.check.deps.CudaVariantCheck;
-import dev.tewheel.core.check.SymbolFloorCheck;
+import dev.tewheel.core.check.floor.SymbolFloorCheck;
 import dev.tewheel.core.check.wheel.WheelZipCheck;
 import java.util.Set;
 

@@ -1,6 +1,7 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.check.DiskFile;
 import dev.tewheel.core.wheel.OverBoundException;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;

@@ -1,8 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.Severity;
@@ -10,8 +11,8 @@ import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.FloorWheels;
 import dev.tewheel.core.wheel.TestWheel;
-import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
+import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * API NCCL EP and TE's comm windows use), NCCL EP, and floor wheels of NCCL 2.21.5 and 2.30.4 made from the
  * stand-ins, as pip downloads them.
  */
-class DepsDeclaredCheckTest {
+public class DepsDeclaredCheckTest {
   private static final String ID = DepsDeclaredCheck.ID;
   private static final String METADATA = "transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl"
       + "!transformer_engine_cu12-2.9.0.dist-info/METADATA";

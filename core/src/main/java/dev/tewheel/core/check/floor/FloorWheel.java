@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
 import dev.tewheel.core.requirement.PyVersion;
 import dev.tewheel.core.requirement.Requirement;

@@ -1,6 +1,10 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
+import dev.tewheel.core.check.BaseCheck;
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.check.deps.NvidiaDistributions;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;

@@ -1,5 +1,6 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
+import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.deps.NvidiaDistributions;
 import java.util.List;
 import java.util.TreeMap;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
 import dev.tewheel.core.wheel.WheelName;

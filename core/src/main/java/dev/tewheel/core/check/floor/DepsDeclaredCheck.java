@@ -1,5 +1,9 @@
-package dev.tewheel.core.check;
+package dev.tewheel.core.check.floor;
 
+import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.check.deps.NvidiaDistributions.Distribution;
 import dev.tewheel.core.check.deps.NvidiaDistributions;
 import dev.tewheel.core.gate.Finding;
