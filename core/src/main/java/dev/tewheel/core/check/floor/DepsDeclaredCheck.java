@@ -14,6 +14,7 @@ import dev.tewheel.core.requirement.Marker;
 import dev.tewheel.core.requirement.PyVersion;
 import dev.tewheel.core.requirement.Requirement;
 import dev.tewheel.core.requirement.Specifier;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.elf.ElfFile;
@@ -49,7 +50,7 @@ public final class DepsDeclaredCheck extends WheelCheck {
   @Override
   protected List<Finding> check(WheelArchive wheel, Subject subject) {
     List<SubjectFile> libraries = Libraries.of(subject);
-    Optional<String> folder = wheel.distInfoFolder();
+    Optional<String> folder = DistInfo.folder(wheel);
     if (libraries.isEmpty() || folder.isEmpty()) {
       return List.of(); // nothing to declare, or WHEEL-TAGS says why there is no METADATA
     }

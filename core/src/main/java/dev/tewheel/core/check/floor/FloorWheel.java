@@ -2,6 +2,7 @@ package dev.tewheel.core.check.floor;
 
 import dev.tewheel.core.requirement.PyVersion;
 import dev.tewheel.core.requirement.Requirement;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelName;
@@ -41,7 +42,7 @@ public record FloorWheel(Path input, String name, PyVersion version, String prob
       return Optional.of(new FloorWheel(input, name, null, "a file name whose version " + e.getMessage()));
     }
     try (WheelArchive archive = WheelArchive.open(input, ZipBombBounds.DEFAULTS)) {
-      Optional<String> folder = archive.distInfoFolder();
+      Optional<String> folder = DistInfo.folder(archive);
       Optional<String> text = folder.isEmpty() ? Optional.empty()
           : archive.text(folder.get() + "/METADATA", Metadata.MAX_BYTES);
       if (text.isEmpty()) {

@@ -8,6 +8,7 @@ import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.policy.ToolchainVersion;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.elf.DynamicSymbol;
@@ -80,7 +81,7 @@ public final class PlatformCheck extends BaseCheck {
       where.add(wheel.map(WheelArchive::path).orElse(subject.description()));
     }
     if (wheel.isPresent()) {
-      String wheelFile = wheel.get().distInfoFolder().map(f -> wheel.get().origin(f + "/WHEEL")).orElse("");
+      String wheelFile = DistInfo.folder(wheel.get()).map(f -> wheel.get().origin(f + "/WHEEL")).orElse("");
       for (String tag : WheelFile.of(wheel.get()).map(WheelFile::platformTags).orElse(List.of())) {
         if (texts.stream().noneMatch(t -> t.equalsIgnoreCase(tag))) {
           texts.add(tag);

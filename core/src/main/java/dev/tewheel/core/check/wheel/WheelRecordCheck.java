@@ -4,6 +4,7 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.RecordFile;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.ZipBombBounds;
@@ -34,7 +35,7 @@ public final class WheelRecordCheck extends WheelCheck {
   @Override
   protected List<Finding> check(WheelArchive wheel, Subject subject) {
     String regenerate = "rebuild the wheel, or after a deliberate change regenerate RECORD (wheel pack does)";
-    Optional<String> folder = wheel.distInfoFolder();
+    Optional<String> folder = DistInfo.folder(wheel);
     if (folder.isEmpty()) {
       return List.of(finding(wheel.path(), "no <distribution>-<version>.dist-info/RECORD (no dist-info folder"
           + " matches the file name)", "a RECORD listing every file with its sha256 and size",

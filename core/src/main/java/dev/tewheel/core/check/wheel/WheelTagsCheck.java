@@ -4,6 +4,7 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
@@ -40,7 +41,7 @@ public final class WheelTagsCheck extends WheelCheck {
               + " transformer_engine_cu12-2.9.0-py3-none-manylinux_2_28_x86_64.whl"));
     }
     String expectedFolder = name == null ? "<distribution>-<version>.dist-info" : name.distInfo();
-    SortedSet<String> folders = wheel.distInfoFolders();
+    SortedSet<String> folders = DistInfo.folders(wheel);
     if (folders.size() != 1) {
       findings.add(finding(wheel.path(), folders.isEmpty() ? "no *.dist-info folder"
           : folders.size() + " dist-info folders (" + String.join(", ", folders) + ")",
@@ -50,7 +51,7 @@ public final class WheelTagsCheck extends WheelCheck {
     if (folders.isEmpty()) {
       return findings;
     }
-    String folder = wheel.distInfoFolder().orElseGet(() -> folders.stream()
+    String folder = DistInfo.folder(wheel).orElseGet(() -> folders.stream()
         .filter(f -> wheel.entries().stream().anyMatch(e -> e.name().equals(f + "/WHEEL"))).findFirst()
         .orElse(folders.first()));
     if (name != null && !name.isDistInfo(folder)) {
