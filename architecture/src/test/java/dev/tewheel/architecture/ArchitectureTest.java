@@ -38,8 +38,8 @@ class ArchitectureTest {
    * a policy, or name a search step in a report.
    */
   static final Map<String, String> NAMING_ONLY = Map.of(
-      "dev.tewheel.core.check.TeRunpathOriginCheck", "TE-RUNPATH: TE's DT_RUNPATH/DT_RPATH text must be $ORIGIN-relative",
-      "dev.tewheel.core.check.NcclEpNoRunpathCheck", "NCCL EP ships without a DT_RUNPATH/DT_RPATH",
+      "dev.tewheel.core.check.te.TeRunpathOriginCheck", "TE-RUNPATH: TE's DT_RUNPATH/DT_RPATH text must be $ORIGIN-relative",
+      "dev.tewheel.core.check.ncclep.NcclEpNoRunpathCheck", "NCCL EP ships without a DT_RUNPATH/DT_RPATH",
       "dev.tewheel.runtime.Dependency", "FoundBy: the reports' word for each step of the search");
 
   private final JavaClasses all = TeWheelClasses.all();

@@ -5,7 +5,7 @@ import dev.tewheel.core.assemble.AssembleException;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.json.Printable;

@@ -8,7 +8,7 @@ import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * One rule about a wheel_lib, with an ID that never changes. Assemble, verify and pack run the same objects, from
- * {@link CheckCatalogue}.
+ * the catalogue ({@code check.catalogue}'s {@code CheckCatalogue}).
  */
 public interface Check extends Rule {
   /** Stable ID, e.g. TE-BIND-NOW: used in reports, overrides and suppressions. */

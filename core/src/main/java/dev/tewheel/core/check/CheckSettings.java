@@ -2,11 +2,15 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.headers.IncludeSearchPath;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a run of checks is configured with.
@@ -27,6 +31,7 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
     PlatformTags platform, List<String> allowedNeeded, List<CudaArchitecture> cudaArchitectures, Integer cudaMajor,
     List<Path> floorLibraries, Long maxWheelSize) {
   /** NCCL EP is dlopened and the CUDA driver comes from the user's machine: neither may be a DT_NEEDED. */
+  private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(B|KiB|MiB|GiB)?\\s*");
   public static final String DEFAULT_FORBIDDEN_NEEDED_TEXT = "libnccl_ep*,libcuda.so*";
 
   /** {@link #DEFAULT_FORBIDDEN_NEEDED_TEXT} as a list. */
@@ -165,11 +170,27 @@ public record CheckSettings(Integer ncclEpMajor, List<String> forbiddenNeeded, I
   }
 
   /**
-   * Parses a size as users write it for maxWheelSize: a number with KiB, MiB or GiB, or bytes.
+   * Parses a size as users write it for maxWheelSize: a number with {@code KiB}, {@code MiB} or {@code GiB}
+   * (powers of 1024), or plain bytes ({@code B} optional), e.g. {@code 500MiB}, {@code 1.5 GiB}, {@code 104857600}.
    *
    * @throws IllegalArgumentException naming the forms it accepts
    */
   public static long parseSize(String text) {
-    return WheelSizeCheck.parseSize(text);
+    Matcher m = SIZE.matcher(text);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("'" + text + "' is not a size: expected a number with KiB, MiB or GiB"
+          + " (e.g. 500MiB, 1.5GiB), or a number of bytes");
+    }
+    int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
+      case "KiB" -> 10;
+      case "MiB" -> 20;
+      case "GiB" -> 30;
+      default -> 0;
+    };
+    double bytes = Double.parseDouble(m.group(1)) * (1L << shift);
+    if (bytes < 1 || bytes >= Long.MAX_VALUE) {
+      throw new IllegalArgumentException("'" + text + "' is not a size between 1 byte and 8 EiB");
+    }
+    return (long) bytes;
   }
 }

@@ -51,7 +51,7 @@ public record CudaArchitecture(int number, String suffix) {
    * compatibility: a cubin for X.Y runs on X.Z with Z >= Y; an {@code a} cubin only on its own X.Y; an {@code f}
    * cubin on X.Z of its family with Z >= Y.
    */
-  boolean runs(FatBinaryEntry sass) {
+  public boolean runs(FatBinaryEntry sass) {
     int arch = sass.arch();
     return switch (suffix) {
       case "a" -> arch == number && sass.variant() == FatBinaryEntry.Variant.ARCH_SPECIFIC;
@@ -67,7 +67,7 @@ public record CudaArchitecture(int number, String suffix) {
    * Whether the driver can JIT this PTX for the declared architecture: plain PTX for any architecture at or above
    * it, {@code a} PTX only for its own, {@code f} PTX within its family at or above it.
    */
-  boolean jits(FatBinaryEntry ptx) {
+  public boolean jits(FatBinaryEntry ptx) {
     int arch = ptx.arch();
     return switch (ptx.variant()) {
       case ARCH_SPECIFIC -> arch == number;

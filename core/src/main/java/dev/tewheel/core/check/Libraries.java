@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
  * (*.so, *.so.N…), and every other regular file that starts with the ELF magic, whatever its name (a program such as
  * bin/tool, a library named _x.abi3): auditwheel tells ELF files by their first bytes, so a name hides nothing.
  */
-final class Libraries {
+public final class Libraries {
   private Libraries() {}
 
   /** The subject's libraries, worked out once per subject ({@link Subject#libraries()}). */
-  static List<SubjectFile> of(Subject subject) {
+  public static List<SubjectFile> of(Subject subject) {
     return subject.libraries();
   }
 
@@ -31,12 +31,12 @@ final class Libraries {
   }
 
   /** Whether the file's name says it is a shared library, which it then must be (ELF-SHARED-OBJECT). */
-  static boolean namedAsLibrary(SubjectFile file) {
+  public static boolean namedAsLibrary(SubjectFile file) {
     return WheelLibPaths.isSharedObject(file.path());
   }
 
   /** Shell-style glob with * and ?, matched against a whole name. */
-  static boolean globMatches(String glob, String name) {
+  public static boolean globMatches(String glob, String name) {
     StringBuilder regex = new StringBuilder();
     for (char c : glob.toCharArray()) {
       switch (c) {

@@ -12,8 +12,8 @@ import java.util.Optional;
  * cannot be read is this base's finding ({@link Subject#readableElf}), at the check's severity, so no check passes
  * what it could not read.
  */
-abstract class LibraryCheck extends BaseCheck {
-  LibraryCheck(String id, String title, Severity defaultSeverity) {
+public abstract class LibraryCheck extends BaseCheck {
+  protected LibraryCheck(String id, String title, Severity defaultSeverity) {
     super(id, title, defaultSeverity);
   }
 
@@ -33,15 +33,15 @@ abstract class LibraryCheck extends BaseCheck {
   }
 
   /** Whether the check has anything to say about this subject (e.g. PLATFORM needs a platform tag). */
-  boolean appliesTo(Subject subject) {
+  protected boolean appliesTo(Subject subject) {
     return true;
   }
 
   /** The libraries it checks: every shared library of the subject. */
-  List<SubjectFile> libraries(Subject subject) {
+  protected List<SubjectFile> libraries(Subject subject) {
     return Libraries.of(subject);
   }
 
   /** Adds what is wrong with one readable library. */
-  abstract void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings);
+  protected abstract void check(Subject subject, SubjectFile library, ElfFile elf, List<Finding> findings);
 }

@@ -95,7 +95,7 @@ public final class Subject {
 
   /** A result several checks share, worked out once per subject under {@code key}. */
   @SuppressWarnings("unchecked")
-  <T> T derived(String key, java.util.function.Supplier<T> compute) {
+  public <T> T derived(String key, java.util.function.Supplier<T> compute) {
     return (T) derived.computeIfAbsent(key, k -> compute.get());
   }
 

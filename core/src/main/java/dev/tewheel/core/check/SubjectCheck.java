@@ -9,8 +9,8 @@ import java.util.List;
  * A check of the subject as a whole (its files, or its libraries taken together): {@link #check} adds every problem
  * to one list, as the per-library bases do.
  */
-abstract class SubjectCheck extends BaseCheck {
-  SubjectCheck(String id, String title, Severity defaultSeverity) {
+public abstract class SubjectCheck extends BaseCheck {
+  protected SubjectCheck(String id, String title, Severity defaultSeverity) {
     super(id, title, defaultSeverity);
   }
 
@@ -22,5 +22,5 @@ abstract class SubjectCheck extends BaseCheck {
   }
 
   /** Adds what is wrong with the subject. */
-  abstract void check(Subject subject, List<Finding> findings);
+  protected abstract void check(Subject subject, List<Finding> findings);
 }

@@ -6,8 +6,8 @@ import dev.tewheel.core.wheel.WheelArchive;
 import java.util.List;
 
 /** A check of the .whl itself: it has nothing to say about a folder, so it runs only when the subject is a wheel. */
-abstract class WheelCheck extends BaseCheck {
-  WheelCheck(String id, String title, Severity defaultSeverity) {
+public abstract class WheelCheck extends BaseCheck {
+  protected WheelCheck(String id, String title, Severity defaultSeverity) {
     super(id, title, defaultSeverity);
   }
 
@@ -17,5 +17,5 @@ abstract class WheelCheck extends BaseCheck {
   }
 
   /** Every problem of the wheel. */
-  abstract List<Finding> check(WheelArchive wheel, Subject subject);
+  protected abstract List<Finding> check(WheelArchive wheel, Subject subject);
 }

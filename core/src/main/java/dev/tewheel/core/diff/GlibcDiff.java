@@ -1,6 +1,6 @@
 package dev.tewheel.core.diff;
 
-import dev.tewheel.core.check.ToolchainVersion;
+import dev.tewheel.core.policy.ToolchainVersion;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import java.util.List;

@@ -2,10 +2,10 @@ package dev.tewheel.core.goal;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.assemble.BuildTimestamp;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.PlatformTags;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.diff.DiffRequest;
 import dev.tewheel.core.diff.DiffRules;
 import dev.tewheel.core.doctor.Doctor;

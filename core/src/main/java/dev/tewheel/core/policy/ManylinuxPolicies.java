@@ -25,9 +25,11 @@ public final class ManylinuxPolicies {
   private static final ManylinuxPolicies INSTANCE = load();
 
   private final List<ManylinuxPolicy> policies;
+  private final List<String> systemLibraries;
 
   private ManylinuxPolicies(List<ManylinuxPolicy> policies) {
     this.policies = List.copyOf(policies);
+    this.systemLibraries = policies.stream().flatMap(p -> p.allowed().stream()).distinct().sorted().toList();
   }
 
   /** The table te-wheel carries. */
@@ -38,6 +40,11 @@ public final class ManylinuxPolicies {
   /** Every policy, the most compatible (manylinux_2_5) first. */
   public List<ManylinuxPolicy> all() {
     return policies;
+  }
+
+  /** Every library some policy lets a wheel need from the system, sorted (DEPS-RESOLVE under layout=any). */
+  public List<String> systemLibraries() {
+    return systemLibraries;
   }
 
   /** The policies that define {@code arch}, the most compatible first (aarch64 starts at manylinux_2_17). */

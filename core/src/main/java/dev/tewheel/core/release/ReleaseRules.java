@@ -1,6 +1,6 @@
 package dev.tewheel.core.release;
 
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Rule;
 import dev.tewheel.core.gate.RuleSet;
 import java.util.ArrayList;

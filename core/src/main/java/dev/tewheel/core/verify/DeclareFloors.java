@@ -2,7 +2,7 @@ package dev.tewheel.core.verify;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.ProvenFloors;
+import dev.tewheel.core.check.floor.ProvenFloors;
 import dev.tewheel.core.wheel.Metadata;
 import java.io.IOException;
 import java.nio.file.Path;

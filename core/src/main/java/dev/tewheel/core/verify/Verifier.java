@@ -1,14 +1,14 @@
 package dev.tewheel.core.verify;
 
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.PlatformTags;
+import dev.tewheel.core.policy.PlatformTag;
+import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.check.Subject;
-import dev.tewheel.core.check.SuggestedPlatform;
+import dev.tewheel.core.check.platform.SuggestedPlatform;
 import dev.tewheel.core.check.SubjectFile;
-import dev.tewheel.core.check.WheelBombCheck;
-import dev.tewheel.core.check.WheelZipCheck;
+import dev.tewheel.core.check.wheel.WheelBombCheck;
+import dev.tewheel.core.check.wheel.WheelZipCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Gate;
 import dev.tewheel.core.gate.GateReport;

@@ -12,7 +12,7 @@ import java.util.Map;
  * compatible platform tag the libraries allow, with what limits it.
  *
  * @param libraries every shipped library
- * @param suggestion the suggested platform tag ({@link dev.tewheel.core.check.SuggestedPlatform}), or null when there
+ * @param suggestion the suggested platform tag ({@link dev.tewheel.core.check.platform.SuggestedPlatform}), or null when there
  *     are no libraries of the platform's architecture
  */
 public record VerifyDetails(List<LibraryCode> libraries, PlatformSuggestion suggestion) implements ReportDetails {

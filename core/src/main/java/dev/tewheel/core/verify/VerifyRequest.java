@@ -1,7 +1,7 @@
 package dev.tewheel.core.verify;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.gate.GatePolicy;
 import dev.tewheel.core.gate.Severity;

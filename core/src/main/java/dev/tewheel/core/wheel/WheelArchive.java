@@ -9,14 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.apache.commons.compress.archivers.zip.ZipMethod;
@@ -51,23 +50,44 @@ public final class WheelArchive implements Closeable {
    * @param special whether its unix mode marks something that is neither a file nor a link (a device, a fifo)
    */
   public record Entry(String name, long size, long compressedSize, boolean directory, boolean symlink,
-      OptionalInt mode, boolean special) {}
+      OptionalInt mode, boolean special) {
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+    private static final int S_IFLNK = 0120000;
 
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFREG = 0100000;
-  private static final int S_IFLNK = 0120000;
+    static Entry of(ZipArchiveEntry entry) {
+      return new Entry(nameOf(entry), entry.getSize(), entry.getCompressedSize(), entry.isDirectory(),
+          entry.isUnixSymlink(), modeOf(entry), isSpecial(entry));
+    }
+
+    /** Whether the unix mode (when recorded) marks neither a file nor a symbolic link. */
+    private static boolean isSpecial(ZipArchiveEntry entry) {
+      if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX) {
+        return false;
+      }
+      int type = entry.getUnixMode() & S_IFMT;
+      return type != 0 && type != S_IFREG && type != S_IFLNK;
+    }
+
+    /** The permission bits, when the archive records unix modes (made on unix, mode not zero). */
+    private static OptionalInt modeOf(ZipArchiveEntry entry) {
+      if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX || entry.getUnixMode() == 0) {
+        return OptionalInt.empty();
+      }
+      return OptionalInt.of(entry.getUnixMode() & 0777);
+    }
+  }
 
   private final Path whl;
   private final ZipFile zip;
   private final List<ZipArchiveEntry> zipEntries;
   private final List<Entry> entries;
   private final Map<String, ZipArchiveEntry> firstByName = new HashMap<>();
-  private final Map<ZipArchiveEntry, String> refused = new IdentityHashMap<>();
-  private final Map<String, Object> digests = new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<String, ZipLayout.Problem> crcProblems = new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<ZipArchiveEntry, KeptBytes> kept = new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<String, java.util.concurrent.atomic.AtomicLong> inflated =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final InflateRefusals refusals;
+  private final Map<String, EntryDigest> digests = new ConcurrentHashMap<>();
+  private final Map<String, ZipLayout.Problem> crcProblems = new ConcurrentHashMap<>();
+  private final Map<ZipArchiveEntry, KeptBytes> kept = new ConcurrentHashMap<>();
+  private final InflatedCounts inflated = new InflatedCounts();
   private final List<ZipLayout.Problem> zipProblems;
   private volatile EntryPass pass;
 
@@ -78,24 +98,14 @@ public final class WheelArchive implements Closeable {
     this.zipEntries = Collections.unmodifiableList(Collections.list(zip.getEntries()));
     List<Entry> list = new ArrayList<>(zipEntries.size());
     for (ZipArchiveEntry entry : zipEntries) {
-      String name = nameOf(entry);
-      Entry facts = new Entry(name, entry.getSize(), entry.getCompressedSize(), entry.isDirectory(),
-          entry.isUnixSymlink(), modeOf(entry), isSpecial(entry));
+      Entry facts = Entry.of(entry);
       list.add(facts);
       if (!entry.isDirectory()) {
-        firstByName.putIfAbsent(name, entry);
+        firstByName.putIfAbsent(facts.name(), entry);
       }
     }
     this.entries = List.copyOf(list);
-    List<ZipBombBounds.Problem> problems = bounds.problems(entries);
-    String archiveProblem = problems.stream().filter(p -> p.entry().isEmpty()).findFirst()
-        .map(p -> "the archive declares " + reason(p)).orElse(null);
-    Map<String, String> entryProblems = new HashMap<>();
-    problems.forEach(p -> p.entry().ifPresent(name -> entryProblems.putIfAbsent(name, reason(p))));
-    BitSet notToInflate = bounds.notToInflate(entries);
-    for (int i = notToInflate.nextSetBit(0); i >= 0; i = notToInflate.nextSetBit(i + 1)) {
-      refused.put(zipEntries.get(i), entryProblems.getOrDefault(entries.get(i).name(), archiveProblem));
-    }
+    this.refusals = new InflateRefusals(bounds, zipEntries, entries);
   }
 
   /** Opens a .whl with the default zip-bomb bounds. */
@@ -120,8 +130,8 @@ public final class WheelArchive implements Closeable {
     ZipLayout.Extent extent = ZipLayout.extent(whl);
     Optional<ZipBombBounds.Problem> tooMany = bounds.entryCount(extent.entries());
     if (tooMany.isPresent()) {
-      throw new OverBoundException("wheel " + whl + " holds " + reason(tooMany.get()) + "; it is not read further",
-          tooMany.get());
+      throw new OverBoundException("wheel " + whl + " holds " + InflateRefusals.reason(tooMany.get())
+          + "; it is not read further", tooMany.get());
     }
     List<ZipLayout.Problem> layout = ZipLayout.check(whl);
     if (extent.directoryTooLarge()) {
@@ -194,55 +204,17 @@ public final class WheelArchive implements Closeable {
   }
 
   /**
-   * The only dist-info folder, or, when there are several, the one the file name points at
-   * ({@code <dist>-<version>.dist-info}, compared as installers do); empty when none can be told.
-   */
-  public Optional<String> distInfoFolder() {
-    java.util.SortedSet<String> folders = distInfoFolders();
-    try {
-      WheelName name = WheelName.parse(fileName());
-      for (String folder : folders) {
-        if (name.isDistInfo(folder)) {
-          return Optional.of(folder);
-        }
-      }
-    } catch (IllegalArgumentException e) {
-      // WHEEL-TAGS reports the name; the only folder stands in.
-    }
-    return folders.size() == 1 ? Optional.of(folders.first()) : Optional.empty();
-  }
-
-  /** The top-level folders named *.dist-info, from every entry's name. */
-  public java.util.SortedSet<String> distInfoFolders() {
-    java.util.SortedSet<String> folders = new java.util.TreeSet<>();
-    for (Entry entry : entries) {
-      int slash = entry.name().indexOf('/');
-      if (slash > 0 && entry.name().substring(0, slash).endsWith(".dist-info")) {
-        folders.add(entry.name().substring(0, slash));
-      }
-    }
-    return folders;
-  }
-
-  /**
    * SHA-256 of an entry's bytes, inflated once and kept: RECORD, the manifest and the duplicate check all ask, and
    * a large library should be inflated once, not three times.
    */
   public byte[] sha256(String name) throws IOException {
     awaitPass(name);
-    Object known = digests.get(name);
+    EntryDigest known = digests.get(name);
     if (known == null) {
-      try {
-        known = computeSha256(name);
-      } catch (IOException e) {
-        known = e;
-      }
+      known = readDigest(name);
       digests.put(name, known);
     }
-    if (known instanceof IOException e) {
-      throw e;
-    }
-    return ((byte[]) known).clone();
+    return known.sha256();
   }
 
   /**
@@ -276,7 +248,7 @@ public final class WheelArchive implements Closeable {
       if (read.kept().bytes() > 0) {
         kept.put(entry, read.kept());
       }
-      digests.put(name, read.sha256());
+      digests.put(name, new EntryDigest.Read(read.sha256()));
     });
   }
 
@@ -290,7 +262,7 @@ public final class WheelArchive implements Closeable {
     if (entry.getMethod() != ZipMethod.DEFLATED.getCode()) {
       return stream(entry, origin);
     }
-    refuseBombs(entry, origin);
+    refusals.check(entry, origin);
     InputStream raw = zip.getRawInputStream(entry);
     if (raw == null) {
       throw new IOException(origin + ": no data");
@@ -304,9 +276,7 @@ public final class WheelArchive implements Closeable {
         inf.end();
       }
     };
-    in = new CountingInputStream(in, inflated.computeIfAbsent(nameOf(entry),
-        k -> new java.util.concurrent.atomic.AtomicLong()));
-    return new DeclaredSizeInputStream(in, entry.getSize(), origin);
+    return new DeclaredSizeInputStream(inflated.counting(nameOf(entry), in), entry.getSize(), origin);
   }
 
   /** Waits for the pass ({@link #readAll}) to finish the entry, when one reads it. */
@@ -319,8 +289,15 @@ public final class WheelArchive implements Closeable {
 
   /** Bytes inflated so far of the entry of that name, by every read: for tests that count passes. */
   long bytesInflated(String name) {
-    java.util.concurrent.atomic.AtomicLong count = inflated.get(name);
-    return count == null ? 0 : count.get();
+    return inflated.of(name);
+  }
+
+  private EntryDigest readDigest(String name) {
+    try {
+      return new EntryDigest.Read(computeSha256(name));
+    } catch (IOException e) {
+      return new EntryDigest.Failed(e);
+    }
   }
 
   private byte[] computeSha256(String name) throws IOException {
@@ -359,41 +336,12 @@ public final class WheelArchive implements Closeable {
 
   /** The entry's bytes, held to its declared size; refused before inflating when the bomb bounds flag it. */
   private InputStream stream(ZipArchiveEntry entry, String origin) throws IOException {
-    refuseBombs(entry, origin);
+    refusals.check(entry, origin);
     InputStream in = rawStream(entry, origin);
     if (entry.getMethod() != ZipMethod.STORED.getCode()) {
-      in = new CountingInputStream(in, inflated.computeIfAbsent(nameOf(entry),
-          k -> new java.util.concurrent.atomic.AtomicLong()));
+      in = inflated.counting(nameOf(entry), in);
     }
     return new DeclaredSizeInputStream(in, entry.getSize(), origin);
-  }
-
-  /** Adds what passes through to a count. */
-  private static final class CountingInputStream extends java.io.FilterInputStream {
-    private final java.util.concurrent.atomic.AtomicLong count;
-
-    CountingInputStream(InputStream in, java.util.concurrent.atomic.AtomicLong count) {
-      super(in);
-      this.count = count;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count.incrementAndGet();
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count.addAndGet(n);
-      }
-      return n;
-    }
   }
 
   /**
@@ -411,29 +359,12 @@ public final class WheelArchive implements Closeable {
         return ByteSource.open(whl, offset, entry.getSize(), origin);
       }
     }
-    refuseBombs(entry, origin);
+    refusals.check(entry, origin);
     if (firstByName.get(nameOf(entry)) == entry) {
       awaitPass(nameOf(entry));
     }
     return new InflatingEntrySource(origin, entry.getSize(), () -> stream(entry, origin),
         kept.getOrDefault(entry, KeptBytes.NONE));
-  }
-
-  /** Whether the unix mode (when recorded) marks neither a file nor a symbolic link. */
-  private static boolean isSpecial(ZipArchiveEntry entry) {
-    if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX) {
-      return false;
-    }
-    int type = entry.getUnixMode() & S_IFMT;
-    return type != 0 && type != S_IFREG && type != S_IFLNK;
-  }
-
-  /** The permission bits, when the archive records unix modes (made on unix, mode not zero). */
-  private static OptionalInt modeOf(ZipArchiveEntry entry) {
-    if (entry.getPlatform() != ZipArchiveEntry.PLATFORM_UNIX || entry.getUnixMode() == 0) {
-      return OptionalInt.empty();
-    }
-    return OptionalInt.of(entry.getUnixMode() & 0777);
   }
 
   /**
@@ -452,10 +383,6 @@ public final class WheelArchive implements Closeable {
     return entry.getName();
   }
 
-  private static String reason(ZipBombBounds.Problem problem) {
-    return problem.found() + ", beyond " + problem.expected() + " (WHEEL-BOMB)";
-  }
-
   private InputStream rawStream(ZipArchiveEntry entry, String origin) throws IOException {
     try {
       InputStream in = zip.getInputStream(entry);
@@ -465,16 +392,6 @@ public final class WheelArchive implements Closeable {
       return in;
     } catch (IOException | RuntimeException e) {
       throw new IOException(origin + ": the entry cannot be read: " + e.getMessage(), e);
-    }
-  }
-
-  private void refuseBombs(ZipArchiveEntry entry, String origin) throws IOException {
-    if (entry.getMethod() == ZipMethod.STORED.getCode()) {
-      return;
-    }
-    String reason = refused.get(entry);
-    if (reason != null) {
-      throw new IOException(origin + ": not inflated: " + reason);
     }
   }
 

@@ -58,11 +58,11 @@ public record WheelFile(String wheelVersion, String generator, String rootIsPure
   }
 
   /**
-   * The WHEEL file of the wheel's dist-info folder ({@link WheelArchive#distInfoFolder}); empty when there is none
+   * The WHEEL file of the wheel's dist-info folder ({@link DistInfo#folder}); empty when there is none
    * or it is over {@link #MAX_BYTES} (WHEEL-TAGS reports both).
    */
   public static Optional<WheelFile> of(WheelArchive wheel) {
-    Optional<String> folder = wheel.distInfoFolder();
+    Optional<String> folder = DistInfo.folder(wheel);
     if (folder.isEmpty()) {
       return Optional.empty();
     }

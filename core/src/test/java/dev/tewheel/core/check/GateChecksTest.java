@@ -8,6 +8,7 @@ import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.gatefixtures.GateFixtures;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Path;

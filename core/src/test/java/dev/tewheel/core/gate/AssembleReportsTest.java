@@ -10,7 +10,7 @@ import dev.tewheel.core.assemble.AssembleException;
 import dev.tewheel.core.assemble.AssembleRequest;
 import dev.tewheel.core.assemble.AssembleResult;
 import dev.tewheel.core.assemble.Assembler;
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.json.Json;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;

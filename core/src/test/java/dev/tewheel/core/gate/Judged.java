@@ -1,6 +1,6 @@
 package dev.tewheel.core.gate;
 
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.Subject;
 import java.util.List;
 import java.util.Map;

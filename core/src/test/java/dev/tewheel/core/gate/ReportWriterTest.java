@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.core.check.CheckCatalogue;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.core.check.CheckSettings;
-import dev.tewheel.core.check.PlatformTag;
-import dev.tewheel.core.check.SuggestedPlatform;
-import dev.tewheel.core.verify.Verifier;
+import dev.tewheel.core.check.platform.SuggestedPlatform;
 import dev.tewheel.core.gate.GateReport;
+import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.verify.WheelSubject;
 import java.net.URISyntaxException;

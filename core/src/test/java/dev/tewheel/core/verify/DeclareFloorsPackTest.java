@@ -9,6 +9,7 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.DebianPython;
 import dev.tewheel.core.wheel.FloorWheels;
 import dev.tewheel.core.wheel.Metadata;
@@ -60,7 +61,7 @@ class DeclareFloorsPackTest {
 
   private static String metadata(Path whl) throws Exception {
     try (WheelArchive archive = WheelArchive.open(whl)) {
-      return archive.text(archive.distInfoFolder().orElseThrow() + "/METADATA", Metadata.MAX_BYTES).orElseThrow();
+      return archive.text(DistInfo.folder(archive).orElseThrow() + "/METADATA", Metadata.MAX_BYTES).orElseThrow();
     }
   }
 

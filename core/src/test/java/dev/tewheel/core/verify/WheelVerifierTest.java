@@ -94,7 +94,7 @@ class WheelVerifierTest {
 
   private static List<String> ids(GateReport report) {
     return report.findings().stream().filter(f -> !f.checkId().startsWith("WHEEL-")
-        && !f.checkId().equals(dev.tewheel.core.check.DepsDeclaredCheck.ID)) // METADATA's, a wheel's only
+        && !f.checkId().equals(dev.tewheel.core.check.floor.DepsDeclaredCheck.ID)) // METADATA's, a wheel's only
         .map(f -> f.checkId() + "/" + f.severity()).distinct().sorted().toList();
   }
 
