@@ -44,7 +44,7 @@ public record DoctorReport(Verdict verdict, Optional<String> reason, PythonEnvir
    * @param release the NCCL release its file says it is
    * @param distribution the distribution that installed it, if any
    */
-  public record Nccl(Path file, String how, Optional<dev.tewheel.core.check.NcclRelease> release,
+  public record Nccl(Path file, String how, Optional<dev.tewheel.core.check.floor.NcclRelease> release,
       Optional<String> distribution) {}
 
   /**

@@ -1,7 +1,7 @@
 package dev.tewheel.core.doctor;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
-import dev.tewheel.core.check.NcclRelease;
+import dev.tewheel.core.check.floor.NcclRelease;
 import dev.tewheel.core.doctor.Finding.Severity;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
