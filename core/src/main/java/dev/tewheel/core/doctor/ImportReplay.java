@@ -143,7 +143,12 @@ final class ImportReplay {
       if (prediction.isPresent() && !prediction.get().unresolved().isEmpty()) {
         String first = prediction.get().unresolved().get(0);
         if (prediction.get().bindNow()) {
-          findings.add(undefinedSymbol(load, first, prediction.get(), loaded, distributions));
+          // The library the symbol's version names may be bound by this load's own DT_NEEDED closure (a cuBLASLt
+          // TE never preloads, found by glibc's search), not only by an earlier load.
+          Map<String, Path> bound = new java.util.LinkedHashMap<>(loaded);
+          LoaderSearch.closure(host, file, elf, loaded)
+              .forEach(b -> b.file().ifPresent(f -> bound.putIfAbsent(b.name(), f)));
+          findings.add(undefinedSymbol(load, first, prediction.get(), bound, distributions));
           return new Outcome("undefined-symbol", load.stage(), Optional.of(name),
               Optional.of(first.replaceAll("@.*", "")));
         }
@@ -197,9 +202,9 @@ final class ImportReplay {
    * symbol and the version that lacks it.
    */
   private static Finding undefinedSymbol(TePythonImport.Load load, String symbol, LoadPredictor.Prediction p,
-      Map<String, Path> loaded, Distributions distributions) {
+      Map<String, Path> bound, Distributions distributions) {
     String providerName = symbol.contains("@") ? symbol.substring(symbol.indexOf('@') + 1) : "";
-    Optional<Path> provider = Optional.ofNullable(loaded.get(providerName));
+    Optional<Path> provider = Optional.ofNullable(bound.get(providerName));
     Optional<Distribution> providerDist = provider.flatMap(f -> distributions.owners(f).stream().findFirst());
     Optional<String> floor = providerDist.flatMap(d -> PackageChecks.CORES.stream()
         .map(distributions::named).flatMap(Optional::stream).map(c -> c.requirement(d.name()))

@@ -442,6 +442,15 @@ final class DoctorEnvironments {
         variables.put("CUDA_HOME", toolkit.toString());
         expect = "core missing-library libcublas.so.13";
       }
+      case "toolkit-cublas-too-old" -> {
+        // A toolkit on CUDA_HOME without cuBLAS and pip's older cuBLAS on LD_LIBRARY_PATH: TE preloads no cuBLAS, so
+        // the core's libcublasLt.so.13 is bound by its own DT_NEEDED search (the GPU machine's real case).
+        wheels = replace(healthyWheels(), "nvidia-cublas", cublas13(false));
+        Path toolkit = toolkit(env, cudnn(true));
+        variables.put("CUDA_HOME", toolkit.toString());
+        variables.put("LD_LIBRARY_PATH", site.resolve("nvidia/cu13/lib").toString());
+        expect = "core undefined-symbol " + CUBLASLT_NEW_FUNCTION;
+      }
       case "shadowed-cudnn" -> {
         // The toolkit's older cuDNN is found first and binds; pip's complete copy is never loaded.
         wheels = healthyWheels();
@@ -505,7 +514,7 @@ final class DoctorEnvironments {
 
   static final List<String> NAMES = List.of("healthy", "cublas-too-old", "no-cudnn", "cu12-core-with-cu13-libs",
       "two-cuda-majors", "two-te-cores", "meta-only", "extension-version", "extension-symbol",
-      "toolkit-without-cublas", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old", "nccl-ep-available",
+      "toolkit-without-cublas", "toolkit-cublas-too-old", "shadowed-cudnn", "real-cuda11", "real-cuda11-cublaslt-too-old", "nccl-ep-available",
       "nccl-ep-old-nccl", "system-nccl-first", "jax-healthy", "jax-extension-symbol", "jax-extension-version");
 
   /** An nvcc for NCCL EP's JIT to find: a script never run (doctor runs nothing; the oracle does not JIT). */

@@ -57,6 +57,20 @@ class ImportReplayTest {
         env.sitePackages(), fixed, "ok")).outcome(), "the fix doctor names makes the import work");
   }
 
+  /**
+   * A symbol missing from a library TE never preloads, bound by the core's own DT_NEEDED search: doctor names that
+   * file, the distribution that installed it and the minimum TE's core declares, not only the SONAME.
+   */
+  @Test
+  void aSymbolMissingFromALibraryTheCoreBindsItselfNamesItsFileAndDistribution() throws Exception {
+    DoctorEnvironments.Environment env = environments.make("toolkit-cublas-too-old");
+    Finding symbol = doctor(env).findings().stream().filter(f -> f.id().equals("DOCTOR-SYMBOL")).findFirst()
+        .orElseThrow();
+    Path lt = env.sitePackages().resolve("nvidia/cu13/lib/libcublasLt.so.13");
+    assertTrue(symbol.message().contains(lt + " (nvidia-cublas==13.0.0.19) lacks it"), symbol.message());
+    assertEquals(Optional.of("pip install 'nvidia-cublas>=13.1.0.3'"), symbol.fix());
+  }
+
   /** pip's cuDNN missing: TE raises; doctor names the wheel TE's core declares, and installing it fixes the import. */
   @Test
   void aMissingLibraryNamesTheDeclaredWheel() throws Exception {
