@@ -13,12 +13,13 @@ cd "$(dirname "$0")/../.."
 ROUNDS=${1:-10}
 WHEEL=$(ls pip/target/pip-wheel/te_wheel-*.whl 2>/dev/null | head -1)
 [ -n "$WHEEL" ] || { echo "no te-wheel wheel in pip/target/pip-wheel: ./mvnw -B -q -pl pip -am package -DskipTests" >&2; exit 2; }
+PYTHON=${PYTHON:-/usr/bin/python3}   # the Python that installs and starts te-wheel
 ENV=${TE_DOCTOR_BENCH_ENV:-/tmp/te-doctor-bench-env}
-[ -d "$ENV/site-packages" ] || /usr/bin/python3 bench/doctor/make_env.py "$ENV" >&2
+[ -d "$ENV/site-packages" ] || "$PYTHON" bench/doctor/make_env.py "$ENV" >&2
 SITE=$ENV/site-packages
 TW=$(mktemp -d)
 trap 'rm -rf "$TW"' EXIT
-/usr/bin/python3 -m pip install --quiet --no-index --disable-pip-version-check --target "$TW" "$WHEEL" 2>/dev/null
+"$PYTHON" -m pip install --quiet --no-index --disable-pip-version-check --target "$TW" "$WHEEL" 2>/dev/null
 count=$(find "$SITE" -name '*.so*' -type f | wc -l)
 bytes=$(find "$SITE" -name '*.so*' -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f", s }')
 echo "environment: $count libraries, $bytes bytes ($SITE); te-wheel: $(basename "$WHEEL") installed with pip --target"
@@ -48,7 +49,7 @@ rm -f "$results"
 # Where doctor's time goes: the launcher's own java command with the class-load log (uptime stamps) in place of its
 # -Xlog options; the first class of each phase marks when it starts.
 log=$(mktemp)
-mapfile -t cmd < <(clean /usr/bin/python3 -c 'import sys; from te_wheel.__main__ import command
+mapfile -t cmd < <(clean "$PYTHON" -c 'import sys; from te_wheel.__main__ import command
 print("\n".join(command(sys.argv[1:])))' doctor --site-packages "$SITE")
 args=()
 for a in "${cmd[@]}"; do case "$a" in -Xlog:*) ;; *) args+=("$a") ;; esac; done

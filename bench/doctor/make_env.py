@@ -8,13 +8,15 @@ core and PyTorch extension and torch's libraries; then 6 of them are replaced by
 libcublasLt.so.11 (Debian's libcublaslt11, 575 MB), so the environment's libraries hold about 3.4 GB, as a CUDA 13
 PyTorch environment does, without writing 3 GB.
 """
-import base64, hashlib, os, subprocess, sys, tempfile, zipfile
+import base64, hashlib, os, shutil, subprocess, sys, tempfile, zipfile
 
 OUT = os.path.abspath(sys.argv[1])
 SITE = os.path.join(OUT, "site-packages")
-REAL = "/usr/lib/x86_64-linux-gnu/libcublasLt.so.11"
+# A real NVIDIA library of 575 MB; TE_DOCTOR_BENCH_BIG names another where Debian's is not installed (a GPU machine's
+# own libcublasLt.so.13).
+REAL = os.environ.get("TE_DOCTOR_BENCH_BIG", "/usr/lib/x86_64-linux-gnu/libcublasLt.so.11")
 if not os.path.exists(REAL):
-    sys.exit(REAL + " is missing: install Debian's non-free libcublaslt11 (.ci/run does)")
+    sys.exit(REAL + " is missing: install Debian's non-free libcublaslt11 (.ci/run does) or set TE_DOCTOR_BENCH_BIG")
 BUILD = tempfile.mkdtemp(prefix="doctor-bench-")
 
 
@@ -88,14 +90,17 @@ wheels = [wheel("nvidia-cuda-runtime", "13.0.96", {k: v for k, v in cu13.items()
           wheel("transformer_engine_torch", "2.9.0", {"transformer_engine_torch.cpython-311-x86_64-linux-gnu.so":
                                                        read(lib("te_torch.so", ["PyInit_transformer_engine_torch"]))},
                 purelib=False)]
-subprocess.run(["/usr/bin/python3", "-m", "pip", "install", "-q", "--no-index", "--no-deps",
+subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
                 "--disable-pip-version-check", "--no-compile", "--target", SITE] + wheels, check=True)
 # Six libraries become NVIDIA's real 575 MB cuBLASLt (hard links: the size without the disk).
 for big in ["torch/lib/libtorch_cuda.so", "torch/lib/libtorch_cpu.so", "torch/lib/libnvfuser.so",
             "nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9", "nvidia/cudnn/lib/libcudnn_adv.so.9",
             "nvidia/cu13/lib/libcusparse.so.12"]:
     os.remove(os.path.join(SITE, big))
-    os.link(os.path.realpath(REAL), os.path.join(SITE, big))
+    try:
+        os.link(os.path.realpath(REAL), os.path.join(SITE, big))
+    except OSError:  # another file system: a copy
+        shutil.copyfile(os.path.realpath(REAL), os.path.join(SITE, big))
 count, size = 0, 0
 for folder, _, files in os.walk(SITE):
     for f in files:
