@@ -27,6 +27,8 @@ import java.util.OptionalInt;
  */
 public final class NcclEpProvider {
   public static final String HOME = "NCCL_EP_HOME";
+  /** nccl_ep.h is some 20 kB; its version macros are read from this much of it at most. */
+  static final int MAX_HEADER = 1 << 20;
 
   private NcclEpProvider() {}
 
@@ -72,7 +74,7 @@ public final class NcclEpProvider {
     String majorSource = "te-wheel's default (no " + header + ")";
     if (Files.isRegularFile(header)) {
       try {
-        OptionalInt m = NcclEpVersion.majorFromHeader(Files.readString(header, StandardCharsets.ISO_8859_1));
+        OptionalInt m = NcclEpVersion.majorFromHeader(head(header));
         if (m.isPresent()) {
           major = m.getAsInt();
           majorSource = "NCCL_EP_MAJOR of " + header;
@@ -146,6 +148,13 @@ public final class NcclEpProvider {
     return Optional.empty();
   }
 
+  /** The first {@link #MAX_HEADER} bytes of a file, as text. */
+  private static String head(Path file) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      return new String(in.readNBytes(MAX_HEADER), StandardCharsets.ISO_8859_1);
+    }
+  }
+
   /** A variable's value; an empty one counts as unset, as in the provider and the JIT. */
   private static String set(Map<String, String> variables, String name) {
     String value = variables.get(name);
@@ -153,6 +162,9 @@ public final class NcclEpProvider {
   }
 
   private static boolean hasSoname(Path file, String soname) {
+    if (!Files.isRegularFile(file)) {
+      return false; // a FIFO or device is never opened (opening a FIFO blocks); te-runtime refuses one too
+    }
     try {
       ElfFile elf = ElfFiles.readWithoutSymbols(file);
       return elf.soname().equals(Optional.of(soname));
