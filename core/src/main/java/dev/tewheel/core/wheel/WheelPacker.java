@@ -1,9 +1,10 @@
 package dev.tewheel.core.wheel;
 
-import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.io.FileChunks;
 import dev.tewheel.bundle.io.OwnTemporaries;
 import dev.tewheel.bundle.io.Sha256;
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.zip.ZipBombBounds;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -14,7 +14,7 @@ import dev.tewheel.core.wheel.DebianPython;
 import dev.tewheel.core.wheel.FloorWheels;
 import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.core.wheel.PackRequest;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.json.Json;
 import dev.tewheel.standins.StandIns;
 import java.nio.charset.StandardCharsets;
