@@ -5,7 +5,7 @@ import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Function;

@@ -20,7 +20,7 @@ import dev.tewheel.core.release.ReleaseRules;
 import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;

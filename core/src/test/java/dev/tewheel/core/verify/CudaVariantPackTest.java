@@ -10,7 +10,7 @@ import dev.tewheel.core.check.CudaStandIns;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;

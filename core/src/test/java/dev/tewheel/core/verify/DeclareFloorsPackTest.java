@@ -13,7 +13,7 @@ import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.DebianPython;
 import dev.tewheel.core.wheel.FloorWheels;
 import dev.tewheel.core.wheel.Metadata;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.json.Json;
 import dev.tewheel.standins.StandIns;
