@@ -13,23 +13,14 @@ import java.util.List;
  * {@code te-wheel doctor}: would {@code import transformer_engine} work in a Python environment (core's
  * {@link Doctor}), as text or JSON; exit 0 it would, 1 it would fail, 2 doctor could not tell (or a usage error).
  */
-final class DoctorCommand implements Command {
+final class DoctorCommand extends NamedCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.DOCTOR,
       "(--python PATH | --site-packages DIR...) [--env KEY=VALUE]...", 0, 0);
 
-  @Override
-  public String name() {
-    return "doctor";
-  }
-
-  @Override
-  public String synopsis() {
-    return SPEC.operands();
-  }
-
-  @Override
-  public String summary() {
-    return "would import transformer_engine work in this Python environment, predicted without loading anything";
+  DoctorCommand() {
+    super("doctor",
+        SPEC.operands(),
+        "would import transformer_engine work in this Python environment, predicted without loading anything");
   }
 
   @Override

@@ -13,14 +13,21 @@ import java.util.List;
  * core's {@link Configuration} (as the goal hands its parameters), runs the same core entry point as the goal and
  * prints what the goal logs; a value core refuses is a usage error naming the option.
  */
-abstract class GateCommand implements Command {
-  /** The goal this command is, e.g. te:verify-wheel-lib. */
-  abstract String goal();
+abstract class GateCommand extends NamedCommand {
+  private final String goal;
+  private final Options.Spec spec;
+  private final String description;
 
-  abstract Options.Spec spec();
-
-  /** What the command does, for its --help. */
-  abstract String description();
+  /**
+   * @param goal the goal this command is, e.g. te:verify-wheel-lib
+   * @param description what the command does, for its --help
+   */
+  GateCommand(String name, String goal, Options.Spec spec, String synopsis, String summary, String description) {
+    super(name, synopsis, summary);
+    this.goal = goal;
+    this.spec = spec;
+    this.description = description;
+  }
 
   /**
    * Runs the command on its parsed, unchecked values.
@@ -37,12 +44,12 @@ abstract class GateCommand implements Command {
   public final int run(List<String> args, Io io) {
     Options.Parsed parsed;
     try {
-      parsed = Options.parse(spec(), args);
+      parsed = Options.parse(spec, args);
     } catch (UsageException e) {
       return error(io, e.getMessage());
     }
     if (parsed.help()) {
-      io.out().print(Help.of(name(), goal(), spec(), description()));
+      io.out().print(Help.of(name(), goal, spec, description));
       return Exit.PASSED;
     }
     try {

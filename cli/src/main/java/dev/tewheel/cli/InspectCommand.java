@@ -7,23 +7,14 @@ import java.util.List;
  * {@code te-wheel inspect [--json] FILE...}: the ELF reader's inspect command under te-wheel's name. Its "some file
  * could not be read" (1) is te-wheel's I/O error (2); it has no verdict to fail.
  */
-final class InspectCommand implements Command {
+final class InspectCommand extends NamedCommand {
   /** Inspect's status when a file could not be read. */
   private static final int UNREADABLE = 1;
 
-  @Override
-  public String name() {
-    return "inspect";
-  }
-
-  @Override
-  public String synopsis() {
-    return "[--json] FILE...";
-  }
-
-  @Override
-  public String summary() {
-    return "what each ELF file says about itself: SONAME, NEEDED, RUNPATH, symbols, versions";
+  InspectCommand() {
+    super("inspect",
+        "[--json] FILE...",
+        "what each ELF file says about itself: SONAME, NEEDED, RUNPATH, symbols, versions");
   }
 
   @Override

@@ -13,7 +13,7 @@ import java.util.List;
  * which Java to use instead of failing with UnsupportedClassVersionError, so it reaches te-runtime's classes only
  * through a method handle.
  */
-final class RuntimeCommand implements Command {
+final class RuntimeCommand extends NamedCommand {
   /** java.lang.foreign is final from Java 22. */
   static final int REQUIRED_JAVA = 22;
 
@@ -27,22 +27,10 @@ final class RuntimeCommand implements Command {
 
   /** @param feature the Java feature release to assume, for a test of the older-Java message */
   RuntimeCommand(int feature) {
+    super("runtime",
+        "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]",
+        "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)");
     this.feature = feature;
-  }
-
-  @Override
-  public String name() {
-    return "runtime";
-  }
-
-  @Override
-  public String synopsis() {
-    return "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]";
-  }
-
-  @Override
-  public String summary() {
-    return "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)";
   }
 
   @Override
