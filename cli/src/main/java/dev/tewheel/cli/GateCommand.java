@@ -13,7 +13,8 @@ import java.util.List;
  * core's {@link Configuration} (as the goal hands its parameters), runs the same core entry point as the goal and
  * prints what the goal logs; a value core refuses is a usage error naming the option.
  */
-abstract class GateCommand extends NamedCommand {
+abstract class GateCommand implements Command {
+  private final Usage usage;
   private final String goal;
   private final Options.Spec spec;
   private final String description;
@@ -23,10 +24,15 @@ abstract class GateCommand extends NamedCommand {
    * @param description what the command does, for its --help
    */
   GateCommand(String name, String goal, Options.Spec spec, String synopsis, String summary, String description) {
-    super(name, synopsis, summary);
+    this.usage = new Usage(name, synopsis, summary);
     this.goal = goal;
     this.spec = spec;
     this.description = description;
+  }
+
+  @Override
+  public final Usage usage() {
+    return usage;
   }
 
   /**
@@ -49,7 +55,7 @@ abstract class GateCommand extends NamedCommand {
       return error(io, e.getMessage());
     }
     if (parsed.help()) {
-      io.out().print(Help.of(name(), goal, spec, description));
+      io.out().print(Help.of(usage.name(), goal, spec, description));
       return Exit.PASSED;
     }
     try {
@@ -79,7 +85,7 @@ abstract class GateCommand extends NamedCommand {
 
   /** Says what is wrong, on standard error; the exit status of a usage or I/O error. */
   final int error(Io io, String message) {
-    io.err().println(Printable.line("te-wheel " + name() + ": " + message));
+    io.err().println(Printable.line("te-wheel " + usage.name() + ": " + message));
     return Exit.ERROR;
   }
 }

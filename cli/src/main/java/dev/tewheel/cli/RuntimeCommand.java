@@ -13,11 +13,15 @@ import java.util.List;
  * which Java to use instead of failing with UnsupportedClassVersionError, so it reaches te-runtime's classes only
  * through a method handle.
  */
-final class RuntimeCommand extends NamedCommand {
+final class RuntimeCommand implements Command {
   /** java.lang.foreign is final from Java 22. */
   static final int REQUIRED_JAVA = 22;
 
   private static final String MAIN = "dev.tewheel.runtime.cli.Main";
+
+  private static final Usage USAGE = new Usage("runtime",
+      "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]",
+      "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)");
 
   private final int feature;
 
@@ -27,10 +31,12 @@ final class RuntimeCommand extends NamedCommand {
 
   /** @param feature the Java feature release to assume, for a test of the older-Java message */
   RuntimeCommand(int feature) {
-    super("runtime",
-        "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]",
-        "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)");
     this.feature = feature;
+  }
+
+  @Override
+  public Usage usage() {
+    return USAGE;
   }
 
   @Override
