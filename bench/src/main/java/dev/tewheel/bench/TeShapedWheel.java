@@ -1,7 +1,7 @@
 package dev.tewheel.bench;
 
-import dev.tewheel.core.wheel.PackRequest;
-import dev.tewheel.core.wheel.WheelPacker;
+import dev.tewheel.core.pack.PackRequest;
+import dev.tewheel.core.pack.WheelPacker;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.io.OutputStream;

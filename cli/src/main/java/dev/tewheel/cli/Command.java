@@ -4,14 +4,17 @@ import java.util.List;
 
 /** One verb of te-wheel. */
 interface Command {
-  /** As users type it, e.g. verify. */
-  String name();
+  /**
+   * How te-wheel's own usage lists a command.
+   *
+   * @param name as users type it, e.g. verify
+   * @param synopsis its operands and main options
+   * @param summary one line saying what it does
+   */
+  record Usage(String name, String synopsis, String summary) {}
 
-  /** Its operands and main options, for te-wheel's own usage. */
-  String synopsis();
-
-  /** One line for te-wheel's own usage. */
-  String summary();
+  /** Its name, synopsis and summary. */
+  Usage usage();
 
   /** Runs it; returns the exit status ({@link Exit}). */
   int run(List<String> args, Io io);

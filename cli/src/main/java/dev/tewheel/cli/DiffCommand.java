@@ -11,36 +11,12 @@ import java.nio.file.Path;
 final class DiffCommand extends GateCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.DIFF_WHEEL, "<baseline> <current>", 2, 2);
 
-  @Override
-  public String name() {
-    return "diff";
-  }
-
-  @Override
-  public String synopsis() {
-    return SPEC.operands();
-  }
-
-  @Override
-  public String summary() {
-    return "ABI and size changes of this release against the previous one (te:diff-wheel)";
-  }
-
-  @Override
-  String goal() {
-    return "te:diff-wheel";
-  }
-
-  @Override
-  Options.Spec spec() {
-    return SPEC;
-  }
-
-  @Override
-  String description() {
-    return "Compares <current> with <baseline> (each a .whl or a wheel_lib folder): files added, removed and changed;"
-        + " per library its SONAME, DT_NEEDED, exports, GLIBC/GLIBCXX ceilings, BIND_NOW and CUDA architectures;"
-        + " the total size against --max-growth-percent. Exit 1 on a finding at or above --fail-on.";
+  DiffCommand() {
+    super("diff", "te:diff-wheel", SPEC, SPEC.operands(),
+        "ABI and size changes of this release against the previous one (te:diff-wheel)",
+        "Compares <current> with <baseline> (each a .whl or a wheel_lib folder): files added, removed and changed;"
+            + " per library its SONAME, DT_NEEDED, exports, GLIBC/GLIBCXX ceilings, BIND_NOW and CUDA architectures;"
+            + " the total size against --max-growth-percent. Exit 1 on a finding at or above --fail-on.");
   }
 
   @Override

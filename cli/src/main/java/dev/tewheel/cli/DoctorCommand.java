@@ -17,19 +17,13 @@ final class DoctorCommand implements Command {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.DOCTOR,
       "(--python PATH | --site-packages DIR...) [--env KEY=VALUE]...", 0, 0);
 
-  @Override
-  public String name() {
-    return "doctor";
-  }
+  private static final Usage USAGE = new Usage("doctor",
+      SPEC.operands(),
+      "would import transformer_engine work in this Python environment, predicted without loading anything");
 
   @Override
-  public String synopsis() {
-    return SPEC.operands();
-  }
-
-  @Override
-  public String summary() {
-    return "would import transformer_engine work in this Python environment, predicted without loading anything";
+  public Usage usage() {
+    return USAGE;
   }
 
   @Override
@@ -38,11 +32,12 @@ final class DoctorCommand implements Command {
     try {
       parsed = Options.parse(SPEC, args);
       if (parsed.help()) {
-        io.out().print(Help.command(name(), SPEC, "Replays TE's import (transformer_engine/common/__init__.py) over"
-            + " the environment's files: TE's package checks, the libraries TE loads in its order, the core"
-            + " library's and the framework extensions' binding; each finding names the library, its file, the"
-            + " distribution that installed it and one fix. Nothing of the environment is loaded or run; with"
-            + " --python, that interpreter is asked once where it imports from (python -I -S, a fixed query).",
+        io.out().print(Help.command(USAGE.name(), SPEC,
+            "Replays TE's import (transformer_engine/common/__init__.py) over"
+                + " the environment's files: TE's package checks, the libraries TE loads in its order, the core"
+                + " library's and the framework extensions' binding; each finding names the library, its file, the"
+                + " distribution that installed it and one fix. Nothing of the environment is loaded or run; with"
+                + " --python, that interpreter is asked once where it imports from (python -I -S, a fixed query).",
             "text or json (docs/schema/doctor.schema.json)", "exit status: 0 the import would work, 1 it would"
                 + " fail, 2 doctor could not tell (it says why) or a usage error\n"));
         return Exit.PASSED;

@@ -14,13 +14,26 @@ import java.util.List;
  * prints what the goal logs; a value core refuses is a usage error naming the option.
  */
 abstract class GateCommand implements Command {
-  /** The goal this command is, e.g. te:verify-wheel-lib. */
-  abstract String goal();
+  private final Usage usage;
+  private final String goal;
+  private final Options.Spec spec;
+  private final String description;
 
-  abstract Options.Spec spec();
+  /**
+   * @param goal the goal this command is, e.g. te:verify-wheel-lib
+   * @param description what the command does, for its --help
+   */
+  GateCommand(String name, String goal, Options.Spec spec, String synopsis, String summary, String description) {
+    this.usage = new Usage(name, synopsis, summary);
+    this.goal = goal;
+    this.spec = spec;
+    this.description = description;
+  }
 
-  /** What the command does, for its --help. */
-  abstract String description();
+  @Override
+  public final Usage usage() {
+    return usage;
+  }
 
   /**
    * Runs the command on its parsed, unchecked values.
@@ -37,12 +50,12 @@ abstract class GateCommand implements Command {
   public final int run(List<String> args, Io io) {
     Options.Parsed parsed;
     try {
-      parsed = Options.parse(spec(), args);
+      parsed = Options.parse(spec, args);
     } catch (UsageException e) {
       return error(io, e.getMessage());
     }
     if (parsed.help()) {
-      io.out().print(Help.of(name(), goal(), spec(), description()));
+      io.out().print(Help.of(usage.name(), goal, spec, description));
       return Exit.PASSED;
     }
     try {
@@ -72,7 +85,7 @@ abstract class GateCommand implements Command {
 
   /** Says what is wrong, on standard error; the exit status of a usage or I/O error. */
   final int error(Io io, String message) {
-    io.err().println(Printable.line("te-wheel " + name() + ": " + message));
+    io.err().println(Printable.line("te-wheel " + usage.name() + ": " + message));
     return Exit.ERROR;
   }
 }

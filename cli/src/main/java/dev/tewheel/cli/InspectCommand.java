@@ -11,19 +11,13 @@ final class InspectCommand implements Command {
   /** Inspect's status when a file could not be read. */
   private static final int UNREADABLE = 1;
 
-  @Override
-  public String name() {
-    return "inspect";
-  }
+  private static final Usage USAGE = new Usage("inspect",
+      "[--json] FILE...",
+      "what each ELF file says about itself: SONAME, NEEDED, RUNPATH, symbols, versions");
 
   @Override
-  public String synopsis() {
-    return "[--json] FILE...";
-  }
-
-  @Override
-  public String summary() {
-    return "what each ELF file says about itself: SONAME, NEEDED, RUNPATH, symbols, versions";
+  public Usage usage() {
+    return USAGE;
   }
 
   @Override

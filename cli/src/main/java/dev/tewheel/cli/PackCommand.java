@@ -5,7 +5,7 @@ import dev.tewheel.core.goal.Configuration;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Function;
@@ -18,38 +18,14 @@ final class PackCommand extends GateCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.PACK_WHEEL,
       "--staging-directory DIR --version V", 0, 0);
 
-  @Override
-  public String name() {
-    return "pack";
-  }
-
-  @Override
-  public String synopsis() {
-    return SPEC.operands() + " [--cuda-major N] [--platform-tag TAG]";
-  }
-
-  @Override
-  public String summary() {
-    return "write a wheel from a staged tree and verify it (te:pack-wheel)";
-  }
-
-  @Override
-  String goal() {
-    return "te:pack-wheel";
-  }
-
-  @Override
-  Options.Spec spec() {
-    return SPEC;
-  }
-
-  @Override
-  String description() {
-    return "Writes a reproducible .whl (PEP 427: METADATA, WHEEL, RECORD) from --staging-directory into"
-        + " --wheel-directory; with --cuda-major N the distribution becomes <name>_cu<N> (file name, dist-info,"
-        + " METADATA Name), as TE's release script renames its wheel per CUDA major. The wheel is verified under its"
-        + " final name before it takes its place; one that fails is kept as <file>.whl.rejected and exits 1, the"
-        + " previous wheel left as it was.";
+  PackCommand() {
+    super("pack", "te:pack-wheel", SPEC, SPEC.operands() + " [--cuda-major N] [--platform-tag TAG]",
+        "write a wheel from a staged tree and verify it (te:pack-wheel)",
+        "Writes a reproducible .whl (PEP 427: METADATA, WHEEL, RECORD) from --staging-directory into"
+            + " --wheel-directory; with --cuda-major N the distribution becomes <name>_cu<N> (file name, dist-info,"
+            + " METADATA Name), as TE's release script renames its wheel per CUDA major. The wheel is verified under its"
+            + " final name before it takes its place; one that fails is kept as <file>.whl.rejected and exits 1, the"
+            + " previous wheel left as it was.");
   }
 
   @Override

@@ -19,6 +19,10 @@ final class RuntimeCommand implements Command {
 
   private static final String MAIN = "dev.tewheel.runtime.cli.Main";
 
+  private static final Usage USAGE = new Usage("runtime",
+      "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]",
+      "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)");
+
   private final int feature;
 
   RuntimeCommand() {
@@ -31,18 +35,8 @@ final class RuntimeCommand implements Command {
   }
 
   @Override
-  public String name() {
-    return "runtime";
-  }
-
-  @Override
-  public String synopsis() {
-    return "[--wheel-lib DIR] [--nccl-library FILE] [--load] [--json]";
-  }
-
-  @Override
-  public String summary() {
-    return "te-runtime's NCCL EP availability report, as a Java application sees it (Java 22+)";
+  public Usage usage() {
+    return USAGE;
   }
 
   @Override

@@ -49,10 +49,10 @@ public final class TeWheel {
       io.out().print(usage());
       return Exit.PASSED;
     }
-    Optional<Command> command = COMMANDS.stream().filter(c -> c.name().equals(first)).findFirst();
+    Optional<Command> command = COMMANDS.stream().filter(c -> c.usage().name().equals(first)).findFirst();
     if (command.isEmpty()) {
       io.err().println(Printable.line("te-wheel: unknown command '" + first + "'; the commands are "
-          + String.join(", ", COMMANDS.stream().map(Command::name).toList()) + " (te-wheel --help)"));
+          + String.join(", ", COMMANDS.stream().map(c -> c.usage().name()).toList()) + " (te-wheel --help)"));
       return Exit.ERROR;
     }
     return command.get().run(Arrays.asList(args).subList(1, args.length), io);
@@ -63,7 +63,8 @@ public final class TeWheel {
         + "Verifies, compares and packs the native part of a Transformer Engine wheel, as te-maven-plugin's goals do,"
         + " without Maven.\n\ncommands:\n");
     for (Command c : COMMANDS) {
-      out.append(String.format("  %-8s %s%n  %-8s   %s%n", c.name(), c.synopsis(), "", c.summary()));
+      Command.Usage usage = c.usage();
+      out.append(String.format("  %-8s %s%n  %-8s   %s%n", usage.name(), usage.synopsis(), "", usage.summary()));
     }
     out.append("\n  --version  te-wheel's version\n  --help     this text; te-wheel <command> --help describes a"
         + " command\n\n").append(EXIT_STATUS);

@@ -17,37 +17,13 @@ final class VerifyCommand extends GateCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.VERIFY_WHEEL_LIB,
       "<wheel|wheel_lib folder|folder of wheels>...", 1, Integer.MAX_VALUE);
 
-  @Override
-  public String name() {
-    return "verify";
-  }
-
-  @Override
-  public String synopsis() {
-    return SPEC.operands();
-  }
-
-  @Override
-  public String summary() {
-    return "the release gate: every check on each wheel (te:verify-wheel-lib)";
-  }
-
-  @Override
-  String goal() {
-    return "te:verify-wheel-lib";
-  }
-
-  @Override
-  Options.Spec spec() {
-    return SPEC;
-  }
-
-  @Override
-  String description() {
-    return "Runs every check on each .whl (read in place), wheel_lib folder, or folder of wheels (each .whl in it),"
-        + " prints the findings and a verdict per wheel, and with --report-dir writes report.json, the JUnit XML and"
-        + " the SARIF file (into a folder per wheel when there are several). Exit 1 when any wheel has a finding at"
-        + " or above --fail-on.";
+  VerifyCommand() {
+    super("verify", "te:verify-wheel-lib", SPEC, SPEC.operands(),
+        "the release gate: every check on each wheel (te:verify-wheel-lib)",
+        "Runs every check on each .whl (read in place), wheel_lib folder, or folder of wheels (each .whl in it),"
+            + " prints the findings and a verdict per wheel, and with --report-dir writes report.json, the JUnit XML and"
+            + " the SARIF file (into a folder per wheel when there are several). Exit 1 when any wheel has a finding at"
+            + " or above --fail-on.");
   }
 
   @Override

@@ -14,38 +14,14 @@ final class VerifyReleaseCommand extends GateCommand {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.VERIFY_RELEASE,
       "<release folder|wheel>...", 1, Integer.MAX_VALUE);
 
-  @Override
-  public String name() {
-    return "verify-release";
-  }
-
-  @Override
-  public String synopsis() {
-    return SPEC.operands();
-  }
-
-  @Override
-  public String summary() {
-    return "a release as one set: every wheel, then RELEASE-MATRIX (te:verify-release)";
-  }
-
-  @Override
-  String goal() {
-    return "te:verify-release";
-  }
-
-  @Override
-  Options.Spec spec() {
-    return SPEC;
-  }
-
-  @Override
-  String description() {
-    return "Verifies every wheel of a release (a folder of .whl files, or the wheels named) as verify does, a few at"
-        + " a time, then RELEASE-MATRIX: each expected CUDA variant and platform once (--expect-cuda-majors,"
-        + " --expect-platforms), one version, the same Python files, TE exports, NCCL EP and GPU architectures."
-        + " Prints one report; --report-dir writes it, and each wheel's own in a folder named after it. Exit 1 when"
-        + " a finding reaches --fail-on.";
+  VerifyReleaseCommand() {
+    super("verify-release", "te:verify-release", SPEC, SPEC.operands(),
+        "a release as one set: every wheel, then RELEASE-MATRIX (te:verify-release)",
+        "Verifies every wheel of a release (a folder of .whl files, or the wheels named) as verify does, a few at"
+            + " a time, then RELEASE-MATRIX: each expected CUDA variant and platform once (--expect-cuda-majors,"
+            + " --expect-platforms), one version, the same Python files, TE exports, NCCL EP and GPU architectures."
+            + " Prints one report; --report-dir writes it, and each wheel's own in a folder named after it. Exit 1 when"
+            + " a finding reaches --fail-on.");
   }
 
   @Override

@@ -13,7 +13,7 @@ import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.goal.Parameter;
 import dev.tewheel.core.goal.Parameters;
 import dev.tewheel.core.verify.PackedWheel;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.plugin.DiffWheelMojo;
 import dev.tewheel.plugin.GoalRun;
 import dev.tewheel.plugin.PackWheelMojo;

@@ -14,7 +14,7 @@ import dev.tewheel.core.jar.WheelLibJar;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.tewheel.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.core.wheel.LargeLibraryTest;
+import dev.tewheel.core.zip.LargeLibraryTest;
 import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;

@@ -246,20 +246,24 @@ public final class ElfFile {
    * Built on the first call (sorting is the costly part of reading a library with thousands of symbols).
    */
   public SortedSet<String> definedSymbolNames() {
-    SortedSet<String> names = definedSymbolNames;
-    if (names == null) {
-      names = symbolNames(true);
-      definedSymbolNames = names;
-    }
-    return names;
+    return keptSymbolNames(true);
   }
 
   /** Sorted, unique names of the undefined dynamic symbols: what must come from elsewhere. Built on the first call. */
   public SortedSet<String> undefinedSymbolNames() {
-    SortedSet<String> names = undefinedSymbolNames;
+    return keptSymbolNames(false);
+  }
+
+  /** {@link #symbolNames} of one kind, built on the first call and kept (a race builds the same set twice). */
+  private SortedSet<String> keptSymbolNames(boolean defined) {
+    SortedSet<String> names = defined ? definedSymbolNames : undefinedSymbolNames;
     if (names == null) {
-      names = symbolNames(false);
-      undefinedSymbolNames = names;
+      names = symbolNames(defined);
+      if (defined) {
+        definedSymbolNames = names;
+      } else {
+        undefinedSymbolNames = names;
+      }
     }
     return names;
   }

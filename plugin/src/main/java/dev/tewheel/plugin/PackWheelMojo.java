@@ -8,7 +8,7 @@ import dev.tewheel.core.goal.Values;
 import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.PackedWheel;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.json.Printable;
 import java.io.File;
 import java.io.IOException;

@@ -17,7 +17,7 @@ import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.ZipBombBounds;
+import dev.tewheel.core.zip.ZipBombBounds;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.GpuCode;

@@ -3,7 +3,6 @@ package dev.tewheel.core.check;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,16 +11,15 @@ import java.util.Optional;
  * cannot be read is this base's finding ({@link Subject#readableElf}), at the check's severity, so no check passes
  * what it could not read.
  */
-public abstract class LibraryCheck extends BaseCheck {
+public abstract class LibraryCheck extends SubjectCheck {
   protected LibraryCheck(String id, String title, Severity defaultSeverity) {
     super(id, title, defaultSeverity);
   }
 
   @Override
-  public final List<Finding> run(Subject subject) {
-    List<Finding> findings = new ArrayList<>();
+  protected final void check(Subject subject, List<Finding> findings) {
     if (!appliesTo(subject)) {
-      return findings;
+      return;
     }
     for (SubjectFile library : libraries(subject)) {
       Optional<ElfFile> elf = subject.readableElf(library, this, findings);
@@ -29,7 +27,6 @@ public abstract class LibraryCheck extends BaseCheck {
         check(subject, library, elf.get(), findings);
       }
     }
-    return findings;
   }
 
   /** Whether the check has anything to say about this subject (e.g. PLATFORM needs a platform tag). */

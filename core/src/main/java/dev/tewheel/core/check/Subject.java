@@ -5,7 +5,7 @@ import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.Placement;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.core.gate.Finding;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;

@@ -2,7 +2,7 @@ package dev.tewheel.core.check;
 
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import java.util.List;
 
 /** A check of the .whl itself: it has nothing to say about a folder, so it runs only when the subject is a wheel. */

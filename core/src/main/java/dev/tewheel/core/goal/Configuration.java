@@ -20,7 +20,7 @@ import dev.tewheel.core.release.ReleaseRules;
 import dev.tewheel.core.verify.DeclareFloors;
 import dev.tewheel.core.verify.VerifyRequest;
 import dev.tewheel.core.wheel.Metadata;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
@@ -184,9 +184,9 @@ public final class Configuration {
     Map<String, Severity> overrides = severities(CheckCatalogue.CHECKS);
     List<Suppression> accepted = suppressions(CheckCatalogue.CHECKS);
     String wheelLibPath = wheelLibPath();
-    return (input, reports) -> new VerifyRequest(input.wheel() ? null : input.path(),
-        input.wheel() ? input.path() : null, wheelLibPath, chosen, tag, settings, level, overrides, accepted,
-        reports, base);
+    GatePolicy policy = new GatePolicy(level, overrides, accepted);
+    return (input, reports) -> new VerifyRequest(input.wheel() ? new VerifyRequest.Wheel(input.path())
+        : new VerifyRequest.Folder(input.path()), wheelLibPath, chosen, tag, settings, policy, reports, base);
   }
 
   /**
@@ -216,9 +216,10 @@ public final class Configuration {
     Map<String, Severity> wheelOverrides = new java.util.LinkedHashMap<>(overrides);
     wheelOverrides.remove(ReleaseMatrix.ID);
     List<Suppression> wheelAccepted = accepted.stream().filter(a -> !a.checkId().equals(ReleaseMatrix.ID)).toList();
+    GatePolicy wheelPolicy = new GatePolicy(level, wheelOverrides, wheelAccepted);
     String wheelLibPath = wheelLibPath();
-    return new ReleaseRequest(origin, wheels, majors, platforms, (wheel, folder) -> new VerifyRequest(null, wheel,
-        wheelLibPath, chosen, null, settings, level, wheelOverrides, wheelAccepted, folder, base), wheelLibPath,
+    return new ReleaseRequest(origin, wheels, majors, platforms, (wheel, folder) -> new VerifyRequest(
+        new VerifyRequest.Wheel(wheel), wheelLibPath, chosen, null, settings, wheelPolicy, folder, base), wheelLibPath,
         GatePolicy.of(ReleaseRules.RULES, level, overrides, accepted), reports, base, 0);
   }
 

@@ -5,7 +5,7 @@ import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.diff.DiffRequest;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

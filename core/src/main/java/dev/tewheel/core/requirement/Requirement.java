@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,24 +71,7 @@ public record Requirement(String name, SortedSet<String> extras, SpecifierSet sp
     int mark = r.at;
     r.skip();
     if (r.take("[")) {
-      String extra = r.skipThen(NAME);
-      if (extra != null) {
-        extras.add(extra);
-        while (true) {
-          int before = r.at;
-          r.skip();
-          if (!r.take(",")) {
-            r.at = before;
-            break;
-          }
-          String next = r.skipThen(NAME);
-          if (next == null) {
-            r.at = before;
-            break;
-          }
-          extras.add(next);
-        }
-      }
+      extras.addAll(commaList(r, in -> in.skipThen(NAME)));
       r.skip();
       if (!r.take("]")) {
         throw r.refused("']' closing the extras");
@@ -153,9 +137,18 @@ public record Requirement(String name, SortedSet<String> extras, SpecifierSet sp
   }
 
   private static String clauses(Reader r) {
-    String first = clause(r);
+    List<String> all = commaList(r, Requirement::clause);
+    return all.isEmpty() ? null : String.join(",", all);
+  }
+
+  /**
+   * What {@code item} reads, then again after each comma (extras, specifier clauses); a comma that no item follows
+   * is left unread, as packaging's grammar leaves it for the caller to refuse.
+   */
+  private static List<String> commaList(Reader r, Function<Reader, String> item) {
+    String first = item.apply(r);
     if (first == null) {
-      return null;
+      return List.of();
     }
     List<String> all = new ArrayList<>(List.of(first));
     while (true) {
@@ -165,14 +158,14 @@ public record Requirement(String name, SortedSet<String> extras, SpecifierSet sp
         r.at = mark;
         break;
       }
-      String next = clause(r);
+      String next = item.apply(r);
       if (next == null) {
         r.at = mark;
         break;
       }
       all.add(next);
     }
-    return String.join(",", all);
+    return all;
   }
 
   /** One clause: the longer of the PEP 440 and the legacy reading, PEP 440's on a tie. */

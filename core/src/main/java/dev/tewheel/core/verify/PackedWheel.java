@@ -1,10 +1,10 @@
 package dev.tewheel.core.verify;
 
 import dev.tewheel.core.gate.GateReport;
-import dev.tewheel.core.wheel.PackRequest;
-import dev.tewheel.core.wheel.PackResult;
-import dev.tewheel.core.wheel.PendingWheel;
-import dev.tewheel.core.wheel.WheelPacker;
+import dev.tewheel.core.pack.PackRequest;
+import dev.tewheel.core.pack.PackResult;
+import dev.tewheel.core.pack.PendingWheel;
+import dev.tewheel.core.pack.WheelPacker;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

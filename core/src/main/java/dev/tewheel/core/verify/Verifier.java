@@ -14,8 +14,8 @@ import dev.tewheel.core.gate.Gate;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
-import dev.tewheel.core.wheel.OverBoundException;
-import dev.tewheel.core.wheel.UnreadableZipException;
+import dev.tewheel.core.zip.OverBoundException;
+import dev.tewheel.core.zip.UnreadableZipException;
 import dev.tewheel.core.wheel.WheelName;
 import dev.tewheel.elf.GpuCode;
 import java.io.IOException;
@@ -37,25 +37,25 @@ public final class Verifier {
    *     archive is a WHEEL-ZIP finding
    */
   public GateReport verify(VerifyRequest request) throws IOException {
-    if (request.wheel() != null) {
-      return verifyWheel(request);
-    }
+    return request.input() instanceof VerifyRequest.Wheel wheel ? verifyWheel(request, wheel.path())
+        : verifyFolder(request, request.input().path());
+  }
+
+  private GateReport verifyFolder(VerifyRequest request, Path wheelLib) throws IOException {
     PlatformTags platform = platform(request, null);
     CheckSettings settings = request.settings().withPlatform(platform);
-    Subject subject = FolderSubject.read(request.wheelLib(), request.layout(), settings);
+    Subject subject = FolderSubject.read(wheelLib, request.layout(), settings);
     return finish(request, subject, platform);
   }
 
   /**
-   * Verifies the .whl at {@code request.wheel()} as if it sat at {@code shownAs}: its platform comes from that name
+   * Verifies the .whl at the request's .whl as if it sat at {@code shownAs}: its platform comes from that name
    * and findings name that path, before suppressions match them. Pack verifies a new wheel beside its target, under
    * the same file name, before renaming it into place; its verdict and report are then those verify gives the
    * wheel at the target.
    */
   public GateReport verifyAs(VerifyRequest request, Path shownAs) throws IOException {
-    if (request.wheel() == null) {
-      throw new IllegalArgumentException("verifyAs takes a .whl, not a wheel_lib folder");
-    }
+    wheelOf(request, "verifyAs");
     return verifyWheel(request, shownAs);
   }
 
@@ -69,25 +69,27 @@ public final class Verifier {
 
   /** Verifies a .whl and reads {@code facts} of its subject before the wheel is closed. */
   public <T> Verified<T> verifyWith(VerifyRequest request, Function<Subject, T> facts) throws IOException {
-    if (request.wheel() == null) {
-      throw new IllegalArgumentException("verifyWith takes a .whl, not a wheel_lib folder");
-    }
+    Path wheel = wheelOf(request, "verifyWith");
     List<T> read = new ArrayList<>(1);
-    GateReport report = verifyWheel(request, request.wheel(), subject -> read.add(facts.apply(subject)));
+    GateReport report = verifyWheel(request, wheel, subject -> read.add(facts.apply(subject)));
     return new Verified<>(report, read.isEmpty() ? null : read.get(0));
   }
 
-  /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
-  private GateReport verifyWheel(VerifyRequest request) throws IOException {
-    return verifyWheel(request, request.wheel());
+  private static Path wheelOf(VerifyRequest request, String method) {
+    if (request.input() instanceof VerifyRequest.Wheel wheel) {
+      return wheel.path();
+    }
+    throw new IllegalArgumentException(method + " takes a .whl, not a wheel_lib folder");
   }
 
   private GateReport verifyWheel(VerifyRequest request, Path shownAs) throws IOException {
     return verifyWheel(request, shownAs, subject -> {});
   }
 
+  /** The .whl branch: the wheel is opened in place and closed when the checks are done. */
   private GateReport verifyWheel(VerifyRequest request, Path shownAs, java.util.function.Consumer<Subject> whileOpen)
       throws IOException {
+    Path whl = wheelOf(request, "verify");
     List<String> fromName;
     Integer variant = request.settings().cudaMajor();
     try {
@@ -101,16 +103,16 @@ public final class Verifier {
     }
     PlatformTags platform = platform(request, fromName);
     CheckSettings settings = request.settings().withPlatform(platform).withCudaMajor(variant);
-    UnaryOperator<Finding> shown = shownAs.equals(request.wheel()) ? UnaryOperator.identity()
-        : shownAt(request.wheel().toString(), shownAs.toString());
+    UnaryOperator<Finding> shown = shownAs.equals(whl) ? UnaryOperator.identity()
+        : shownAt(whl.toString(), shownAs.toString());
     WheelSubject opened;
     try {
-      opened = WheelSubject.open(request.wheel(), request.wheelLibPath(), request.layout(), settings);
+      opened = WheelSubject.open(whl, request.wheelLibPath(), request.layout(), settings);
     } catch (UnreadableZipException | OverBoundException e) {
       // pip refuses such a file too, and one over the entry bound is not read on: a verdict with a check ID.
       List<Finding> findings = e instanceof OverBoundException bomb
-          ? List.of(WheelBombCheck.refused(request.wheel().toString(), bomb))
-          : WheelZipCheck.unreadable(request.wheel().toString(), (UnreadableZipException) e);
+          ? List.of(WheelBombCheck.refused(whl.toString(), bomb))
+          : WheelZipCheck.unreadable(whl.toString(), (UnreadableZipException) e);
       return report(request, Gate.judge(ReportKind.VERIFY, CheckCatalogue.forLayout(request.layout()),
           findings.stream().map(shown).toList(), "wheel_lib " + shownAs.getFileName() + "!"
               + request.wheelLibPath(), request.policy()), platform, new VerifyDetails(List.of(), null));

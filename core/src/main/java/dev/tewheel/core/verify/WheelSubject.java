@@ -9,7 +9,7 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.wheel.InstalledPath;
 import dev.tewheel.core.wheel.InstalledTree;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.core.zip.WheelArchive;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.core.zip.WheelArchive;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.tewheel.core.wheel;
 
+import dev.tewheel.core.zip.ZipBombBounds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -11,7 +11,7 @@ import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.verify.VerifyRequest;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

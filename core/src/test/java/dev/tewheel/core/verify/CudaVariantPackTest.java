@@ -10,7 +10,7 @@ import dev.tewheel.core.check.CudaStandIns;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,9 +88,7 @@ class CudaVariantPackTest {
         asCu12.findings().stream().filter(f -> f.severity() == Severity.ERROR).map(f -> f.checkId() + ": " + f.found() + " / " + f.expected()).toList());
 
     VerifyRequest plain = VerifyRequest.wheel(wheel);
-    VerifyRequest configured = new VerifyRequest(plain.wheelLib(), plain.wheel(), plain.wheelLibPath(),
-        plain.layout(), plain.platformTag(), plain.settings().withCudaMajor(13), plain.failOn(),
-        plain.severityOverrides(), plain.suppressions(), plain.reportDirectory(), plain.projectBase());
+    VerifyRequest configured = plain.withSettings(plain.settings().withCudaMajor(13));
     GateReport asCu13 = new Verifier().verify(configured);
     // The libraries would pass as cu13, but pip installs this wheel as cu12: a cudaMajor the name contradicts is
     // itself an error, named once, on the wheel.

@@ -10,7 +10,7 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.gate.ReportKind;
 import dev.tewheel.core.gate.ReportWriter;
 import dev.tewheel.core.jar.WheelLibJar;
-import dev.tewheel.core.wheel.PackRequest;
+import dev.tewheel.core.pack.PackRequest;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;

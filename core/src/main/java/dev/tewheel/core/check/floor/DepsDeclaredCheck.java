@@ -16,7 +16,7 @@ import dev.tewheel.core.requirement.Requirement;
 import dev.tewheel.core.requirement.Specifier;
 import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.Metadata;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;
 import java.util.ArrayList;

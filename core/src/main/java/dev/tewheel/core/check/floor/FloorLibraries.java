@@ -2,9 +2,9 @@ package dev.tewheel.core.check.floor;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.core.check.DiskFile;
-import dev.tewheel.core.wheel.OverBoundException;
-import dev.tewheel.core.wheel.WheelArchive;
-import dev.tewheel.core.wheel.ZipBombBounds;
+import dev.tewheel.core.zip.OverBoundException;
+import dev.tewheel.core.zip.WheelArchive;
+import dev.tewheel.core.zip.ZipBombBounds;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.NotElfException;

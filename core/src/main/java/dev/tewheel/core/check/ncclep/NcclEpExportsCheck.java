@@ -1,6 +1,7 @@
 package dev.tewheel.core.check.ncclep;
 
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -15,10 +16,11 @@ import java.util.Set;
  * TE's provider resolves with dlsym. The runtime's availability applies the same list, so a bundle this check passes
  * is one te-runtime and TE's loader both accept.
  */
-public final class NcclEpExportsCheck extends NcclEpLibraryCheck {
+public final class NcclEpExportsCheck extends PlacedLibraryCheck {
   public NcclEpExportsCheck() {
     super("EP-EXPORTS",
-        "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR);
+        "libnccl_ep.so exports the functions TE's provider resolves", Severity.ERROR,
+        Subject::ncclEpLibrary);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tewheel.core.check.ncclep;
 
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -13,10 +14,11 @@ import java.util.Optional;
  * NCCL EP's library carries no RUNPATH or RPATH: by its convention NCCL is found through the loader's path or
  * preloaded with RTLD_GLOBAL, and a build machine's path would point at nothing on a user's machine.
  */
-public final class NcclEpNoRunpathCheck extends NcclEpLibraryCheck {
+public final class NcclEpNoRunpathCheck extends PlacedLibraryCheck {
   public NcclEpNoRunpathCheck() {
     super("EP-NO-RUNPATH",
-        "libnccl_ep.so has no RUNPATH or RPATH", Severity.ERROR);
+        "libnccl_ep.so has no RUNPATH or RPATH", Severity.ERROR,
+        Subject::ncclEpLibrary);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.tewheel.core.check.ncclep;
 
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -14,10 +15,11 @@ import java.util.OptionalInt;
  * The NCCL EP library's SONAME is {@code libnccl_ep.so.<M>} with M the required major: what TE's provider and the
  * runtime's selection rule accept.
  */
-public final class NcclEpSonameCheck extends NcclEpLibraryCheck {
+public final class NcclEpSonameCheck extends PlacedLibraryCheck {
   public NcclEpSonameCheck() {
     super("EP-SONAME",
-        "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h", Severity.ERROR);
+        "libnccl_ep.so's SONAME is libnccl_ep.so.<M>, M being NCCL_EP_MAJOR of the shipped nccl_ep.h", Severity.ERROR,
+        Subject::ncclEpLibrary);
   }
 
   @Override

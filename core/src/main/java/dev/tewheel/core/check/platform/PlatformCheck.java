@@ -9,7 +9,7 @@ import dev.tewheel.core.policy.PlatformTag;
 import dev.tewheel.core.policy.PlatformTags;
 import dev.tewheel.core.policy.ToolchainVersion;
 import dev.tewheel.core.wheel.DistInfo;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.elf.DynamicSymbol;
 import dev.tewheel.elf.ElfFile;

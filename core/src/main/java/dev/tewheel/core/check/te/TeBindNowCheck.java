@@ -1,5 +1,6 @@
 package dev.tewheel.core.check.te;
 
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -9,10 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The TE library resolves every symbol at load time (-z now), as BOLT optimization requires. */
-public final class TeBindNowCheck extends TeLibraryCheck {
+public final class TeBindNowCheck extends PlacedLibraryCheck {
   public TeBindNowCheck() {
     super("TE-BIND-NOW",
-        "libtransformer_engine.so is linked with -z now (BIND_NOW)", Severity.ERROR);
+        "libtransformer_engine.so is linked with -z now (BIND_NOW)", Severity.ERROR,
+        Subject::transformerEngineLibrary);
   }
 
   @Override

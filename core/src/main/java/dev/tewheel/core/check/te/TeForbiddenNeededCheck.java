@@ -1,6 +1,7 @@
 package dev.tewheel.core.check.te;
 
 import dev.tewheel.core.check.Libraries;
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -14,10 +15,11 @@ import java.util.Optional;
  * The TE library does not NEED what must stay optional: NCCL EP is opened with dlopen on first use, and the CUDA
  * driver comes from the user's machine.
  */
-public final class TeForbiddenNeededCheck extends TeLibraryCheck {
+public final class TeForbiddenNeededCheck extends PlacedLibraryCheck {
   public TeForbiddenNeededCheck() {
     super("TE-FORBIDDEN-NEEDED",
-        "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR);
+        "libtransformer_engine.so has no DT_NEEDED on NCCL EP or the CUDA driver", Severity.ERROR,
+        Subject::transformerEngineLibrary);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.tewheel.core.check.te;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -15,14 +16,15 @@ import java.util.Optional;
  * empty or relative one is resolved by the dynamic linker against the current working directory, so whatever
  * library sits there would be loaded.
  */
-public final class TeRunpathOriginCheck extends TeLibraryCheck {
+public final class TeRunpathOriginCheck extends PlacedLibraryCheck {
   private static final String FIX_RELEASE = "strip or replace the %s: patchelf --set-rpath '$ORIGIN'"
       + " libtransformer_engine.so, or build with CMAKE_BUILD_WITH_INSTALL_RPATH=ON and an $ORIGIN-relative"
       + " CMAKE_INSTALL_RPATH (or CMAKE_SKIP_RPATH=ON)";
 
   public TeRunpathOriginCheck() {
     super("TE-RUNPATH-ORIGIN",
-        "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative", Severity.ERROR);
+        "libtransformer_engine.so's RUNPATH/RPATH entries are only $ORIGIN-relative", Severity.ERROR,
+        Subject::transformerEngineLibrary);
   }
 
   @Override

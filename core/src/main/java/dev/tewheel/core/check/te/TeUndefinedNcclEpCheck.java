@@ -1,5 +1,6 @@
 package dev.tewheel.core.check.te;
 
+import dev.tewheel.core.check.PlacedLibraryCheck;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
@@ -12,10 +13,11 @@ import java.util.Optional;
  * No undefined ncclEp* symbol in the TE library: under -z now each one must resolve when TE loads, which would
  * make NCCL EP (and its NCCL) a hard requirement for every user.
  */
-public final class TeUndefinedNcclEpCheck extends TeLibraryCheck {
+public final class TeUndefinedNcclEpCheck extends PlacedLibraryCheck {
   public TeUndefinedNcclEpCheck() {
     super("TE-UNDEFINED-NCCL-EP",
-        "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR);
+        "libtransformer_engine.so has no undefined ncclEp* symbol", Severity.ERROR,
+        Subject::transformerEngineLibrary);
   }
 
   @Override

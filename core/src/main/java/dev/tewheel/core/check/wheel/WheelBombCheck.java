@@ -4,9 +4,9 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.OverBoundException;
-import dev.tewheel.core.wheel.WheelArchive;
-import dev.tewheel.core.wheel.ZipBombBounds;
+import dev.tewheel.core.zip.OverBoundException;
+import dev.tewheel.core.zip.WheelArchive;
+import dev.tewheel.core.zip.ZipBombBounds;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,7 +6,7 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.InstalledPath;
 import dev.tewheel.core.wheel.InstalledTree;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.WheelCheck;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.core.wheel.DistInfo;
 import dev.tewheel.core.wheel.Metadata;
-import dev.tewheel.core.wheel.WheelArchive;
+import dev.tewheel.core.zip.WheelArchive;
 import dev.tewheel.core.wheel.WheelFile;
 import dev.tewheel.core.wheel.WheelName;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import dev.tewheel.elf.ByteSource;
 import java.io.EOFException;
@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
  *
  * <p>Reads are serialized: the source is safe to share, not to read in parallel.
  */
-final class InflatingEntrySource implements ByteSource {
+public final class InflatingEntrySource implements ByteSource {
   /** How the entry is cut: {@code chunkBudget} chunks of {@code chunkBytes} are kept. */
   record Chunking(int chunkBytes, int chunkBudget) {
     static final Chunking DEFAULT = new Chunking(1 << 20, 16);
@@ -175,11 +175,11 @@ final class InflatingEntrySource implements ByteSource {
     }
   }
 
-  Chunking chunking() {
+  public Chunking chunking() {
     return chunking;
   }
 
-  synchronized Stats stats() {
+  public synchronized Stats stats() {
     return new Stats(peakCachedChunks, opens, bytesInflated);
   }
 

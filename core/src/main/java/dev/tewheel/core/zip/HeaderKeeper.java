@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import dev.tewheel.elf.ProgramHeader;
 import dev.tewheel.elf.SegmentType;

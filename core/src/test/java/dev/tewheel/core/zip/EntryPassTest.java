@@ -1,10 +1,11 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.io.Sha256;
+import dev.tewheel.core.wheel.TestWheel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

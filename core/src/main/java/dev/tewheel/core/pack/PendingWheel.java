@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
 import dev.tewheel.bundle.io.AtomicFiles;
 import dev.tewheel.bundle.io.OwnTemporaries;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import java.io.IOException;
 import java.util.BitSet;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,8 +1,9 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.core.wheel.ElfFacts;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.CudaFatBinary;
 import dev.tewheel.elf.ElfFile;

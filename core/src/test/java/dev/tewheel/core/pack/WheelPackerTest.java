@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,8 @@ import dev.tewheel.core.assemble.Assembler;
 import dev.tewheel.core.gate.GateReport;
 import dev.tewheel.core.verify.Verifier;
 import dev.tewheel.core.verify.VerifyRequest;
+import dev.tewheel.core.wheel.HeaderValues;
+import dev.tewheel.core.wheel.Metadata;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
 /**
  * The CRC-32 of two byte runs joined, from their own CRCs and the second run's length, so slices checksummed on

@@ -1,16 +1,18 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.layout.Layout;
-import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.SubjectFile;
+import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Judged;
 import dev.tewheel.core.verify.WheelSubject;
+import dev.tewheel.core.wheel.ElfFacts;
+import dev.tewheel.core.wheel.TestWheel;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.StandIns;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

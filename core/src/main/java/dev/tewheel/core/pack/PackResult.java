@@ -1,5 +1,6 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
+import dev.tewheel.core.wheel.WheelName;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -1,5 +1,8 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
+import dev.tewheel.core.wheel.HeaderValues;
+import dev.tewheel.core.wheel.Metadata;
+import dev.tewheel.core.wheel.WheelName;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;

@@ -1,9 +1,14 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.pack;
 
-import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.io.FileChunks;
 import dev.tewheel.bundle.io.OwnTemporaries;
 import dev.tewheel.bundle.io.Sha256;
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.core.wheel.Metadata;
+import dev.tewheel.core.wheel.RecordFile;
+import dev.tewheel.core.wheel.WheelFile;
+import dev.tewheel.core.wheel.WheelName;
+import dev.tewheel.core.zip.ZipBombBounds;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.tewheel.core.wheel;
+package dev.tewheel.core.zip;
 
 import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.elf.ByteSource;
@@ -288,7 +288,7 @@ public final class WheelArchive implements Closeable {
   }
 
   /** Bytes inflated so far of the entry of that name, by every read: for tests that count passes. */
-  long bytesInflated(String name) {
+  public long bytesInflated(String name) {
     return inflated.of(name);
   }
 
