@@ -3,29 +3,22 @@ package dev.tewheel.bench;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.LongByReference;
-import dev.tewheel.runtime.EpAlgorithm;
-import dev.tewheel.runtime.EpGroup;
-import dev.tewheel.runtime.EpLayout;
-import dev.tewheel.runtime.NcclComm;
-import dev.tewheel.runtime.NcclEp;
-import dev.tewheel.runtime.NcclEpGroupConfig;
-import dev.tewheel.runtime.NcclEpHandleConfig;
-import dev.tewheel.runtime.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.TeRuntime;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-call overhead of a downcall, side by side, through te-runtime, a JNI stub and JNA (interface mapping and direct
@@ -38,13 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link EpGroup#handleMemSize}), on a one-rank high-throughput group. Run with {@code -prof gc} for the bytes each
  * call allocates.
  */
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class RuntimeBenchmark {
+public class RuntimeBenchmark extends WarmBenchmark {
   private static final int TOPK = 2;
 
   private NcclEp ep;

@@ -1,10 +1,10 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.loader.Environment;
-import dev.tewheel.runtime.EnvironmentSetting;
-import dev.tewheel.runtime.JitPreflight;
-import dev.tewheel.runtime.NcclStatus;
-import dev.tewheel.runtime.NcclVersion;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.JitPreflight;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -216,7 +216,7 @@ public final class JitCheck {
       Environment.recordSet(name, proposed);
     }
     String after = Optional.ofNullable(Libc.getenv(name)).orElse(proposed);
-    return Reports.make().environmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
+    return new EnvironmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
   }
 
   /**
@@ -313,7 +313,7 @@ public final class JitCheck {
     } else if (plan.buildInclude().isPresent()) {
       ncclInclude = plan.buildInclude().map(Path::of);
       ncclIncludeSource = "pip wheel (te-runtime sets " + BUILD_INCLUDE_ENV + " when it loads TE or NCCL EP)";
-      environment.add(Reports.make().environmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
+      environment.add(new EnvironmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
           plan.buildInclude().get()));
     } else {
       ncclInclude = Optional.ofNullable(compiledIn.get(BUILD_INCLUDE_ENV)).map(Path::of);
@@ -362,7 +362,7 @@ public final class JitCheck {
     // the cache
     Cache cache = plan.cache();
     if (cache.set()) {
-      environment.add(Reports.make().environmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
+      environment.add(new EnvironmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
     }
 
     List<String> notReady = new ArrayList<>(missing);
@@ -372,7 +372,7 @@ public final class JitCheck {
             : ". ncclEpDispatch will fail: on a real H200 the NCCL EP build returned ncclInternalError (3) and"
                 + " logged `No such file` when its headers were missing; it did not fall back to precompiled"
                 + " kernels");
-    return Reports.make().jitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
+    return new JitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
         ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cache.folder(),
         cache.source(), cache.refused(), environment, notReady, verdict);
   }
