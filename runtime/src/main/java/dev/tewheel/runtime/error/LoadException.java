@@ -1,12 +1,12 @@
 package dev.tewheel.runtime.error;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.report.Availability;
 import java.util.Objects;
 
 /**
  * A library could not be loaded. It always carries the availability report computed by the same rule as
- * {@link TeRuntime#availability()}, so the reasons of every candidate, the search and the NCCL gate travel with
+ * {@link dev.tewheel.runtime.TeRuntime#availability()}, so the reasons of every candidate, the search and the NCCL
+ * gate travel with
  * the error; for a failure of dlopen the message carries dlerror's text.
  */
 public final class LoadException extends RuntimeException {

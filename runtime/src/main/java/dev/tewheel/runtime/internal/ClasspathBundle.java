@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;

@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.runtime.report.Provenance;

@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.FoundBy;

@@ -441,12 +441,20 @@ public final class JitCheck {
   }
 
   private static Optional<String> fromVersionJson(Path json) {
+    Pattern version = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"");
+    return firstMatch(json, 1 << 20, version).map(m -> m.group(1));
+  }
+
+  /**
+   * The first match of {@code pattern} in {@code file} read as ISO-8859-1, when it is a regular file below
+   * {@code limit} bytes; empty when it is not, or cannot be read (the caller's next source then decides).
+   */
+  private static Optional<Matcher> firstMatch(Path file, long limit, Pattern pattern) {
     try {
-      if (Files.isRegularFile(json) && Files.size(json) < (1 << 20)) {
-        Matcher m = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"")
-            .matcher(Files.readString(json, StandardCharsets.ISO_8859_1));
+      if (Files.isRegularFile(file) && Files.size(file) < limit) {
+        Matcher m = pattern.matcher(Files.readString(file, StandardCharsets.ISO_8859_1));
         if (m.find()) {
-          return Optional.of(m.group(1));
+          return Optional.of(m);
         }
       }
     } catch (IOException e) {
@@ -496,19 +504,14 @@ public final class JitCheck {
 
   /** {@code #define CUDA_VERSION 13000} is 13.0. */
   private static Optional<String> fromCudaH(Path header) {
-    try {
-      if (Files.isRegularFile(header) && Files.size(header) < (16 << 20)) {
-        Matcher m = Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")
-            .matcher(Files.readString(header, StandardCharsets.ISO_8859_1));
-        if (m.find()) {
-          int code = Integer.parseInt(m.group(1));
-          return Optional.of(code / 1000 + "." + code % 1000 / 10);
-        }
+    return firstMatch(header, 16 << 20, Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")).map(m -> {
+      try {
+        int code = Integer.parseInt(m.group(1));
+        return code / 1000 + "." + code % 1000 / 10;
+      } catch (NumberFormatException e) {
+        return null; // unknown
       }
-    } catch (IOException | NumberFormatException e) {
-      // unknown
-    }
-    return Optional.empty();
+    });
   }
 
   /** NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH of nccl.h. */

@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
@@ -280,7 +279,8 @@ public final class Resolver {
       available = true;
     }
     return new Resolution(new Availability(available, reason, located.steps(),
-        bundle.map(Bundle::folder), major, majorSource, selection.candidates().stream().map(Resolver::candidate).toList(),
+        bundle.map(Bundle::folder), major, majorSource,
+        selection.candidates().stream().map(Resolver::candidate).toList(),
         selection.chosen().map(Resolver::candidate), elsewhere,
         dependencies, nccl),
         bundle);

@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

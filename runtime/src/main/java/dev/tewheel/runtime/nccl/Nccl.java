@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.error.NcclException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import dev.tewheel.runtime.internal.NativeCalls;
@@ -21,7 +20,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * {@code libnccl.so.2}, loaded by {@link TeRuntime#loadNccl()} with RTLD_GLOBAL (as TE's Python and nccl4py load
+ * {@code libnccl.so.2}, loaded by {@link dev.tewheel.runtime.TeRuntime#loadNccl()} with RTLD_GLOBAL (as TE's Python
+ * and nccl4py load
  * it), so that NCCL EP and TE, which NEED it, bind to this copy. It gives a Java program what NCCL EP's
  * {@code ncclEpCreateGroup} and TE's {@code nvte_ep_initialize} need: a communicator, and device memory.
  */
@@ -31,7 +31,10 @@ public final class Nccl {
   /** Each function bound once, its status checked inside the handle; a function NCCL lacks throws when called. */
   private final MethodHandle[] bound = new MethodHandle[NcclFunction.values().length];
 
-  /** te-runtime's own: {@link TeRuntime#loadNccl()} makes the process's one (its {@link Symbols} are internal). */
+  /**
+   * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadNccl()} makes the process's one (its {@link Symbols}
+   * are internal).
+   */
   public Nccl(NcclVersion version, Symbols symbols) {
     this.version = version;
     this.symbols = symbols;

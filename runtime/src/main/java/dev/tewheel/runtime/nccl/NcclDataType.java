@@ -5,34 +5,37 @@ import dev.tewheel.runtime.ncclep.EpTensor;
 
 /** NCCL's {@code ncclDataType_t} ({@code nccl.h}), the element type of an {@link EpTensor}. */
 public enum NcclDataType implements CValue.Code {
-  INT8(1),
-  UINT8(1),
-  INT32(4),
-  UINT32(4),
-  INT64(8),
-  UINT64(8),
-  FLOAT16(2),
-  FLOAT32(4),
-  FLOAT64(8),
-  BFLOAT16(2),
-  FLOAT8_E4M3(1),
-  FLOAT8_E5M2(1);
+  INT8(0, 1),
+  UINT8(1, 1),
+  INT32(2, 4),
+  UINT32(3, 4),
+  INT64(4, 8),
+  UINT64(5, 8),
+  FLOAT16(6, 2),
+  FLOAT32(7, 4),
+  FLOAT64(8, 8),
+  BFLOAT16(9, 2),
+  FLOAT8_E4M3(10, 1),
+  FLOAT8_E5M2(11, 1);
 
-  private final int bytes;
+  private final int code;
+  private final int size;
 
-  NcclDataType(int bytes) {
-    this.bytes = bytes;
+  /** {@code code}: the C value {@code nccl.h} gives it; {@code size}: an element's bytes. */
+  NcclDataType(int code, int size) {
+    this.code = code;
+    this.size = size;
   }
 
-  /** The C enum's value (the constant's ordinal: 0 for {@code ncclInt8} to 11 for {@code ncclFloat8e5m2}). */
+  /** The C enum's value: 0 for {@code ncclInt8} to 11 for {@code ncclFloat8e5m2}. */
   @Override
   public int code() {
-    return ordinal();
+    return code;
   }
 
   /** The size of one element in bytes. */
   public int bytes() {
-    return bytes;
+    return size;
   }
 
   /**

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.error.NcclEpException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import dev.tewheel.runtime.internal.LoadedLibrary;
@@ -31,7 +30,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * NCCL EP ({@code libnccl_ep.so.0}), loaded once per process by {@link TeRuntime#loadNcclEp()}: typed bindings for
+ * NCCL EP ({@code libnccl_ep.so.0}), loaded once per process by {@link dev.tewheel.runtime.TeRuntime#loadNcclEp()}:
+ * typed bindings for
  * the 18 functions of {@code nccl_ep.h}. Each returns normally on {@code ncclSuccess} and otherwise throws
  * {@link NcclEpException} with NCCL's {@code ncclGetErrorString} text. Structs are the layouts of
  * {@link NcclEpStructs}; a struct argument is checked (not NULL unless optional, large enough, the right magic)
@@ -66,7 +66,8 @@ public final class NcclEp {
   private final Nccl nccl;
 
   /**
-   * te-runtime's own: {@link TeRuntime#loadNcclEp()} makes the process's one NCCL EP after every check of its load
+   * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadNcclEp()} makes the process's one NCCL EP after every
+   * check of its load
    * (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
    */
   public NcclEp(LoadedLibrary library, Nccl nccl, NcclVersion version, Availability availability) {
@@ -105,7 +106,7 @@ public final class NcclEp {
   /**
    * What became of {@code NCCL_EP_HOME}, which NCCL EP's JIT reads to find the shipped headers: set before the load
    * (overwrite 0: a user's value wins) to the bundle's folder holding {@code include/nccl_ep/}, as TE's provider and
-   * {@link TeRuntime#loadTransformerEngine()} set it; empty when the bundle ships no headers.
+   * {@link dev.tewheel.runtime.TeRuntime#loadTransformerEngine()} set it; empty when the bundle ships no headers.
    */
   public Optional<EnvironmentSetting> ncclEpHome() {
     return library.ncclEpHome();

@@ -93,8 +93,8 @@ public sealed interface NcclEpLayoutInfo permits NcclEpLayoutInfoRecord {
     }
 
     public NcclEpLayoutInfo build() {
-      return NcclEpStructs.written(NcclEpStructs.LAYOUT_INFO, s -> new NcclEpLayoutInfoRecord(expertCounters, srcRankCounters,
-          expertOffsets, recvTotalCounter, recvTopkIdxKind, s));
+      return NcclEpStructs.written(NcclEpStructs.LAYOUT_INFO, s -> new NcclEpLayoutInfoRecord(expertCounters,
+          srcRankCounters, expertOffsets, recvTotalCounter, recvTopkIdxKind, s));
     }
   }
 }

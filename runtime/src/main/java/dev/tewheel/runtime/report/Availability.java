@@ -1,16 +1,16 @@
 package dev.tewheel.runtime.report;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.error.LoadException;
-import dev.tewheel.runtime.ncclep.NcclEp;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The answer to "is NCCL EP available?", computed by exactly the rule {@link TeRuntime#loadNcclEp()} and TE's
+ * The answer to "is NCCL EP available?", computed by exactly the rule {@link
+ * dev.tewheel.runtime.TeRuntime#loadNcclEp()} and TE's
  * provider load with: available means an accepted candidate exists (the right SONAME major, every function of
- * {@link NcclEp#REQUIRED_FUNCTIONS}), no other copy of its SONAME is already loaded from elsewhere, every DT_NEEDED of
+ * {@link dev.tewheel.runtime.ncclep.NcclEp#REQUIRED_FUNCTIONS}), no other copy of its SONAME is already loaded from
+ * elsewhere, every DT_NEEDED of
  * it is loaded or found by the dynamic linker's search, and the NCCL gate passes. A failed load carries this report
  * ({@link LoadException#availability()}); {@link Report} renders it as text or JSON. te-runtime makes it; an
  * application reads it.

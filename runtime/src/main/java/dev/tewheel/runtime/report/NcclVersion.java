@@ -1,7 +1,5 @@
 package dev.tewheel.runtime.report;
 
-import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.bundle.ncclep.NcclGate;
 import java.util.Comparator;
 import java.util.regex.Matcher;
@@ -10,9 +8,10 @@ import java.util.regex.Pattern;
 /**
  * A version of NCCL or of NCCL EP, MAJOR.MINOR.PATCH. {@link #fromCode(int)} reads NCCL's {@code ncclGetVersion}:
  * {@code NCCL_VERSION_CODE} is MAJOR*10000 + MINOR*100 + PATCH since NCCL 2.9, and MAJOR*1000 + MINOR*100 + PATCH
- * before (so 2708 is 2.7.8 and 23004 is 2.30.4). NCCL EP's versions ({@link NcclEp#version()},
+ * before (so 2708 is 2.7.8 and 23004 is 2.30.4). NCCL EP's versions ({@link
+ * dev.tewheel.runtime.ncclep.NcclEp#version()},
  * {@link NcclEpCandidate#version()}) come from te-runtime, not from {@code fromCode}. A value an application may make
- * itself (e.g. for {@link TeRuntime.Builder#minimumNcclVersion}), so its constructor is public.
+ * itself (e.g. for {@link dev.tewheel.runtime.TeRuntime.Builder#minimumNcclVersion}), so its constructor is public.
  */
 public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
   private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)

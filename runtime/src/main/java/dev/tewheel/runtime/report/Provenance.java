@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.report;
 
-import dev.tewheel.runtime.TeRuntime;
 
 /**
  * Where a setting of the report came from, e.g. the NCCL EP major ({@link Availability#requiredMajorSource()}).
@@ -19,7 +18,7 @@ public record Provenance(Origin origin, String detail) {
   public enum Origin {
     /** The bundle's manifest, written by the build that made the bundle. */
     MANIFEST,
-    /** {@link TeRuntime.Builder}. */
+    /** {@link dev.tewheel.runtime.TeRuntime.Builder}. */
     API,
     /** A system property ({@code -Dte.…}). */
     SYSTEM_PROPERTY,

@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import dev.tewheel.runtime.internal.LoadedLibrary;
 import dev.tewheel.runtime.internal.NativeCalls;
@@ -29,7 +28,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * {@code libtransformer_engine.so}, loaded once per process by {@link TeRuntime#loadTransformerEngine()}
+ * {@code libtransformer_engine.so}, loaded once per process by {@link
+ * dev.tewheel.runtime.TeRuntime#loadTransformerEngine()}
  * (RTLD_LAZY | RTLD_GLOBAL, as TE's Python loads it; BIND_NOW comes from the library's own flag), with typed methods
  * for TE's expert-parallel C API ({@code transformer_engine/ep.h}).
  *
@@ -62,7 +62,8 @@ public final class TransformerEngine {
   private final Set<Long> prepared = new HashSet<>();
 
   /**
-   * te-runtime's own: {@link TeRuntime#loadTransformerEngine()} makes the process's one after every check of its
+   * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadTransformerEngine()} makes the process's one after
+   * every check of its
    * load (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
    */
   public TransformerEngine(LoadedLibrary library, Nccl nccl, Supplier<Availability> availability) {
@@ -274,8 +275,9 @@ public final class TransformerEngine {
             + " (TE keeps the first prepare's layer config)");
       }
       try {
-        bound(TeFunction.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(), handleOrNull(recvTokensPerExpert),
-                handleOrNull(totalRecvTokensPerRank), layerConfig, NativeCalls.orNull(stream));
+        bound(TeFunction.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(),
+            handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerConfig,
+            NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
