@@ -36,26 +36,14 @@ public final class Fields {
       MemoryLayout member = layout.select(PathElement.groupElement(field));
       long offset = layout.byteOffset(PathElement.groupElement(field));
       if (member instanceof AddressLayout) {
-        struct.set(ADDRESS, offset, value == null ? MemorySegment.NULL : ((CValue.Address) value).segment());
+        struct.set(ADDRESS, offset, value == null ? MemorySegment.NULL : CValue.address(value));
       } else if (member instanceof ValueLayout.OfLong) {
         struct.set(JAVA_LONG, offset, ((Number) value).longValue());
       } else {
-        struct.set(JAVA_INT, offset, code(value));
+        struct.set(JAVA_INT, offset, CValue.code(value));
       }
     }
     return struct;
-  }
-
-  /** The C value of an int member: the enums' codes, booleans as 1 and 0. */
-  private static int code(Object value) {
-    return switch (value) {
-      case Integer i -> i;
-      case Boolean b -> b ? 1 : 0;
-      case CValue.Code c -> c.code();
-      // The other enums of nccl_ep.h are declared in C order from 0, as Java's.
-      case Enum<?> e -> e.ordinal();
-      default -> throw new IllegalStateException("no C int for " + value);
-    };
   }
 
   private static Object value(Record values, RecordComponent component) {

@@ -4,7 +4,7 @@ import dev.tewheel.runtime.internal.CValue;
 import dev.tewheel.runtime.ncclep.EpTensor;
 
 /** NCCL's {@code ncclDataType_t} ({@code nccl.h}), the element type of an {@link EpTensor}. */
-public enum NcclDataType implements CValue.Code {
+public enum NcclDataType {
   INT8(0, 1),
   UINT8(1, 1),
   INT32(2, 4),
@@ -28,7 +28,6 @@ public enum NcclDataType implements CValue.Code {
   }
 
   /** The C enum's value: 0 for {@code ncclInt8} to 11 for {@code ncclFloat8e5m2}. */
-  @Override
   public int code() {
     return code;
   }
@@ -44,6 +43,6 @@ public enum NcclDataType implements CValue.Code {
    * @throws IllegalArgumentException for a value {@code ncclDataType_t} does not define
    */
   public static NcclDataType of(int code) {
-    return CValue.of(values(), code, "ncclDataType_t");
+    return CValue.of(values(), NcclDataType::code, code, "ncclDataType_t");
   }
 }

@@ -1,9 +1,7 @@
 package dev.tewheel.runtime.ncclep;
 
-import dev.tewheel.runtime.internal.CValue;
-
 /** NCCL EP's {@code ncclEpLayout_t}: how a handle lays out the tokens a rank receives. */
-public enum EpLayout implements CValue.Code {
+public enum EpLayout {
   /** {@code NCCL_EP_LAYOUT_UNSET}. */
   UNSET,
   /** {@code NCCL_EP_LAYOUT_EXPERT_MAJOR}: one slab per local expert (TE's layout). */
@@ -14,7 +12,6 @@ public enum EpLayout implements CValue.Code {
   FLAT;
 
   /** The C enum's value (the constant's ordinal: 0 to 3). */
-  @Override
   public int code() {
     return ordinal();
   }

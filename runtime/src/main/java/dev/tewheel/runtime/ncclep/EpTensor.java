@@ -2,7 +2,6 @@ package dev.tewheel.runtime.ncclep;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
-import dev.tewheel.runtime.internal.CValue;
 import dev.tewheel.runtime.internal.NativeObject;
 import dev.tewheel.runtime.nccl.NcclDataType;
 import java.lang.foreign.Arena;
@@ -15,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * {@code ncclEpTensorDestroy}, or the descriptor alone), and any use after that throws
  * {@link IllegalStateException}, also through a dispatch or combine struct that points at it.
  */
-public final class EpTensor implements AutoCloseable, CValue.Address {
+public final class EpTensor implements AutoCloseable {
   private final NcclEp ep;
   private final NativeObject tensor;
   private final NcclDataType datatype;
@@ -32,7 +31,6 @@ public final class EpTensor implements AutoCloseable, CValue.Address {
   }
 
   /** The {@code ncclEpTensor_t*}, sized as {@link NcclEpStructs#TENSOR}. */
-  @Override
   public MemorySegment segment() {
     return tensor.address();
   }

@@ -3,7 +3,7 @@ package dev.tewheel.runtime.te;
 import dev.tewheel.runtime.internal.CValue;
 
 /** TE's {@code NVTEDType} ({@code transformer_engine.h}), the element type of an {@link NvteTensor}. */
-public enum TeDataType implements CValue.Code {
+public enum TeDataType {
   BYTE(1),
   INT16(2),
   INT32(4),
@@ -24,7 +24,6 @@ public enum TeDataType implements CValue.Code {
   }
 
   /** The C enum's value (the constant's ordinal: 0 for {@code kNVTEByte} to 10 for {@code kNVTEFloat4E2M1}). */
-  @Override
   public int code() {
     return ordinal();
   }
@@ -40,6 +39,6 @@ public enum TeDataType implements CValue.Code {
    * @throws IllegalArgumentException for a value {@code NVTEDType} does not define
    */
   public static TeDataType of(int code) {
-    return CValue.of(values(), code, "NVTEDType");
+    return CValue.of(values(), TeDataType::code, code, "NVTEDType");
   }
 }
