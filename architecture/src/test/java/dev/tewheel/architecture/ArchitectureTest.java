@@ -5,7 +5,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import java.util.List;
 import java.util.Map;
@@ -20,45 +19,37 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   /**
-   * Today's one package cycle, runtime and runtime.internal (issue 32, item 2, removes it): these classes of the
-   * public package reach into internal, and internal reaches back. The list may only shrink: {@link
-   * #theFrozenCycleListsOnlyClassesThatStillCloseIt} fails when one of them no longer reaches into internal.
-   */
-  static final Set<String> FROZEN_RUNTIME_CYCLE = Set.of(
-      "dev.tewheel.runtime.LoadedLibrary",
-      "dev.tewheel.runtime.NativeCalls",
-      "dev.tewheel.runtime.Nccl",
-      "dev.tewheel.runtime.NcclEp",
-      "dev.tewheel.runtime.ReportFactory",
-      "dev.tewheel.runtime.TeRuntime",
-      "dev.tewheel.runtime.TransformerEngine");
-
-  /**
    * Classes that name the loader's inputs without interpreting them, and why they may: they hold the shipped bytes to
    * a policy, or name a search step in a report.
    */
   static final Map<String, String> NAMING_ONLY = Map.of(
-      "dev.tewheel.core.check.te.TeRunpathOriginCheck", "TE-RUNPATH: TE's DT_RUNPATH/DT_RPATH text must be $ORIGIN-relative",
+      "dev.tewheel.core.check.te.TeRunpathOriginCheck",
+      "TE-RUNPATH: TE's DT_RUNPATH/DT_RPATH text must be $ORIGIN-relative",
       "dev.tewheel.core.check.ncclep.NcclEpNoRunpathCheck", "NCCL EP ships without a DT_RUNPATH/DT_RPATH",
-      "dev.tewheel.runtime.Dependency", "FoundBy: the reports' word for each step of the search");
+      "dev.tewheel.runtime.report.Dependency", "FoundBy: the reports' word for each step of the search");
 
   private final JavaClasses all = TeWheelClasses.all();
 
+  /** No package of any module reaches a package that reaches back; te-runtime's split by job included. */
   @Test
   void noModuleHasAPackageCycle() {
-    Rules.noPackageCycles("dev.tewheel", Rules.namedOrNestedIn(FROZEN_RUNTIME_CYCLE), "dev.tewheel.runtime.internal")
-        .check(all);
+    Rules.noPackageCycles("dev.tewheel").check(all);
   }
 
+  /**
+   * te-runtime's layering (docs/architecture.md): reports and errors name no other te-runtime package; internal
+   * names only them; NCCL, NCCL EP and TE never name the entry point.
+   */
   @Test
-  void theFrozenCycleListsOnlyClassesThatStillCloseIt() {
-    for (String name : FROZEN_RUNTIME_CYCLE) {
-      boolean reaches = all.stream().filter(Rules.namedOrNestedIn(Set.of(name))::test)
-          .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
-          .anyMatch(d -> d.getTargetClass().getPackageName().equals("dev.tewheel.runtime.internal"));
-      assertEquals(true, reaches, name + " no longer reaches into dev.tewheel.runtime.internal: take it off"
-          + " FROZEN_RUNTIME_CYCLE (and docs/architecture.md's list)");
-    }
+  void theRuntimePackagesAreLayered() {
+    noClasses().that().resideInAnyPackage("dev.tewheel.runtime.report", "dev.tewheel.runtime.error")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.tewheel.runtime", "dev.tewheel.runtime.internal..",
+            "dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep", "dev.tewheel.runtime.te").check(all);
+    noClasses().that().resideInAPackage("dev.tewheel.runtime.internal..").should().dependOnClassesThat()
+        .resideInAnyPackage("dev.tewheel.runtime", "dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep",
+            "dev.tewheel.runtime.te", "dev.tewheel.runtime.cli").check(all);
+    noClasses().that().resideInAnyPackage("dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep",
+        "dev.tewheel.runtime.te").should().dependOnClassesThat().resideInAPackage("dev.tewheel.runtime").check(all);
   }
 
   @Test

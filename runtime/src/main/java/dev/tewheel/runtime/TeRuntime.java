@@ -1,6 +1,20 @@
 package dev.tewheel.runtime;
 
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.internal.LoadedLibrary;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.JitPreflight;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NativeLibrary;
+import dev.tewheel.runtime.report.NativeWorld;
+import dev.tewheel.runtime.report.NcclEpCandidate;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
+import dev.tewheel.runtime.te.TransformerEngine;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
@@ -8,6 +22,7 @@ import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Discovery;
 import dev.tewheel.runtime.internal.JitCheck;
+import dev.tewheel.runtime.internal.LoadSequence;
 import dev.tewheel.runtime.internal.Libc;
 import dev.tewheel.runtime.internal.LoadCheck;
 import dev.tewheel.runtime.internal.NativeAccess;
@@ -114,15 +129,16 @@ public final class TeRuntime {
   public NativeWorld loadNativeLibraries() {
     NativeAccess.check(TeRuntime.class.getModule());
     NativeWorld world = nativeWorld();
+    LoadSequence sequence = new LoadSequence(config);
     if (!world.problems().isEmpty()) {
-      throw failure("TE's native libraries cannot all be loaded: " + String.join("; ", world.problems()));
+      throw sequence.failure("TE's native libraries cannot all be loaded: " + String.join("; ", world.problems()));
     }
-    loadWorld(world, true);
+    loadWorld(world, true, sequence);
     return nativeWorld();
   }
 
   /** Loads the world's found libraries in order; strict: a dlopen failure throws, else it is left to TE's load. */
-  private void loadWorld(NativeWorld world, boolean strict) {
+  private static void loadWorld(NativeWorld world, boolean strict, LoadSequence sequence) {
     synchronized (ProcessState.LOADS) {
       for (NativeLibrary library : world.libraries()) {
         if (library.file().isEmpty() || library.foundBy() == NativeLibrary.FoundBy.ALREADY_LOADED) {
@@ -130,7 +146,7 @@ public final class TeRuntime {
         }
         if (library.name().equals("nccl")) {
           try {
-            loadNccl();
+            loadNccl(sequence);
           } catch (LoadException e) {
             if (strict) {
               throw e;
@@ -144,7 +160,7 @@ public final class TeRuntime {
         for (Path file : files) {
           Libc.Opened opened = Libc.dlopen(file.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
           if (!opened.ok() && strict) {
-            throw failure("dlopen(" + file + ") of " + library.name() + " (" + library.foundBy() + ": "
+            throw sequence.failure("dlopen(" + file + ") of " + library.name() + " (" + library.foundBy() + ": "
                 + library.foundDetail() + ") failed: " + opened.error());
           }
         }
@@ -187,9 +203,9 @@ public final class TeRuntime {
     if (mine) {
       try {
         NcclEp result = loadOnce();
-        NcclEp.publish(result);
         synchronized (ProcessState.LOADS) {
           ProcessState.ncclEp = result;
+          ProcessState.ncclEpConfig = config;
           ProcessState.pendingNcclEp = null;
         }
         future.complete(result);
@@ -225,50 +241,15 @@ public final class TeRuntime {
    */
   public Nccl loadNccl() {
     NativeAccess.check(TeRuntime.class.getModule());
+    return loadNccl(new LoadSequence(config));
+  }
+
+  private static Nccl loadNccl(LoadSequence sequence) {
     synchronized (ProcessState.LOADS) {
-      if (ProcessState.nccl != null) {
-        return ProcessState.nccl;
+      if (ProcessState.nccl == null) {
+        LoadSequence.LoadedNccl loaded = sequence.nccl();
+        ProcessState.nccl = new Nccl(loaded.version(), loaded.symbols());
       }
-      NcclStatus gate = NcclGate.probe(
-          Discovery.nccl(config, Resolver.locate(config).bundle().map(Resolver.Bundle::folder)),
-          config.effectiveMinimumNcclVersion());
-      if (gate.library().isEmpty() || gate.version().isEmpty()) {
-        throw failure("libnccl.so.2 cannot be loaded: " + gate.detail());
-      }
-      Path file = gate.library().get();
-      Libc.Opened opened;
-      if (gate.source() == NcclStatus.Source.ALREADY_MAPPED) {
-        // The copy another component mapped: taken by SONAME, never by a path that may name another file by now.
-        opened = Libc.dlopen(NcclGate.SONAME, Libc.RTLD_NOW | Libc.RTLD_GLOBAL | Libc.RTLD_NOLOAD);
-      } else {
-        // Opened once; its SONAME and version are read from what is loaded through that descriptor.
-        try (PinnedLibrary pinned = PinnedLibrary.open(file, true)) {
-          Optional<String> soname = pinned.soname();
-          if (!soname.equals(Optional.of(NcclGate.SONAME))) {
-            throw failure(file + " has SONAME " + soname.orElse("(none)") + " now, not " + NcclGate.SONAME + " as when"
-                + " the NCCL gate read it: it changed in between, and te-runtime loads only what it checked");
-          }
-          opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
-        } catch (IOException e) {
-          throw failure("libnccl.so.2 cannot be loaded: " + e.getMessage());
-        }
-      }
-      if (!opened.ok()) {
-        throw failure("dlopen(" + file + ") failed: " + opened.error());
-      }
-      Path mapped = Libc.mappedFile(opened.handle()).orElse(file);
-      // The version of the bytes loaded, which is what the gate read unless the file changed in between.
-      Optional<NcclVersion> version;
-      try {
-        version = NcclGate.version(opened.handle(), mapped);
-      } catch (IllegalStateException e) {
-        throw failure(e.getMessage());
-      }
-      if (version.isEmpty()) {
-        throw failure(mapped + " defines no ncclGetVersion now, although the NCCL gate read one: it changed in"
-            + " between");
-      }
-      ProcessState.nccl = new Nccl(version.get(), new Symbols(opened.handle(), mapped));
       return ProcessState.nccl;
     }
   }
@@ -293,29 +274,30 @@ public final class TeRuntime {
    */
   public TransformerEngine loadTransformerEngine() {
     NativeAccess.check(TeRuntime.class.getModule());
-    Resolver.Located located = Resolver.locate(config);
+    LoadSequence sequence = new LoadSequence(config);
+    Resolver.Located located = sequence.located();
     if (located.problem().isPresent() || located.bundle().isEmpty()) {
-      throw failure("libtransformer_engine.so cannot be loaded: "
+      throw sequence.failure("libtransformer_engine.so cannot be loaded: "
           + located.problem().orElse("no bundle found"));
     }
     Resolver.Bundle bundle = located.bundle().get();
     if (config.effectiveVerifyDigests() && bundle.manifest().isPresent()
         && bundle.manifest().get().transformerEngineLibrary().isEmpty()) {
-      throw failure("the manifest of " + bundle.folder() + " does not list libtransformer_engine.so, so it does not"
-          + " vouch for " + bundle.transformerEngineLibrary().map(Path::toString).orElse("one") + ", and with "
+      throw sequence.failure("the manifest of " + bundle.folder() + " does not list libtransformer_engine.so, so it"
+          + " does not vouch for " + bundle.transformerEngineLibrary().map(Path::toString).orElse("one") + ", and with "
           + Config.VERIFY_DIGESTS_PROPERTY + "=true te-runtime loads only libraries the manifest lists (and whose"
           + " SHA-256 matches). Rebuild the bundle with te:assemble-wheel-lib, which lists it, or set "
           + Config.VERIFY_DIGESTS_PROPERTY + "=false");
     }
     Optional<Path> te = bundle.transformerEngineLibrary();
     if (te.isEmpty() || !Files.isRegularFile(te.get())) {
-      throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
+      throw sequence.failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
           + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
     }
     synchronized (ProcessState.LOADS) {
       if (ProcessState.transformerEngine != null) {
         if (!WheelLibPaths.sameFile(ProcessState.transformerEngine.file(), te.get())) {
-          throw failure("libtransformer_engine.so is already loaded in this process from "
+          throw sequence.failure("libtransformer_engine.so is already loaded in this process from "
               + ProcessState.transformerEngine.file() + "; this configuration selects " + te.get());
         }
         return ProcessState.transformerEngine;
@@ -323,54 +305,23 @@ public final class TeRuntime {
       Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
           .filter(p -> !WheelLibPaths.sameFile(p, te.get()));
       if (other.isPresent()) {
-        throw failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
+        throw sequence.failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
             + "; loading " + te.get() + " beside it would give this process two copies");
       }
       NativeWorld world = Discovery.discover(config, Optional.of(bundle.folder()), te);
       // Predicted before anything is loaded: a BIND_NOW TE whose imports would not bind is never opened.
       Optional<LoadPrediction> prediction = world.transformerEngine();
       if (prediction.isPresent() && !prediction.get().loads()) {
-        throw failure(prediction.get().detail());
+        throw sequence.failure(prediction.get().detail());
       }
-      // Opened once and checked on that descriptor before anything is loaded (LoadCheck says why TE itself is then
-      // loaded by path).
-      try (PinnedLibrary pinned = openTransformerEngine(bundle, te.get())) {
-        loadWorld(world, false);
-        Nccl boundNccl = loadNccl();
-        Optional<EnvironmentSetting> home = bundle.ncclEpHome().map(TeRuntime::setNcclEpHome);
-        try {
-          JitCheck.apply(world.sitePackages());
-        } catch (JitCheck.UnsafeCache e) {
-          throw failure(e.getMessage());
-        }
-        if (!pinned.isNamedBy(te.get())) {
-          throw failure(te.get() + " was replaced by another file after te-runtime checked it; te-runtime loads only"
-              + " what it checked. Find out who else changes " + te.get().getParent());
-        }
-        Libc.Opened opened = Libc.dlopen(te.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
-        if (!opened.ok()) {
-          String hint = world.problems().stream().filter(p -> opened.error().contains(firstWord(p)))
-              .findFirst().map(p -> ". " + p).orElse("");
-          throw failure("dlopen(" + te.get() + ") failed: " + opened.error() + hint);
-        }
-        if (!pinned.isMappedBy(opened.handle())) {
-          // Too late to keep its constructors from running, but not to stop here; the library stays mapped.
-          throw failure("the dynamic linker mapped another file than the " + te.get() + " te-runtime checked: it was"
-              + " replaced between the check and dlopen. Find out who else changes " + te.get().getParent());
-        }
-        Path mapped = Libc.mappedFile(opened.handle()).orElse(te.get());
-        ProcessState.transformerEngine = new TransformerEngine(
-            new LoadedLibrary(new Symbols(opened.handle(), te.get()), mapped, home, boundNccl), this::availability);
-        return ProcessState.transformerEngine;
-      }
-    }
-  }
-
-  private PinnedLibrary openTransformerEngine(Resolver.Bundle bundle, Path te) {
-    try {
-      return LoadCheck.transformerEngine(bundle, te, config);
-    } catch (IOException e) {
-      throw failure(e.getMessage());
+      Nccl[] boundNccl = new Nccl[1];
+      LoadedLibrary loaded = sequence.transformerEngine(te.get(), () -> {
+        loadWorld(world, false, sequence);
+        boundNccl[0] = loadNccl(sequence);
+      }, world.sitePackages(), error -> world.problems().stream().filter(p -> error.contains(firstWord(p)))
+          .findFirst().map(p -> ". " + p).orElse(""));
+      ProcessState.transformerEngine = new TransformerEngine(loaded, boundNccl[0], this::availability);
+      return ProcessState.transformerEngine;
     }
   }
 
@@ -380,121 +331,33 @@ public final class TeRuntime {
     return m.find() ? m.group(1) : "\0";
   }
 
-  private static EnvironmentSetting setNcclEpHome(Path folder) {
-    String name = Config.NCCL_EP_HOME_ENV;
-    String proposed = folder.toString();
-    String before = Libc.getenv(name);
-    try {
-      Libc.setenv(name, proposed, false);
-    } catch (IOException e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-    if (before == null) {
-      Environment.recordSet(name, proposed);
-    }
-    String after = Objects.requireNonNullElse(Libc.getenv(name), proposed);
-    return new EnvironmentSettingRecord(name, after, before == null || Environment.setByRuntime(name, before), proposed);
-  }
-
   private NcclEp loadOnce() {
-    Resolver.Resolution resolution = Resolver.resolve(config);
-    Availability availability = resolution.availability();
+    LoadSequence sequence = new LoadSequence(config);
+    Availability availability = sequence.resolution().availability();
     if (!availability.available()) {
-      throw new LoadException("NCCL EP is not available: " + availability.reason(), availability);
+      throw sequence.failure("NCCL EP is not available: " + availability.reason());
     }
-    NcclEpCandidate chosen = availability.chosen().orElseThrow();
-    Nccl boundNccl;
-    try {
-      boundNccl = loadNccl();
-    } catch (LoadException e) {
-      throw new LoadException(e.getMessage(), availability);
-    }
-    // NCCL EP's JIT finds its headers through NCCL_EP_HOME, as it does when TE's provider loads it: without it the
-    // JIT looks at the build machine's path in config.h (seen on the H200: dispatch fails, ncclInternalError).
-    Optional<EnvironmentSetting> home = resolution.bundle().flatMap(Resolver.Bundle::ncclEpHome)
-        .map(TeRuntime::setNcclEpHome);
-    try {
-      JitCheck.apply(Discovery.sitePackages(availability.bundle()).folder());
-    } catch (JitCheck.UnsafeCache e) {
-      throw new LoadException(e.getMessage(), availability);
-    }
+    Nccl boundNccl = loadNccl(sequence);
+    Optional<EnvironmentSetting> home = sequence.prepareJit(
+        sequence.resolution().bundle().flatMap(Resolver.Bundle::ncclEpHome),
+        Discovery.sitePackages(availability.bundle()).folder());
     if (boundNccl.version().compareTo(config.effectiveMinimumNcclVersion()) < 0) {
-      throw new LoadException("the libnccl.so.2 loaded (" + boundNccl.file() + ") reports " + boundNccl.version()
+      throw sequence.failure("the libnccl.so.2 loaded (" + boundNccl.file() + ") reports " + boundNccl.version()
           + ", older than the " + config.effectiveMinimumNcclVersion() + " NCCL EP needs, although the NCCL gate read "
-          + availability.nccl().version().map(Object::toString).orElse("another version") + ": it changed in between",
-          availability);
+          + availability.nccl().version().map(Object::toString).orElse("another version") + ": it changed in between");
     }
-    // Opened once and judged again on that descriptor; the dynamic linker maps what was judged.
-    PinnedLibrary pinned;
-    Libc.Opened opened;
-    try {
-      pinned = LoadCheck.ncclEp(resolution.bundle().orElseThrow(), chosen.file(), availability.requiredMajor(), config);
-    } catch (IOException e) {
-      throw new LoadException(e.getMessage(), availability, e);
-    }
-    try {
-      opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_LOCAL);
-    } catch (IOException e) {
-      pinned.close();
-      throw new LoadException(e.getMessage(), availability, e);
-    }
-    if (!opened.ok()) {
-      pinned.close();
-      throw new LoadException("dlopen(" + chosen.file() + ") failed: " + opened.error(), availability);
-    }
-    boolean keep = false;
-    try {
-      Path mapped = Libc.mappedFile(opened.handle()).orElse(chosen.file());
-      if (!WheelLibPaths.sameFile(mapped, chosen.file())) {
-        throw new LoadException(Resolver.alreadyLoaded(chosen.soname(), chosen.file(), mapped), availability);
-      }
-      Symbols symbols = new Symbols(opened.handle(), chosen.file());
-      List<String> missing = NcclEp.REQUIRED_FUNCTIONS.stream().filter(name -> !symbols.defines(name)).toList();
-      if (!missing.isEmpty()) {
-        throw new LoadException(chosen.file() + " does not export " + String.join(", ", missing)
-            + ", which TE's provider resolves", availability);
-      }
-      NcclVersion version = version(symbols, chosen, availability);
-      int sonameMajor = NcclEpLibraryName.sonameMajor(chosen.soname().orElseThrow()).orElseThrow();
-      if (version.major() != sonameMajor) {
-        throw new LoadException(chosen.file() + " has SONAME " + chosen.soname().get() + " but ncclEpGetVersion"
-            + " reports " + version + "; te-runtime refuses a library whose version contradicts its SONAME",
-            availability);
-      }
-      keep = true;
-      return new NcclEp(config, new LoadedLibrary(symbols, mapped, home, boundNccl), version,
-          availability);
-    } finally {
-      if (!keep) {
-        pinned.unload(opened);
-      }
-      pinned.close(); // the descriptor stays open while the library is mapped through its name
-    }
-  }
-
-  private static NcclVersion version(Symbols symbols, NcclEpCandidate chosen, Availability availability) {
-    MethodHandle getVersion = VersionGetter.at(symbols.address("ncclEpGetVersion"));
-    int[] code = new int[1];
-    int status;
-    try {
-      status = (int) getVersion.invokeExact(MemorySegment.ofArray(code));
-    } catch (Throwable t) {
-      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " failed: " + t, availability, t);
-    }
-    if (status != 0 || code[0] < 0) {
-      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " returned status " + status, availability);
-    }
-    try {
-      return NcclVersion.of(NcclEpVersion.fromCode(code[0]));
-    } catch (IllegalArgumentException e) {
-      throw new LoadException("ncclEpGetVersion of " + chosen.file() + " reported " + code[0]
-          + ", which is no MAJOR*10000 + MINOR*100 + PATCH", availability, e);
-    }
+    LoadSequence.LoadedNcclEp loaded = sequence.ncclEp(availability);
+    return new NcclEp(new LoadedLibrary(loaded.symbols(), loaded.mappedFrom(), home), boundNccl, loaded.version(),
+        availability);
   }
 
   /** The process's NCCL EP, unless this configuration selects another file. */
   private NcclEp sameOrRefuse(NcclEp ep) {
-    if (ep.config() == config || ep.config().equals(config)) {
+    Config loadedWith;
+    synchronized (ProcessState.LOADS) {
+      loadedWith = ProcessState.ncclEpConfig;
+    }
+    if (loadedWith == config || config.equals(loadedWith)) {
       return ep;
     }
     Availability availability = Resolver.resolve(config).availability();
@@ -505,11 +368,6 @@ public final class TeRuntime {
         + " holds one NCCL EP; this configuration " + availability.chosenFile().map(f -> "selects " + f)
             .orElse("finds none (" + availability.reason() + ")"), availability);
   }
-
-  private LoadException failure(String message) {
-    return new LoadException(message, Resolver.resolve(config).availability());
-  }
-
 
   /** Configuration; anything not given falls back to its system property, then to the default. */
   public static final class Builder {

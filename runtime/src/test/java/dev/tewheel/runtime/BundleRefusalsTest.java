@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TransformerEngine;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.FileKind;
 import dev.tewheel.bundle.manifest.Manifest;

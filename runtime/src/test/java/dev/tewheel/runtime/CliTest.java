@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.json.Json;

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NativeWorld;
+import dev.tewheel.runtime.report.NcclVersion;
+import dev.tewheel.runtime.te.TransformerEngine;
 import dev.tewheel.runtime.cli.Main;
 import dev.tewheel.runtime.internal.LiveLoader;
 import dev.tewheel.standins.FloorSpace;

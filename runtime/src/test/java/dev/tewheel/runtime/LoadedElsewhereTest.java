@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;

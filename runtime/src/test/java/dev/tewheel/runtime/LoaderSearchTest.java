@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.runtime.internal.LiveLoader;
 import dev.tewheel.standins.Gcc;

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.report.NativeLibrary;
+import dev.tewheel.runtime.report.NativeWorld;
+import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.internal.Libc;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,19 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.JitPreflight;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NativeLibrary;
+import dev.tewheel.runtime.report.NativeWorld;
+import dev.tewheel.runtime.report.NcclEpCandidate;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
+import dev.tewheel.runtime.report.Provenance;
+import dev.tewheel.runtime.report.Report;
+import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.json.Json;
 import dev.tewheel.standins.GitHubRunner;
 import dev.tewheel.standins.HostileText;
@@ -76,32 +89,32 @@ class ReportTextHostileTest {
 
   private static Availability availability(String s) {
     Path p = path(s);
-    SearchStep step = new SearchStepRecord("environment NCCL_EP_HOME", s, SearchStep.Outcome.REFUSED, "refused " + s);
-    NcclEpCandidate candidate = new NcclEpCandidateRecord(p, true, "SONAME " + s, Optional.of(s),
+    SearchStep step = new SearchStep("environment NCCL_EP_HOME", s, SearchStep.Outcome.REFUSED, "refused " + s);
+    NcclEpCandidate candidate = new NcclEpCandidate(p, true, "SONAME " + s, Optional.of(s),
         Optional.of(NcclVersion.parse("0.1.0")));
-    Dependency needed = new DependencyRecord(s, s, Optional.of(p), Dependency.FoundBy.RUNPATH, s, List.of(s, s));
-    Dependency missing = new DependencyRecord(s, s, Optional.empty(), Dependency.FoundBy.NOT_FOUND, "", List.of());
-    NcclStatus nccl = new NcclStatusRecord(Optional.of(p), NcclStatus.Source.CONFIGURED,
+    Dependency needed = new Dependency(s, s, Optional.of(p), Dependency.FoundBy.RUNPATH, s, List.of(s, s));
+    Dependency missing = new Dependency(s, s, Optional.empty(), Dependency.FoundBy.NOT_FOUND, "", List.of());
+    NcclStatus nccl = new NcclStatus(Optional.of(p), NcclStatus.Source.CONFIGURED,
         Optional.of(NcclVersion.parse("2.30.4")), NcclVersion.parse("2.30.4"), false, "NCCL " + s);
-    return new AvailabilityRecord(false, "refused " + s, List.of(step, step), Optional.of(p), 0,
-        new ProvenanceRecord(Provenance.Origin.SYSTEM_PROPERTY, "property " + s), List.of(candidate, candidate),
+    return new Availability(false, "refused " + s, List.of(step, step), Optional.of(p), 0,
+        new Provenance(Provenance.Origin.SYSTEM_PROPERTY, "property " + s), List.of(candidate, candidate),
         Optional.of(candidate), Optional.of(p), List.of(needed, missing), nccl);
   }
 
   private static NativeWorld world(String s) {
     Path p = path(s);
-    NativeLibrary library = new NativeLibraryRecord(s, Optional.of(p), List.of(p, p), Optional.of(s), Optional.of(s),
+    NativeLibrary library = new NativeLibrary(s, Optional.of(p), List.of(p, p), Optional.of(s), Optional.of(s),
         s, NativeLibrary.FoundBy.SYSTEM, s, List.of(p), Optional.of(s));
-    LoadPrediction te = new LoadPredictionRecord(s, p, true, List.of(s), List.of(s), List.of(s), "detail " + s);
-    return new NativeWorldRecord(List.of(library, library), Optional.of(p), s, false, Optional.of(12), s,
+    LoadPrediction te = new LoadPrediction(s, p, true, List.of(s), List.of(s), List.of(s), "detail " + s);
+    return new NativeWorld(List.of(library, library), Optional.of(p), s, false, Optional.of(12), s,
         List.of(s, s), List.of(s), Optional.of(te));
   }
 
   private static JitPreflight jit(String s) {
     Path p = path(s);
-    return new JitPreflightRecord(Optional.of(p), s, Optional.of(s), Optional.of(p), s, Optional.of(p), s,
+    return new JitPreflight(Optional.of(p), s, Optional.of(s), Optional.of(p), s, Optional.of(p), s,
         Optional.of(NcclVersion.parse("2.30.4")), Optional.of(NcclVersion.parse("2.30.4")), Optional.of(p), s, true,
-        p, s, List.of(s, s), List.of(new EnvironmentSettingRecord(s, s, true, s)), List.of(s), "verdict " + s);
+        p, s, List.of(s, s), List.of(new EnvironmentSetting(s, s, true, s)), List.of(s), "verdict " + s);
   }
 
   private static String ascii(String s) {

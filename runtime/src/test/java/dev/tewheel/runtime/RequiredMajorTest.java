@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.internal.Config;
 import dev.tewheel.runtime.internal.Resolver;
@@ -58,7 +59,7 @@ class SearchOrderTest {
 
     located = locate(null);
     assertEquals(b, located.bundle().orElseThrow().folder());
-    assertEquals(new SearchStepRecord("system property te.wheelLib", b.toString(), SearchStep.Outcome.USED,
+    assertEquals(new SearchStep("system property te.wheelLib", b.toString(), SearchStep.Outcome.USED,
         ""), located.steps().get(1));
 
     System.clearProperty("te.wheelLib");
@@ -97,7 +98,7 @@ class SearchOrderTest {
     Located located = locate(null);
     assertEquals(Optional.empty(), located.bundle());
     assertEquals("no libnccl_ep.so* in " + empty.resolve("lib") + "; passed", located.steps().get(3).describe());
-    assertEquals(new SearchStepRecord("class path resource META-INF/te-wheel/wheel_lib", null, SearchStep.Outcome.PASSED,
+    assertEquals(new SearchStep("class path resource META-INF/te-wheel/wheel_lib", null, SearchStep.Outcome.PASSED,
         "no te-wheel-lib.json there"),
         located.steps().get(4));
     assertTrue(located.problem().orElseThrow().startsWith("no bundle found: give a wheel_lib folder"),

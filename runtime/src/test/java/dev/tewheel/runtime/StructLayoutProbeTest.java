@@ -3,6 +3,10 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.internal.NcclFunction;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.te.TeStructs;
 import dev.tewheel.standins.StandIns;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
@@ -28,7 +32,7 @@ class StructLayoutProbeTest {
       NcclEpStructs.DISPATCH_INPUTS, NcclEpStructs.DISPATCH_OUTPUTS, NcclEpStructs.COMBINE_INPUTS,
       NcclEpStructs.COMBINE_OUTPUTS, NcclEpStructs.HANDLE_CONFIG, NcclEpStructs.DISPATCH_CONFIG,
       NcclEpStructs.COMBINE_CONFIG, NcclEpStructs.COMPLETE_CONFIG, TeStructs.EP_GROUP_CONFIG,
-      TeStructs.EP_LAYER_CONFIG, TeStructs.COMM_WINDOW, TeStructs.SHAPE, TeStructs.BASIC_TENSOR, Nccl.UNIQUE_ID);
+      TeStructs.EP_LAYER_CONFIG, TeStructs.COMM_WINDOW, TeStructs.SHAPE, TeStructs.BASIC_TENSOR, NcclFunction.UNIQUE_ID);
 
   @TempDir Path temp;
 

@@ -3,6 +3,8 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.report.NativeLibrary;
+import dev.tewheel.runtime.report.NativeWorld;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

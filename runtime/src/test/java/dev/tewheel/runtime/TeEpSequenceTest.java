@@ -10,6 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.te.CommWindow;
+import dev.tewheel.runtime.te.NvteTensor;
+import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TransformerEngine;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

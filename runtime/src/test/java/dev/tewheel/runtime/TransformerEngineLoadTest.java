@@ -7,6 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.error.UnresolvedSymbolException;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TransformerEngine;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -50,7 +60,7 @@ class TransformerEngineLoadTest {
     TransformerEngine te = runtime.loadTransformerEngine();
     EnvironmentSetting home = te.ncclEpHome().orElseThrow();
     Path expected = wheelLib.resolve("nccl_ep");
-    assertEquals(new EnvironmentSettingRecord("NCCL_EP_HOME", expected.toString(), true, expected.toString()), home);
+    assertEquals(new EnvironmentSetting("NCCL_EP_HOME", expected.toString(), true, expected.toString()), home);
     assertEquals(expected.toString(), Bundles.getenv("NCCL_EP_HOME"));
     assertTrue(Files.isRegularFile(Path.of(Bundles.getenv("NCCL_EP_HOME"), "include/nccl_ep/config.h")));
     assertNull(System.getenv("NCCL_EP_HOME"), "System.getenv's copy does not see setenv");

@@ -10,6 +10,33 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.internal.NcclEpFunction;
+import dev.tewheel.runtime.internal.TeFunction;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.nccl.NcclDataType;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpHandle;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.ncclep.EpPassDirection;
+import dev.tewheel.runtime.ncclep.EpTensor;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.ncclep.NcclEpCombineConfig;
+import dev.tewheel.runtime.ncclep.NcclEpCombineInputs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchConfig;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchInputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpLayoutInfo;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.te.TeDataType;
+import dev.tewheel.runtime.te.TeEpGroupConfig;
+import dev.tewheel.runtime.te.TeEpLayerConfig;
+import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TransformerEngine;
 import dev.tewheel.standins.StandIns;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -106,17 +133,17 @@ class TypedEpTest {
   @Test
   void theBindingTablesMatchTheHeaders() throws Exception {
     Map<String, Integer> ep = declarations(StandIns.ncclEpHome().resolve("include/nccl_ep.h"));
-    for (NcclEp.Function f : NcclEp.Function.values()) {
+    for (NcclEpFunction f : NcclEpFunction.values()) {
       assertEquals(ep.get(f.symbol), f.descriptor.argumentLayouts().size(), f.symbol + " in nccl_ep.h");
     }
     assertEquals(new TreeSet<>(ep.keySet().stream().filter(n -> n.startsWith("ncclEp")).toList()),
-        new TreeSet<>(Stream.of(NcclEp.Function.values()).map(f -> f.symbol).toList()));
+        new TreeSet<>(Stream.of(NcclEpFunction.values()).map(f -> f.symbol).toList()));
     Map<String, Integer> te = new HashMap<>();
     Path include = Path.of(System.getProperty("te.nativeSources"), "te-include/transformer_engine");
     for (String header : new String[] {"ep.h", "transformer_engine.h"}) {
       te.putAll(declarations(include.resolve(header)));
     }
-    for (TransformerEngine.Function f : TransformerEngine.Function.values()) {
+    for (TeFunction f : TeFunction.values()) {
       assertEquals(te.get(f.symbol), f.descriptor.argumentLayouts().size(), f.symbol + " in TE's headers");
     }
   }

@@ -3,7 +3,7 @@ package dev.tewheel.bench;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
-import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.TeRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,29 +3,26 @@ package dev.tewheel.bench;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.LongByReference;
-import dev.tewheel.runtime.EpAlgorithm;
-import dev.tewheel.runtime.EpGroup;
-import dev.tewheel.runtime.EpLayout;
-import dev.tewheel.runtime.NcclComm;
-import dev.tewheel.runtime.NcclEp;
-import dev.tewheel.runtime.NcclEpGroupConfig;
-import dev.tewheel.runtime.NcclEpHandleConfig;
-import dev.tewheel.runtime.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.TeRuntime;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-call overhead of a downcall, side by side, through te-runtime, a JNI stub and JNA (interface mapping and direct
@@ -38,13 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link EpGroup#handleMemSize}), on a one-rank high-throughput group. Run with {@code -prof gc} for the bytes each
  * call allocates.
  */
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class RuntimeBenchmark {
+public class RuntimeBenchmark extends WarmBenchmark {
   private static final int TOPK = 2;
 
   private NcclEp ep;
@@ -52,6 +44,10 @@ public class RuntimeBenchmark {
   private NcclComm comm;
   private EpGroup epGroup;
   private MemorySegment group;
+  /** The raw handle's {@code size_t} out-parameter, a heap segment made once (the critical downcall may take it). */
+  private final MemorySegment rawOut = MemorySegment.ofArray(new long[1]);
+  /** The NCCL EP {@link Raw}'s handle comes from, set before that holder is initialised. */
+  private static NcclEp rawEp;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -70,10 +66,17 @@ public class RuntimeBenchmark {
     epGroup = ep.createGroup(comm, NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(8)
         .maxDispatchTokensPerRank(16).maxRecvTokensPerRank(32).maxTokenBytes(2048).build());
     group = epGroup.segment();
+    rawEp = ep;
     long size = ffmHandleMemSize();
-    if (size <= 0 || typedHandleMemSize() != size || jniHandleMemSize() != size || jnaHandleMemSize() != size
-        || jnaDirectHandleMemSize() != size) {
-      throw new IllegalStateException("the five paths disagree on ncclEpHandleMemSize");
+    long raw;
+    try {
+      raw = rawHandleMemSize();
+    } catch (Throwable t) {
+      throw new IllegalStateException("the raw handle failed", t);
+    }
+    if (size <= 0 || typedHandleMemSize() != size || raw != size || jniHandleMemSize() != size
+        || jnaHandleMemSize() != size || jnaDirectHandleMemSize() != size) {
+      throw new IllegalStateException("the six paths disagree on ncclEpHandleMemSize");
     }
   }
 
@@ -124,6 +127,27 @@ public class RuntimeBenchmark {
   @Benchmark
   public long typedHandleMemSize() {
     return epGroup.handleMemSize(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, TOPK);
+  }
+
+  /**
+   * The raw handle, the API's escape hatch ({@link NcclEp#function}), held in a static final as te-runtime holds its
+   * own, invoked exactly with the status checked here: no argument check, no folded status check.
+   */
+  @Benchmark
+  public long rawHandleMemSize() throws Throwable {
+    int status = (int) Raw.HANDLE_MEM_SIZE.invokeExact(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL,
+        rawOut, TOPK);
+    if (status != 0) {
+      throw new IllegalStateException("ncclEpHandleMemSize failed: " + status);
+    }
+    return rawOut.get(ValueLayout.JAVA_LONG, 0);
+  }
+
+  /** The raw handle of {@code ncclEpHandleMemSize}, bound once (critical, as te-runtime binds it). */
+  private static final class Raw {
+    static final MethodHandle HANDLE_MEM_SIZE = rawEp.function("ncclEpHandleMemSize",
+        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+            ValueLayout.ADDRESS, ValueLayout.JAVA_INT), Linker.Option.critical(true));
   }
 
   @Benchmark

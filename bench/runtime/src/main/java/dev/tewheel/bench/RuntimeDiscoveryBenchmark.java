@@ -1,22 +1,13 @@
 package dev.tewheel.bench;
 
-import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.JitPreflight;
-import dev.tewheel.runtime.NativeWorld;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.JitPreflight;
+import dev.tewheel.runtime.report.NativeWorld;
 import dev.tewheel.runtime.TeRuntime;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Reading the report without loading, warm: {@code availability()} (bundle search, ELF reading of every candidate,
@@ -24,13 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * /proc/self/maps, the SONAMEs of every mapped library) and {@code jitPreflight()}, and all three together, as the CLI
  * computes them. The machine's own /usr/local/cuda and ld.so cache take part, as they would for a user.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class RuntimeDiscoveryBenchmark {
+public class RuntimeDiscoveryBenchmark extends WarmBenchmark {
   private TeRuntime runtime;
 
   @Setup(Level.Trial)

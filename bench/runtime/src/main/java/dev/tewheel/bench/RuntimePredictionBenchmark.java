@@ -2,8 +2,8 @@ package dev.tewheel.bench;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.LoadPrediction;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.LoadPrediction;
 import dev.tewheel.runtime.internal.LiveLoader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,18 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * te-runtime's load prediction on a real library with thousands of symbols: libcublasLt.so.13 of the CUDA 13
@@ -33,13 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * over its scope already read (index every member's definitions, match every import), what a cold prediction or a
  * changed file pays for the rule itself.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class RuntimePredictionBenchmark {
+public class RuntimePredictionBenchmark extends WarmBenchmark {
   private static final String DEFAULT = "/usr/local/cuda/targets/x86_64-linux/lib/libcublasLt.so.13";
 
   private Path library;

@@ -1,6 +1,6 @@
 package dev.tewheel.gpu;
 
-import dev.tewheel.runtime.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.tewheel.gpu;
 
-import dev.tewheel.runtime.NcclUniqueId;
+import dev.tewheel.runtime.nccl.NcclUniqueId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

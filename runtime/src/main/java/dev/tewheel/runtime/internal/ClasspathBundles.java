@@ -8,7 +8,7 @@ import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
-import dev.tewheel.runtime.Dependency;
+import dev.tewheel.runtime.report.Dependency;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

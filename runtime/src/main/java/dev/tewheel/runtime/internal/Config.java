@@ -1,8 +1,8 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
-import dev.tewheel.runtime.NcclVersion;
-import dev.tewheel.runtime.Provenance;
+import dev.tewheel.runtime.report.NcclVersion;
+import dev.tewheel.runtime.report.Provenance;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -45,8 +45,8 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
 
   public Provenance ncclEpMajorSource() {
     return ncclEpMajor != null
-        ? Reports.make().provenance(Provenance.Origin.API, "configured: TeRuntime.Builder.ncclEpMajor")
-        : property(NCCL_EP_MAJOR_PROPERTY) != null ? Reports.make().provenance(Provenance.Origin.SYSTEM_PROPERTY,
+        ? new Provenance(Provenance.Origin.API, "configured: TeRuntime.Builder.ncclEpMajor")
+        : property(NCCL_EP_MAJOR_PROPERTY) != null ? new Provenance(Provenance.Origin.SYSTEM_PROPERTY,
             "system property " + NCCL_EP_MAJOR_PROPERTY) : null;
   }
 

@@ -9,10 +9,10 @@ import dev.tewheel.loader.te.TeFoundBy;
 import dev.tewheel.loader.te.TeLibrary;
 import dev.tewheel.loader.te.TeLoadSequence;
 import dev.tewheel.loader.te.TeSitePackages;
-import dev.tewheel.runtime.LoadPrediction;
-import dev.tewheel.runtime.NativeLibrary;
-import dev.tewheel.runtime.NativeWorld;
-import dev.tewheel.runtime.NcclStatus;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NativeLibrary;
+import dev.tewheel.runtime.report.NativeWorld;
+import dev.tewheel.runtime.report.NcclStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,7 +84,7 @@ public final class Discovery {
         SearchPaths.ldLibraryPathEntries(LinkerHost.environmentOnly()), "libraries"));
     Optional<LoadPrediction> prediction = teLibrary.filter(Files::isRegularFile)
         .flatMap(te -> transformerEngine(libraries, te));
-    return Reports.make().nativeWorld(libraries, result.site().folder(), result.site().source(), result.toolkit(),
+    return new NativeWorld(libraries, result.site().folder(), result.site().source(), result.toolkit(),
         result.variant(), result.variantSource(), warnings, problems, prediction);
   }
 
@@ -195,7 +195,7 @@ public final class Discovery {
       version = found.version();
       versionSource = found.versionSource();
     }
-    return Reports.make().nativeLibrary(name, found.file(), found.companions(), found.soname(), version,
+    return new NativeLibrary(name, found.file(), found.companions(), found.soname(), version,
         versionSource, NativeLibrary.FoundBy.valueOf(found.foundBy().name()), found.detail(), found.mapped(),
         found.problem());
   }

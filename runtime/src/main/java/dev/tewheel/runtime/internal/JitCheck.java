@@ -1,10 +1,10 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.loader.Environment;
-import dev.tewheel.runtime.EnvironmentSetting;
-import dev.tewheel.runtime.JitPreflight;
-import dev.tewheel.runtime.NcclStatus;
-import dev.tewheel.runtime.NcclVersion;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.JitPreflight;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -216,7 +216,7 @@ public final class JitCheck {
       Environment.recordSet(name, proposed);
     }
     String after = Optional.ofNullable(Libc.getenv(name)).orElse(proposed);
-    return Reports.make().environmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
+    return new EnvironmentSetting(name, after, unset || Environment.setByRuntime(name, before), proposed);
   }
 
   /**
@@ -313,7 +313,7 @@ public final class JitCheck {
     } else if (plan.buildInclude().isPresent()) {
       ncclInclude = plan.buildInclude().map(Path::of);
       ncclIncludeSource = "pip wheel (te-runtime sets " + BUILD_INCLUDE_ENV + " when it loads TE or NCCL EP)";
-      environment.add(Reports.make().environmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
+      environment.add(new EnvironmentSetting(BUILD_INCLUDE_ENV, plan.buildInclude().get(), true,
           plan.buildInclude().get()));
     } else {
       ncclInclude = Optional.ofNullable(compiledIn.get(BUILD_INCLUDE_ENV)).map(Path::of);
@@ -362,7 +362,7 @@ public final class JitCheck {
     // the cache
     Cache cache = plan.cache();
     if (cache.set()) {
-      environment.add(Reports.make().environmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
+      environment.add(new EnvironmentSetting(CACHE_ENV, cache.folder().toString(), true, cache.folder().toString()));
     }
 
     List<String> notReady = new ArrayList<>(missing);
@@ -372,7 +372,7 @@ public final class JitCheck {
             : ". ncclEpDispatch will fail: on a real H200 the NCCL EP build returned ncclInternalError (3) and"
                 + " logged `No such file` when its headers were missing; it did not fall back to precompiled"
                 + " kernels");
-    return Reports.make().jitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
+    return new JitPreflight(nvcc, nvccSource, nvccVersion, sourceDir, sourceDirSource, ncclInclude,
         ncclIncludeSource, headerVersion, nccl.version(), cudaInclude, cudaIncludeSource, cccl, cache.folder(),
         cache.source(), cache.refused(), environment, notReady, verdict);
   }
@@ -441,12 +441,20 @@ public final class JitCheck {
   }
 
   private static Optional<String> fromVersionJson(Path json) {
+    Pattern version = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"");
+    return firstMatch(json, 1 << 20, version).map(m -> m.group(1));
+  }
+
+  /**
+   * The first match of {@code pattern} in {@code file} read as ISO-8859-1, when it is a regular file below
+   * {@code limit} bytes; empty when it is not, or cannot be read (the caller's next source then decides).
+   */
+  private static Optional<Matcher> firstMatch(Path file, long limit, Pattern pattern) {
     try {
-      if (Files.isRegularFile(json) && Files.size(json) < (1 << 20)) {
-        Matcher m = Pattern.compile("\"cuda_nvcc\"\\s*:\\s*\\{[^}]*?\"version\"\\s*:\\s*\"([^\"]+)\"")
-            .matcher(Files.readString(json, StandardCharsets.ISO_8859_1));
+      if (Files.isRegularFile(file) && Files.size(file) < limit) {
+        Matcher m = pattern.matcher(Files.readString(file, StandardCharsets.ISO_8859_1));
         if (m.find()) {
-          return Optional.of(m.group(1));
+          return Optional.of(m);
         }
       }
     } catch (IOException e) {
@@ -496,19 +504,14 @@ public final class JitCheck {
 
   /** {@code #define CUDA_VERSION 13000} is 13.0. */
   private static Optional<String> fromCudaH(Path header) {
-    try {
-      if (Files.isRegularFile(header) && Files.size(header) < (16 << 20)) {
-        Matcher m = Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")
-            .matcher(Files.readString(header, StandardCharsets.ISO_8859_1));
-        if (m.find()) {
-          int code = Integer.parseInt(m.group(1));
-          return Optional.of(code / 1000 + "." + code % 1000 / 10);
-        }
+    return firstMatch(header, 16 << 20, Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")).map(m -> {
+      try {
+        int code = Integer.parseInt(m.group(1));
+        return code / 1000 + "." + code % 1000 / 10;
+      } catch (NumberFormatException e) {
+        return null; // unknown
       }
-    } catch (IOException | NumberFormatException e) {
-      // unknown
-    }
-    return Optional.empty();
+    });
   }
 
   /** NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH of nccl.h. */

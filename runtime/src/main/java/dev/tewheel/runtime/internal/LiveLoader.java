@@ -5,8 +5,8 @@ import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.Binding;
 import dev.tewheel.loader.LoadPredictor;
 import dev.tewheel.loader.LoaderSearch;
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.LoadPrediction;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.LoadPrediction;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +79,7 @@ public final class LiveLoader {
   public static Optional<LoadPrediction> predict(Path library, boolean openedNow, Map<String, Path> preloads,
       List<Path> global, Map<Path, String> labels) {
     return LoadPredictor.predict(LinkerHost.host(), library, openedNow, preloads, global, labels)
-        .map(p -> Reports.make().loadPrediction(p.name(), p.library(), p.bindNow(), p.unresolved(),
+        .map(p -> new LoadPrediction(p.name(), p.library(), p.bindNow(), p.unresolved(),
             p.missingVersions(), p.unchecked(), p.detail()));
   }
 
@@ -88,7 +88,7 @@ public final class LiveLoader {
   }
 
   private static Dependency dependency(Binding b) {
-    return Reports.make().dependency(b.name(), b.neededBy(), b.file(), foundBy(b.foundBy()), b.detail(),
+    return new Dependency(b.name(), b.neededBy(), b.file(), foundBy(b.foundBy()), b.detail(),
         b.missingVersions());
   }
 

@@ -4,9 +4,9 @@ package dev.tewheel.runtime.internal;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.FileStamp;
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.NcclStatus;
-import dev.tewheel.runtime.NcclVersion;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ public final class NcclGate {
     if (configured != null) {
       source = configuredSource;
       if (!Files.isRegularFile(configured)) {
-        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             "the " + label + " " + SONAME + " " + configured + " does not exist");
       }
     } else {
@@ -78,7 +78,7 @@ public final class NcclGate {
       // An empty or relative search entry: te-runtime takes the file itself, from named folders only.
       note = String.join("; ", search.skipped()) + "; ";
       if (search.file().isEmpty()) {
-        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + SONAME
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + SONAME
             + " does not load: the loader's search finds none outside those entries. Add its folder to"
             + " LD_LIBRARY_PATH by its absolute path, or give te-runtime the file with -D"
             + Config.NCCL_LIBRARY_PROPERTY + "=<file> (CLI --nccl-library)");
@@ -91,7 +91,7 @@ public final class NcclGate {
     try {
       pinned = PinnedLibrary.open(configured, true);
     } catch (IOException e) {
-      return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
           note + "the " + label + " " + SONAME + " cannot be opened: " + e.getMessage());
     }
     try {
@@ -99,11 +99,11 @@ public final class NcclGate {
       try {
         soname = ElfCache.read(pinned, false).soname();
       } catch (IOException e) {
-        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
             note + "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
       }
       if (!soname.equals(Optional.of(SONAME))) {
-        return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + "the "
+        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + "the "
             + label + " " + configured + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
             + ", so the dynamic linker would not bind it");
       }
@@ -138,7 +138,7 @@ public final class NcclGate {
       String hint = source != NcclStatus.Source.LOADER_SEARCH ? ""
           : ". Give te-runtime one with -D" + Config.NCCL_LIBRARY_PROPERTY
               + "=<file> (CLI --nccl-library), or add its folder to LD_LIBRARY_PATH";
-      return Reports.make().ncclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
+      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
           note + SONAME + " does not load: " + opened.error() + hint);
     }
     try {
@@ -147,11 +147,11 @@ public final class NcclGate {
       try {
         version = version(opened.handle(), mapped);
       } catch (IllegalStateException e) {
-        return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + e.getMessage());
       }
       if (version.isEmpty()) {
-        return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
+        return new NcclStatus(Optional.of(mapped), source, Optional.empty(), minimum, false,
             note + SONAME + " from " + mapped + " defines no ncclGetVersion");
       }
       remember(mapped, pinned != null ? pinned.bytes() : mapped, version.get());
@@ -211,7 +211,7 @@ public final class NcclGate {
   private static NcclStatus status(Path mapped, NcclStatus.Source source, NcclVersion version, NcclVersion minimum,
       String note) {
     boolean ok = version.compareTo(minimum) >= 0;
-    return Reports.make().ncclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
+    return new NcclStatus(Optional.of(mapped), source, Optional.of(version), minimum, ok, note + SONAME + " "
         + source + " (" + mapped + ") reports " + version
         + (ok ? ", at least " + minimum : ", older than the " + minimum + " NCCL EP needs"));
   }

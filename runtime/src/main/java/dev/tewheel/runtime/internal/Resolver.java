@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal;
 
+import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.Manifest;
@@ -10,15 +11,16 @@ import dev.tewheel.bundle.ncclep.NcclEpCandidate;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpSelection;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.loader.Environment;
-import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.LoadPrediction;
-import dev.tewheel.runtime.NcclStatus;
-import dev.tewheel.runtime.SearchStep;
-import dev.tewheel.runtime.SearchStep.Outcome;
-import dev.tewheel.runtime.Provenance;
-import dev.tewheel.runtime.Provenance.Origin;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.SearchStep;
+import dev.tewheel.runtime.report.SearchStep.Outcome;
+import dev.tewheel.runtime.report.Provenance;
+import dev.tewheel.runtime.report.Provenance.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,35 +93,35 @@ public final class Resolver {
         default -> blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV));
       };
       if (value == null) {
-        steps.add(Reports.make().searchStep(source, null, Outcome.NOT_SET, ""));
+        steps.add(new SearchStep(source, null, Outcome.NOT_SET, ""));
         continue;
       }
       Path folder = Config.path(source, value).toAbsolutePath().normalize();
       if (!Files.isDirectory(folder)) {
-        steps.add(Reports.make().searchStep(source, value, Outcome.REFUSED,
+        steps.add(new SearchStep(source, value, Outcome.REFUSED,
             "not a folder; the search stops at a value someone set"));
         notTried(steps, i + 1);
         return new Located(steps, Optional.empty(), Optional.of(source + " names " + value + ", which is not a folder"));
       }
-      steps.add(Reports.make().searchStep(source, value, Outcome.USED, ""));
+      steps.add(new SearchStep(source, value, Outcome.USED, ""));
       notTried(steps, i + 1);
       return wheelLib(steps, folder, config.effectiveVerifyDigests());
     }
     String home = blankToNull(Libc.getenv(Config.NCCL_EP_HOME_ENV));
     String homeSource = "environment " + Config.NCCL_EP_HOME_ENV;
     if (home == null) {
-      steps.add(Reports.make().searchStep(homeSource, null, Outcome.NOT_SET, ""));
+      steps.add(new SearchStep(homeSource, null, Outcome.NOT_SET, ""));
     } else if (Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, home)) {
-      steps.add(Reports.make().searchStep(homeSource, home, Outcome.PASSED,
+      steps.add(new SearchStep(homeSource, home, Outcome.PASSED,
           "set by te-runtime for the JIT headers, not a user's choice"));
     } else {
       Path folder = Path.of(home).toAbsolutePath().normalize();
       List<Path> found = candidates(folder.resolve("lib"));
       if (found.isEmpty()) {
-        steps.add(Reports.make().searchStep(homeSource, home, Outcome.PASSED,
+        steps.add(new SearchStep(homeSource, home, Outcome.PASSED,
             "no libnccl_ep.so* in " + folder.resolve("lib")));
       } else {
-        steps.add(Reports.make().searchStep(homeSource, home, Outcome.USED, folder.resolve("lib").toString()));
+        steps.add(new SearchStep(homeSource, home, Outcome.USED, folder.resolve("lib").toString()));
         notTried(steps, 4);
         return new Located(steps, Optional.of(new Bundle(folder, Kind.NCCL_EP_HOME, Optional.empty())),
             Optional.empty());
@@ -131,7 +133,7 @@ public final class Resolver {
     try {
       List<ClasspathBundles.Found> found = ClasspathBundles.find(config.effectiveClassLoader(), resources);
       if (found.isEmpty()) {
-        steps.add(Reports.make().searchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
+        steps.add(new SearchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
         return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
             + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
             + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
@@ -145,7 +147,7 @@ public final class Resolver {
             found.stream().flatMap(b -> b.variant().stream()).distinct().sorted().toList(), HostMachine.current()));
         chosen = choice.chosen();
         label = classPathSource + " in " + chosen.where();
-        steps.add(Reports.make().searchStep("CUDA variant of " + found.size() + " class-path bundle"
+        steps.add(new SearchStep("CUDA variant of " + found.size() + " class-path bundle"
             + (found.size() == 1 ? "" : "s"), chosen.where(), Outcome.USED, choice.reason() + "; bundles: "
             + found.stream().map(ClasspathBundles.Found::describe).collect(Collectors.joining("; "))
             + choice.warnings().stream().map(w -> "; warning: " + w).collect(Collectors.joining())));
@@ -155,19 +157,23 @@ public final class Resolver {
         throw new BundleProblem(label + "/" + Layout.MANIFEST + " vanished while te-runtime read it");
       }
       ClasspathBundle.Extracted bundle = extracted.get();
-      steps.add(Reports.make().searchStep(classPathSource, bundle.folder().toString(),
+      steps.add(new SearchStep(classPathSource, bundle.folder().toString(),
           Outcome.USED, bundle.extractedNow() ? "extracted now" : "extracted before, verified"));
       return new Located(steps,
           Optional.of(new Bundle(bundle.folder(), Kind.CLASS_PATH, Optional.of(bundle.manifest()))), Optional.empty());
     } catch (BundleProblem e) {
-      steps.add(Reports.make().searchStep(classPathSource, cache.toString(), Outcome.REFUSED, ""));
+      steps.add(new SearchStep(classPathSource, cache.toString(), Outcome.REFUSED, ""));
       return new Located(steps, Optional.empty(), Optional.of(e.getMessage()));
     }
   }
 
   /** The search, the selection rule, the check for a copy loaded elsewhere and the NCCL gate. */
   public static Resolution resolve(Config config) {
-    Located located = locate(config);
+    return resolve(config, locate(config));
+  }
+
+  /** {@link #resolve(Config)} over a search already made. */
+  public static Resolution resolve(Config config, Located located) {
     Optional<Bundle> bundle = located.bundle();
     Optional<Manifest> manifest = bundle.flatMap(Bundle::manifest);
     Optional<ManifestEntry> entry = manifest.flatMap(Manifest::ncclEpLibrary);
@@ -177,7 +183,7 @@ public final class Resolver {
     Provenance majorSource;
     if (entry.isPresent() && entry.get().major() != null) {
       major = entry.get().major();
-      majorSource = Reports.make().provenance(Origin.MANIFEST, "the manifest" + (configured != null
+      majorSource = new Provenance(Origin.MANIFEST, "the manifest" + (configured != null
           && configured != major ? "; the configured " + configured + " does not apply to a bundle built for " + major
           : ""));
     } else if (configured != null) {
@@ -185,7 +191,7 @@ public final class Resolver {
       majorSource = config.ncclEpMajorSource();
     } else {
       major = NcclEpSelection.DEFAULT_MAJOR;
-      majorSource = Reports.make().provenance(Origin.DEFAULT, "the default of this te-runtime release");
+      majorSource = new Provenance(Origin.DEFAULT, "the default of this te-runtime release");
     }
 
     List<Path> files = new ArrayList<>();
@@ -272,10 +278,23 @@ public final class Resolver {
       reason = "available";
       available = true;
     }
-    return new Resolution(Reports.make().availability(available, reason, located.steps(),
-        bundle.map(Bundle::folder), major, majorSource, selection.candidates(), selection.chosen(), elsewhere,
+    return new Resolution(new Availability(available, reason, located.steps(),
+        bundle.map(Bundle::folder), major, majorSource,
+        selection.candidates().stream().map(Resolver::candidate).toList(),
+        selection.chosen().map(Resolver::candidate), elsewhere,
         dependencies, nccl),
         bundle);
+  }
+
+  /** The bundle's verdict in te-runtime's terms (bundle's types stay out of te-runtime's API). */
+  private static dev.tewheel.runtime.report.NcclEpCandidate candidate(NcclEpCandidate judged) {
+    return new dev.tewheel.runtime.report.NcclEpCandidate(judged.file(), judged.accepted(), judged.reason(),
+        judged.soname(), judged.version().map(Resolver::version));
+  }
+
+  /** NCCL EP's version as the bundle reads it (its code is always MAJOR*10000 + MINOR*100 + PATCH). */
+  public static NcclVersion version(NcclEpVersion ep) {
+    return new NcclVersion(ep.major(), ep.minor(), ep.patch());
   }
 
   /** The sentence for a library with the chosen SONAME that another component loaded from another file. */
@@ -339,7 +358,7 @@ public final class Resolver {
     String[] later = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
         "environment " + Config.WHEEL_LIB_ENV, "environment " + Config.NCCL_EP_HOME_ENV, "class path"};
     for (int i = from; i < later.length; i++) {
-      steps.add(Reports.make().searchStep(later[i], null, Outcome.NOT_TRIED, ""));
+      steps.add(new SearchStep(later[i], null, Outcome.NOT_TRIED, ""));
     }
   }
 

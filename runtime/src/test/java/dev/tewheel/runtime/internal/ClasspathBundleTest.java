@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
-import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.internal.ClasspathBundle.Extracted;
 import dev.tewheel.runtime.Bundles;
 import dev.tewheel.runtime.ChildJvm;
 import dev.tewheel.runtime.FreshJvm;
-import dev.tewheel.runtime.LoadException;
+import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.OtherUsers;
 import dev.tewheel.runtime.TeRuntime;
 import java.io.RandomAccessFile;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.Availability;
+import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.Bundles;
 import dev.tewheel.runtime.FreshJvm;
-import dev.tewheel.runtime.SearchStep;
+import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.runtime.TeRuntime;
 import dev.tewheel.runtime.internal.ClasspathBundles.Choice;
 import dev.tewheel.runtime.internal.ClasspathBundles.Found;

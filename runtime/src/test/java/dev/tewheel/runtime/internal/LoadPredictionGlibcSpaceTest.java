@@ -2,7 +2,7 @@ package dev.tewheel.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tewheel.runtime.LoadPrediction;
+import dev.tewheel.runtime.report.LoadPrediction;
 import dev.tewheel.standins.FloorSpace;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.tewheel.runtime.internal;
 
-import dev.tewheel.runtime.Dependency;
-import dev.tewheel.runtime.LoadPrediction;
+import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.LoadPrediction;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

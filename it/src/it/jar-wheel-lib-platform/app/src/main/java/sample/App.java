@@ -1,9 +1,9 @@
 package sample;
 
-import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.SearchStep;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.TransformerEngine;
+import dev.tewheel.runtime.te.TransformerEngine;
 
 /** Says which class-path bundle te-runtime picked among te-wheel-lib-platform's two, and why; loads TE from it. */
 public final class App {

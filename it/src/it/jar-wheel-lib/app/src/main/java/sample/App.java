@@ -1,10 +1,10 @@
 package sample;
 
-import dev.tewheel.runtime.Availability;
-import dev.tewheel.runtime.SearchStep;
-import dev.tewheel.runtime.NcclEp;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.SearchStep;
+import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.TransformerEngine;
+import dev.tewheel.runtime.te.TransformerEngine;
 
 /** Finds TE's natives on the class path (the te-natives classifier jar), loads TE and NCCL EP, and says so. */
 public final class App {

@@ -1,0 +1,77 @@
+package dev.tewheel.runtime.ncclep;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+
+/**
+ * What NCCL EP's four tensor structs share ({@link NcclEpDispatchInputs}, {@link NcclEpDispatchOutputs},
+ * {@link NcclEpCombineInputs}, {@link NcclEpCombineOutputs}): {@code size} and {@code magic}, a required
+ * {@code tokens} and an optional {@code topk_weights}; some add {@code scales} and {@code topk_idx}. Each struct is
+ * written once, when it is built, and passed as it is on every call: build one per set of tensors and reuse it each
+ * step.
+ */
+public sealed interface NcclEpTensors
+    permits NcclEpDispatchInputs, NcclEpDispatchOutputs, NcclEpCombineInputs, NcclEpCombineOutputs {
+  /** {@code tokens}, required. */
+  EpTensor tokens();
+
+  /** {@code topk_weights}, optional (null). */
+  EpTensor topkWeights();
+
+  /**
+   * The C struct, for the raw methods of {@link NcclEp}.
+   *
+   * @throws IllegalStateException when a tensor it points at was closed
+   */
+  MemorySegment segment();
+
+  /**
+   * Builds one of the four structs from {@code *_INIT} (every tensor NULL); each setter names the C field it sets.
+   *
+   * @param <T> the struct it builds
+   */
+  final class Builder<T extends NcclEpTensors> {
+    private final StructLayout layout;
+    private final Class<T> type;
+    private EpTensor tokens;
+    private EpTensor topkWeights;
+    private EpTensor scales;
+    private EpTensor topkIdx;
+
+    /** For the four {@code builder()}s: the struct of {@code layout}, built as a {@code type}. */
+    Builder(StructLayout layout, Class<T> type) {
+      this.layout = layout;
+      this.type = type;
+    }
+
+    /** {@code tokens}. */
+    public Builder<T> tokens(EpTensor value) {
+      tokens = value;
+      return this;
+    }
+
+    /** {@code topk_weights}. */
+    public Builder<T> topkWeights(EpTensor value) {
+      topkWeights = value;
+      return this;
+    }
+
+    /** {@code scales} (not in {@code ncclEpCombineOutputs_t}). */
+    public Builder<T> scales(EpTensor value) {
+      scales = value;
+      return this;
+    }
+
+    /** {@code topk_idx} (only in {@code ncclEpDispatchOutputs_t}). */
+    public Builder<T> topkIdx(EpTensor value) {
+      topkIdx = value;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException without {@code tokens}, or with a tensor the struct has no member for */
+    public T build() {
+      return type.cast(NcclEpTensorsRecord.of(layout, tokens, topkWeights, scales, topkIdx));
+    }
+  }
+
+}

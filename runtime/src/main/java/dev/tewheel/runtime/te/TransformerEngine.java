@@ -1,0 +1,527 @@
+package dev.tewheel.runtime.te;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.tewheel.runtime.error.UnresolvedSymbolException;
+import dev.tewheel.runtime.internal.LoadedLibrary;
+import dev.tewheel.runtime.internal.NativeCalls;
+import dev.tewheel.runtime.internal.Problems;
+import dev.tewheel.runtime.internal.TeFunction;
+import dev.tewheel.runtime.nccl.Nccl;
+import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code libtransformer_engine.so}, loaded once per process by {@link
+ * dev.tewheel.runtime.TeRuntime#loadTransformerEngine()}
+ * (RTLD_LAZY | RTLD_GLOBAL, as TE's Python loads it; BIND_NOW comes from the library's own flag), with typed methods
+ * for TE's expert-parallel C API ({@code transformer_engine/ep.h}).
+ *
+ * <p>TE reports errors by throwing C++ exceptions. One thrown through a foreign-function downcall ends the JVM, so
+ * every method here first establishes the preconditions TE checks (NCCL EP available by te-runtime's rule, the
+ * NCCL gate on the NCCL actually mapped, initialized or not, shapes, dtypes, config sizes) and throws a Java exception
+ * instead of making a call that would throw. What Java cannot see (e.g. the GPU's architecture, SM 90+) stays TE's
+ * to check.
+ */
+public final class TransformerEngine {
+  private final LoadedLibrary library;
+  private final Nccl nccl;
+  private final Supplier<Availability> availability;
+
+  /** Each function bound once, on first use; a function the library lacks throws when it is called. */
+  private final MethodHandle[] bound = new MethodHandle[TeFunction.values().length];
+
+  /**
+   * TE's EP backend as te-runtime tracks it, to check TE's preconditions in Java. TE's backend is one per process
+   * ({@code nvte_ep_initialize}), and so is this object (te-runtime loads TE once); guarded by {@link #epState}.
+   */
+  private final Object epState = new Object();
+  private boolean epInitialized;
+  /** The group's {@code max_token_dtype} (NVTEDType). */
+  private int maxTokenDtype;
+  /** The top_k and alignment of the first prepared layer, which TE caches for the process. */
+  private Integer cachedTopK;
+  private long cachedAlignment;
+  /** The addresses of the handle memories {@code nvte_ep_prepare} has seeded. */
+  private final Set<Long> prepared = new HashSet<>();
+
+  /**
+   * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadTransformerEngine()} makes the process's one after
+   * every check of its
+   * load (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
+   */
+  public TransformerEngine(LoadedLibrary library, Nccl nccl, Supplier<Availability> availability) {
+    this.library = library;
+    this.nccl = nccl;
+    this.availability = availability;
+  }
+
+  /** The file te-runtime opened. */
+  public Path file() {
+    return library.symbols().file();
+  }
+
+  /** The file the dynamic linker mapped, by dlinfo. */
+  public Path mappedFrom() {
+    return library.mappedFrom();
+  }
+
+  /**
+   * What became of {@code NCCL_EP_HOME}: set by te-runtime to the bundle's folder holding
+   * {@code include/nccl_ep/}, or already set by the user (whose value wins); empty when the bundle ships no NCCL EP.
+   */
+  public Optional<EnvironmentSetting> ncclEpHome() {
+    return library.ncclEpHome();
+  }
+
+  /** The NCCL that TE (which NEEDS libnccl.so.2) is bound to. */
+  public Nccl nccl() {
+    return nccl;
+  }
+
+  /**
+   * A downcall handle for any function of the library. Calling a TE function that throws through it ends the JVM;
+   * prefer the typed methods.
+   *
+   * @throws UnresolvedSymbolException {@code Unresolved symbol: <name>} when the library does not define it
+   */
+  public MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+    return library.symbols().function(name, descriptor, options);
+  }
+
+  /**
+   * {@code nvte_create_tensor} + {@code nvte_set_tensor_param(kNVTERowwiseData)}: an unquantized tensor over
+   * {@code data} (device memory on a GPU; not freed by the tensor).
+   */
+  public NvteTensor createTensor(MemorySegment data, int dtype, long... shape) {
+    Objects.requireNonNull(data, "data");
+    if (dtype < 0 || dtype >= TeStructs.NUM_TYPES) {
+      throw new IllegalArgumentException("NVTEDType " + dtype + " is out of range 0.." + (TeStructs.NUM_TYPES - 1));
+    }
+    if (shape.length == 0 || shape.length > 15) {
+      throw new IllegalArgumentException("an NVTETensor has 1 to 15 dimensions, not " + shape.length);
+    }
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment handle =
+          (MemorySegment) bound(TeFunction.CREATE_TENSOR).invokeExact(TeStructs.DELAYED_TENSOR_SCALING);
+      MemorySegment holder = arena.allocate(ADDRESS);
+      holder.set(ADDRESS, 0, handle);
+      MemorySegment basic = arena.allocate(TeStructs.BASIC_TENSOR);
+      basic.set(ADDRESS, 0, data);
+      basic.set(JAVA_INT, 8, dtype);
+      long shapeAt = NcclEpStructs.offset(TeStructs.BASIC_TENSOR, "shape");
+      for (int i = 0; i < shape.length; i++) {
+        basic.set(JAVA_LONG, shapeAt + 8L * i, shape[i]);
+      }
+      basic.set(JAVA_LONG, shapeAt + NcclEpStructs.offset(TeStructs.SHAPE, "ndim"), shape.length);
+      bound(TeFunction.SET_TENSOR_PARAM).invokeExact(holder, TeStructs.ROWWISE_DATA, basic);
+      return new NvteTensor(this, holder.get(ADDRESS, 0), data, dtype, shape);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  void destroyTensor(MemorySegment handle) {
+    try {
+      bound(TeFunction.DESTROY_TENSOR).invokeExact(handle);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  /**
+   * {@code nvte_ep_initialize}: bootstraps TE's EP backend on an EP communicator; TE's provider then sets
+   * {@code NCCL_EP_HOME} (unless set) and dlopens NCCL EP.
+   *
+   * @param groupConfig a {@link TeStructs#EP_GROUP_CONFIG}
+   * @throws IllegalStateException before any native call, when NCCL EP is not available (by the same rule TE's
+   *     provider loads with, including NCCL >= 2.30.4 for the NCCL mapped in this process), or EP is initialized
+   * @throws IllegalArgumentException before any native call, for a config TE would refuse
+   */
+  public void epInitialize(NcclComm comm, MemorySegment groupConfig) {
+    Objects.requireNonNull(comm, "comm");
+    String fn = TeFunction.EP_INITIALIZE.symbol;
+    MemorySegment config = normalized(fn, "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
+        TeStructs.GROUP_CONFIG_MIN_SIZE);
+    synchronized (epState) {
+      if (epInitialized) {
+        throw new IllegalStateException(fn + " refused: EP is already initialized in this process;"
+            + " call epShutdown() first");
+      }
+      Availability report = availability.get();
+      if (!report.available()) {
+        throw new IllegalStateException(fn + " refused before any native call: NCCL EP is not"
+            + " available: " + report.reason());
+      }
+      validateGroupConfig(config, comm);
+      try {
+        bound(TeFunction.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      epInitialized = true;
+      maxTokenDtype =
+          config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
+      cachedTopK = null;
+      prepared.clear();
+    }
+  }
+
+  /**
+   * {@link #epInitialize(NcclComm, MemorySegment)} with a config checked when it was built; the struct lives for
+   * the call only (TE copies it).
+   */
+  public void epInitialize(NcclComm comm, TeEpGroupConfig groupConfig) {
+    Objects.requireNonNull(groupConfig, "groupConfig");
+    try (Arena arena = Arena.ofConfined()) {
+      epInitialize(comm, groupConfig.allocate(arena));
+    }
+  }
+
+  /** {@code nvte_ep_shutdown}: destroys TE's NCCL EP handles and group; idempotent. The communicator stays. */
+  public void epShutdown() {
+    synchronized (epState) {
+      try {
+        bound(TeFunction.EP_SHUTDOWN).invokeExact();
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      epInitialized = false;
+      cachedTopK = null;
+      prepared.clear();
+    }
+  }
+
+  /** Whether {@link #epInitialize} succeeded and {@link #epShutdown} has not been called since. */
+  public boolean epInitialized() {
+    synchronized (epState) {
+      return epInitialized;
+    }
+  }
+
+  /** {@code nvte_ep_handle_mem_size}: the bytes of handle memory a layer needs. */
+  public long epHandleMemSize(MemorySegment layerConfig) {
+    String fn = TeFunction.EP_HANDLE_MEM_SIZE.symbol;
+    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
+        TeStructs.LAYER_CONFIG_MIN_SIZE);
+    synchronized (epState) {
+      requireInitialized(fn);
+      topK(fn, layer);
+      try {
+        return (long) bound(TeFunction.EP_HANDLE_MEM_SIZE).invokeExact(layerConfig);
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+    }
+  }
+
+  /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
+  public long epHandleMemSize(TeEpLayerConfig layerConfig) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    return epHandleMemSize(TeEpLayerConfigRecord.struct(layerConfig));
+  }
+
+  /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
+  public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
+      NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
+    Objects.requireNonNull(layerConfig, "layerConfig");
+    epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank,
+        TeEpLayerConfigRecord.struct(layerConfig), stream);
+  }
+
+  /**
+   * {@code nvte_ep_prepare}: seeds {@code handleMem} with this step's routing ({@code topkIdx}, int64
+   * [tokens, top_k]); the counters are optional (null).
+   */
+  public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
+      NvteTensor totalRecvTokensPerRank, MemorySegment layerConfig, MemorySegment stream) {
+    String fn = TeFunction.EP_PREPARE.symbol;
+    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
+        TeStructs.LAYER_CONFIG_MIN_SIZE);
+    synchronized (epState) {
+      requireInitialized(fn);
+      long memory = handleMemory(fn, handleMem);
+      int topK = topK(fn, layer);
+      long alignment = layer.get(JAVA_LONG, 16);
+      dims(fn, "topk_idx", topkIdx, 2);
+      described(fn, "topk_idx", topkIdx);
+      if (recvTokensPerExpert != null) {
+        described(fn, "recv_tokens_per_expert", recvTokensPerExpert);
+      }
+      if (totalRecvTokensPerRank != null) {
+        described(fn, "total_recv_tokens_per_rank", totalRecvTokensPerRank);
+      }
+      if (cachedTopK != null
+          && (cachedTopK != topK || cachedAlignment != alignment)) {
+        throw new IllegalArgumentException(fn + ": top_k " + topK + " and alignment " + alignment + " disagree with"
+            + " the process-wide cached top_k " + cachedTopK + " and alignment "
+            + cachedAlignment
+            + " (TE keeps the first prepare's layer config)");
+      }
+      try {
+        bound(TeFunction.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(),
+            handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerConfig,
+            NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+      if (cachedTopK == null) {
+        cachedTopK = topK;
+        cachedAlignment = alignment;
+      }
+      prepared.add(memory);
+    }
+  }
+
+  /**
+   * {@code nvte_ep_dispatch}: forward when {@code topkWeights} is given (then {@code topkIdx} 2-D and
+   * {@code recvTopkWeights} 1-D are required), backward of combine otherwise.
+   */
+  public void epDispatch(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor tokens, CommWindow tokensWin,
+      NvteTensor topkWeights, CommWindow topkWeightsWin, NvteTensor recvTokens, CommWindow recvTokensWin,
+      NvteTensor recvTopkWeights, CommWindow recvTopkWeightsWin, MemorySegment stream) {
+    String fn = TeFunction.EP_DISPATCH.symbol;
+    synchronized (epState) {
+      requirePrepared(fn, handleMem);
+      tokens(fn, "tokens", tokens);
+      tokens(fn, "recv_tokens", recvTokens);
+      if (tokens.dtype() == TeStructs.FLOAT8E4M3 || tokens.dtype() == TeStructs.FLOAT8E5M2) {
+        throw new IllegalArgumentException(fn + ": FP8 tokens need a block scaling mode (e.g. MXFP8); this tensor"
+            + " has per-tensor scaling");
+      }
+      described(fn, "tokens", tokens, tokensWin);
+      described(fn, "recv_tokens", recvTokens, recvTokensWin);
+      if (topkWeights != null) {
+        if (topkIdx == null) {
+          throw new IllegalArgumentException(fn + ": topk_idx is required in forward dispatch");
+        }
+        dims(fn, "topk_idx", topkIdx, 2);
+        dims(fn, "topk_weights", topkWeights, 2);
+        if (recvTopkWeights == null) {
+          throw new IllegalArgumentException(fn + ": recv_topk_weights must not be null in forward dispatch");
+        }
+        dims(fn, "recv_topk_weights", recvTopkWeights, 1);
+        described(fn, "topk_weights", topkWeights, topkWeightsWin);
+        described(fn, "recv_topk_weights", recvTopkWeights, recvTopkWeightsWin);
+      }
+      try (Arena arena = Arena.ofConfined()) {
+        bound(TeFunction.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(),
+                window(arena, tokensWin),
+                handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
+                window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
+                NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+    }
+  }
+
+  /** {@code nvte_ep_combine}: sums the experts' outputs back into each token's row of {@code result}. */
+  public void epCombine(NvteTensor handleMem, NvteTensor expertOut, CommWindow expertOutWin, NvteTensor result,
+      MemorySegment stream) {
+    String fn = TeFunction.EP_COMBINE.symbol;
+    synchronized (epState) {
+      requirePrepared(fn, handleMem);
+      dims(fn, "expert_out", expertOut, 2);
+      dims(fn, "result", result, 2);
+      described(fn, "expert_out", expertOut, expertOutWin);
+      described(fn, "result", result);
+      try (Arena arena = Arena.ofConfined()) {
+        bound(TeFunction.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin),
+                result.handle(),
+                NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+    }
+  }
+
+  /** {@code nvte_ep_dispatch_bwd}: routes per-receive-slot gradients back to their source tokens. */
+  public void epDispatchBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gRecvTopkWeights,
+      CommWindow gRecvTopkWeightsWin, NvteTensor gradTokens, NvteTensor gradTopkWeights, MemorySegment stream) {
+    String fn = TeFunction.EP_DISPATCH_BWD.symbol;
+    synchronized (epState) {
+      requirePrepared(fn, handleMem);
+      dims(fn, "grad", grad, 2);
+      dims(fn, "grad_tokens", gradTokens, 2);
+      dims(fn, "g_recv_topk_weights", gRecvTopkWeights, 1);
+      dims(fn, "grad_topk_weights", gradTopkWeights, 2);
+      described(fn, "grad", grad, gradWin);
+      described(fn, "g_recv_topk_weights", gRecvTopkWeights, gRecvTopkWeightsWin);
+      described(fn, "grad_tokens", gradTokens);
+      described(fn, "grad_topk_weights", gradTopkWeights);
+      try (Arena arena = Arena.ofConfined()) {
+        bound(TeFunction.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gRecvTopkWeights.handle(),
+                window(arena, gRecvTopkWeightsWin), gradTokens.handle(), gradTopkWeights.handle(),
+                NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+    }
+  }
+
+  /** {@code nvte_ep_combine_bwd}: replicates each source token's gradient to its receive slots. */
+  public void epCombineBwd(NvteTensor handleMem, NvteTensor grad, CommWindow gradWin, NvteTensor gradExpertOut,
+      CommWindow gradExpertOutWin, MemorySegment stream) {
+    String fn = TeFunction.EP_COMBINE_BWD.symbol;
+    synchronized (epState) {
+      requirePrepared(fn, handleMem);
+      tokens(fn, "grad", grad);
+      tokens(fn, "grad_expert_out", gradExpertOut);
+      described(fn, "grad", grad, gradWin);
+      described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
+      try (Arena arena = Arena.ofConfined()) {
+        bound(TeFunction.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+                gradExpertOut.handle(),
+                window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
+      } catch (Throwable t) {
+        throw NativeCalls.rethrow(t);
+      }
+    }
+  }
+
+  // TE's checks, made in Java first.
+
+  private void validateGroupConfig(MemorySegment config, NcclComm comm) {
+    String fn = TeFunction.EP_INITIALIZE.symbol;
+    int epSize = field(config, "ep_size");
+    int experts = field(config, "num_experts");
+    int maxTokens = field(config, "max_tokens_per_rank");
+    int maxRecv = field(config, "max_recv_tokens_per_rank");
+    int hidden = field(config, "hidden_dim");
+    int sms = field(config, "num_comm_sms");
+    int dtype = field(config, "max_token_dtype");
+    boolean zeroCopy = field(config, "zero_copy") != 0;
+    boolean drop = field(config, "drop_on_overflow") != 0;
+    List<String> problems = TeEpGroupConfig.problems(new Problems(fn), epSize, experts, maxTokens, maxRecv,
+        hidden, sms, dtype, zeroCopy, drop).list();
+    require(problems.isEmpty(), fn, problems.isEmpty() ? "" : problems.get(0));
+    int count = comm.count();
+    require(count == epSize, fn, "ep_comm size (" + count + ") must equal ep_size (" + epSize
+        + "). Pass the EP sub-communicator, not the world comm");
+  }
+
+  /** TE reads {@code struct_size} bytes of a config (0 meaning its base size) and refuses less than the base. */
+  private static MemorySegment normalized(String fn, String parameter, MemorySegment config,
+      java.lang.foreign.StructLayout layout, long minSize) {
+    MemorySegment struct = NativeCalls.struct(fn, parameter, config, layout, false);
+    @SuppressWarnings("restricted") // a config the caller passes; its size is checked below
+    MemorySegment head = struct.byteSize() == 0 ? struct.reinterpret(8) : struct;
+    long declared = head.get(JAVA_LONG, 0);
+    long want = declared == 0 ? minSize : declared;
+    if (Long.compareUnsigned(want, minSize) < 0) {
+      throw new IllegalArgumentException(fn + ": " + parameter + ".struct_size (" + declared + ") is below the"
+          + " required minimum " + minSize + "; allocate it with TeStructs.allocate");
+    }
+    // A heap copy, 8-byte aligned (long[]): read in Java only, so no native memory per call.
+    MemorySegment copy = MemorySegment.ofArray(new long[(int) ((layout.byteSize() + 7) / 8)]);
+    long bytes = Math.min(want, layout.byteSize());
+    @SuppressWarnings("restricted")
+    MemorySegment source = struct.byteSize() == 0 ? struct.reinterpret(bytes) : struct;
+    if (source.byteSize() < bytes) {
+      throw new IllegalArgumentException(fn + ": " + parameter + " declares struct_size " + declared + " but is "
+          + source.byteSize() + " bytes");
+    }
+    MemorySegment.copy(source, 0, copy, 0, bytes);
+    return copy;
+  }
+
+  private static int field(MemorySegment config, String name) {
+    return config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, name));
+  }
+
+  private static int topK(String fn, MemorySegment layer) {
+    int topK = layer.get(JAVA_INT, 8);
+    require(topK > 0, fn, "top_k must be > 0, got " + topK);
+    return topK;
+  }
+
+  private void requireInitialized(String fn) {
+    if (!epInitialized) {
+      throw new IllegalStateException(fn + " refused: EP is not initialized; call epInitialize() first");
+    }
+  }
+
+  /** What a dispatch, a combine and their backward passes need first: EP initialized, handle memory prepared. */
+  private void requirePrepared(String fn, NvteTensor handleMem) {
+    requireInitialized(fn);
+    handleMemory(fn, handleMem);
+    if (!prepared.contains(handleMem.data().address()) && cachedTopK == null) {
+      throw new IllegalStateException(fn + " refused: no epPrepare() has run on this handle memory or any other;"
+          + " call epPrepare() first");
+    }
+  }
+
+  private static long handleMemory(String fn, NvteTensor handleMem) {
+    Objects.requireNonNull(handleMem, "handle_mem");
+    require(!handleMem.data().equals(MemorySegment.NULL), fn, "handle_mem tensor data must not be null");
+    return handleMem.data().address();
+  }
+
+  private static void dims(String fn, String name, NvteTensor tensor, int ndim) {
+    Objects.requireNonNull(tensor, name);
+    require(tensor.ndim() == ndim, fn, name + " must be " + ndim + "-D, got shape " + tensor);
+  }
+
+  /** A tensor of token rows: 2-D, its dtype no wider than the group's {@code max_token_dtype}. */
+  private void tokens(String fn, String name, NvteTensor tensor) {
+    dims(fn, name, tensor, 2);
+    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(maxTokenDtype), fn,
+        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
+            + maxTokenDtype + ")");
+  }
+
+  private static void described(String fn, String name, NvteTensor tensor) {
+    described(fn, name, tensor, CommWindow.NONE);
+  }
+
+  /** TE's make_nccl_ep_tensor: a dtype NCCL knows, and data (or a window) unless the tensor is empty. */
+  private static void described(String fn, String name, NvteTensor tensor, CommWindow window) {
+    int dtype = tensor.dtype();
+    require(dtype != TeStructs.INT16 && dtype != TeStructs.FLOAT4E2M1, fn, name + ": NVTEDType " + dtype
+        + " has no NCCL data type (TE's EP supports byte, int32, int64, float32, float16, bfloat16 and FP8)");
+    require(window != null && (window.hasWindow() || !tensor.data().equals(MemorySegment.NULL)
+        || tensor.numel() == 0), fn, name + ": non-empty tensor data must not be null");
+  }
+
+  private static void require(boolean condition, String fn, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException(fn + " refused before the native call: " + message);
+    }
+  }
+
+  private static MemorySegment handleOrNull(NvteTensor tensor) {
+    return tensor == null ? MemorySegment.NULL : tensor.handle();
+  }
+
+  private static MemorySegment window(Arena arena, CommWindow window) {
+    return (window == null ? CommWindow.NONE : window).toStruct(arena);
+  }
+
+  private MethodHandle bound(TeFunction f) {
+    MethodHandle handle = bound[f.ordinal()];
+    if (handle == null) {
+      // a benign race: Symbols hands out one handle per key
+      handle = library.symbols().function(f.symbol, f.descriptor);
+      bound[f.ordinal()] = handle;
+    }
+    return handle;
+  }
+}
