@@ -6,6 +6,7 @@
 # cuBLASLt function (under cuBLASLt's own version node) that the installed cuBLASLt lacks, as TE#2504 reports.
 #
 #   gpu/doctor/real-environment.sh PYTHON TE_WHEEL_WHL OUT_FOLDER
+#   TE_CORE=<libtransformer_engine.so>: TE's real core library, built on that machine, in place of the healthy stand-in
 # Uses: gcc, PYTHON's pip. Changes PYTHON's environment (installs two small wheels): run it on a throwaway machine.
 set -uo pipefail
 PY=$1; TW_WHL=$2; OUT=$3
@@ -69,6 +70,13 @@ gcc "${LINK[@]}" -o "$W/healthy/libtransformer_engine.so" "$W/core.c" -L"$CU" -L
   -l:libcublasLt.so.13 -l:libcublas.so.13 -l:libcudnn.so.9
 gcc "${LINK[@]}" -DNEWER -o "$W/newer/libtransformer_engine.so" "$W/core.c" -L"$W/newer-lt" -L"$CU" -L"$DNN" \
   -l:libcudart.so.13 -l:libcublasLt.so.13 -l:libcublas.so.13 -l:libcudnn.so.9
+if [ -n "${TE_CORE:-}" ]; then
+  # TE's real core library, built on this machine by TE's own CMake with -Wl,-z,now, judged in place of the stand-in.
+  [ -f "$TE_CORE" ] || { echo "TE_CORE=$TE_CORE: no such file (a libtransformer_engine.so built by TE's CMake)" >&2; exit 2; }
+  cp "$TE_CORE" "$W/healthy/libtransformer_engine.so"
+  log "the healthy case packs TE's real core: $TE_CORE"
+  readelf -dW "$W/healthy/libtransformer_engine.so" | grep -E 'NEEDED|SONAME|FLAGS'
+fi
 readelf -dW "$W/newer/libtransformer_engine.so" | grep -E 'NEEDED|FLAGS'
 readelf -VW "$W/newer/libtransformer_engine.so" | grep -A3 libcublasLt | head -6
 
