@@ -39,20 +39,14 @@ public record InstalledPath(String entry, Optional<Location> location, String pa
   /** The folders pip installs into, by the scheme keys of a {@code .data} folder. */
   public enum Location {
     /** site-packages: the wheel's root, {@code purelib} and {@code platlib} (one folder in a venv, --target). */
-    SITE_PACKAGES("site-packages"),
-    SCRIPTS("scripts"),
-    HEADERS("headers"),
-    DATA("data");
+    SITE_PACKAGES,
+    SCRIPTS,
+    HEADERS,
+    DATA;
 
-    private final String label;
-
-    Location(String label) {
-      this.label = label;
-    }
-
-    /** How messages name it. */
+    /** How messages name it: its name in lower case, e.g. site-packages. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 

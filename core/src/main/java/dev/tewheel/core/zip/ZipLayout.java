@@ -73,6 +73,51 @@ public final class ZipLayout {
   /** The bytes an entry covers: local header, data, data descriptor. */
   private record Span(long start, long end, String label) {}
 
+  /**
+   * What an end record declares, as stored: the plain one's 16- and 32-bit fields (where 0xFFFF and 0xFFFFFFFF say
+   * "see ZIP64"), or the ZIP64 one's.
+   */
+  private record EndRecord(int disk, int centralDisk, long entriesOnDisk, long entries, long centralSize,
+      long centralOffset) {
+    static final int SIZE = 22;
+    static final int ZIP64_SIZE = 56;
+
+    static EndRecord plain(ByteBuffer b) {
+      return new EndRecord(u16(b, 4), u16(b, 6), u16(b, 8), u16(b, 10), u32(b, 12), u32(b, 16));
+    }
+
+    static EndRecord zip64(ByteBuffer b) {
+      return new EndRecord((int) Math.min(u32(b, 16), Integer.MAX_VALUE),
+          (int) Math.min(u32(b, 20), Integer.MAX_VALUE), b.getLong(24), b.getLong(32), b.getLong(40), b.getLong(48));
+    }
+  }
+
+  /** The fixed part of a central directory record, as stored (32-bit sizes and offset, before ZIP64). */
+  private record CentralHeader(int flags, int method, long crc, long compressedSize, long size, int nameLength,
+      int extraLength, int commentLength, int disk, long localOffset) {
+    static final int SIZE = 46;
+
+    static CentralHeader at(ByteBuffer b, int at) {
+      return new CentralHeader(u16(b, at + 8), u16(b, at + 10), u32(b, at + 16), u32(b, at + 20), u32(b, at + 24),
+          u16(b, at + 28), u16(b, at + 30), u16(b, at + 32), u16(b, at + 34), u32(b, at + 42));
+    }
+
+    /** The whole record's bytes: the fixed part, the name, the extra field and the comment. */
+    int length() {
+      return SIZE + nameLength + extraLength + commentLength;
+    }
+  }
+
+  /** The fixed part of a local file header, as stored. */
+  private record LocalHeader(int flags, int method, long crc, long compressedSize, long size, int nameLength,
+      int extraLength) {
+    static final int SIZE = 30;
+
+    static LocalHeader of(ByteBuffer b) {
+      return new LocalHeader(u16(b, 6), u16(b, 8), u32(b, 14), u32(b, 18), u32(b, 22), u16(b, 26), u16(b, 28));
+    }
+  }
+
   private final FileChannel channel;
   private final long fileSize;
   private final List<Problem> problems = new ArrayList<>();
@@ -123,8 +168,8 @@ public final class ZipLayout {
       long at = directory.offset();
       ByteBuffer window = null;
       long windowAt = 0;
-      while (at >= 0 && at + 46 <= layout.fileSize) {
-        if (window == null || at < windowAt || at + 46 > windowAt + window.limit()) {
+      while (at >= 0 && at + CentralHeader.SIZE <= layout.fileSize) {
+        if (window == null || at < windowAt || at + CentralHeader.SIZE > windowAt + window.limit()) {
           window = layout.read(at, (int) Math.min(1 << 16, layout.fileSize - at));
           windowAt = at;
         }
@@ -133,7 +178,7 @@ public final class ZipLayout {
           break;
         }
         records++;
-        at += 46L + u16(window, p + 28) + u16(window, p + 30) + u16(window, p + 32);
+        at += CentralHeader.at(window, p).length();
       }
       return new Extent(Math.max(records, directory.entries()), Math.max(at - directory.offset(),
           directory.size()));
@@ -190,18 +235,13 @@ public final class ZipLayout {
    * end records are added; null when a ZIP64 locator points nowhere.
    */
   private Directory directory(long end) throws IOException {
-    ByteBuffer record = read(end, 22);
-    int disk = u16(record, 4);
-    int centralDisk = u16(record, 6);
-    long entriesOnDisk = u16(record, 8);
-    long entries = u16(record, 10);
-    long centralSize = u32(record, 12);
-    long centralOffset = u32(record, 16);
+    EndRecord declared = EndRecord.plain(read(end, EndRecord.SIZE));
     long centralEnd = end;
     ByteBuffer locator = end >= 20 ? read(end - 20, 20) : null;
     if (locator != null && locator.getInt(0) == ZIP64_LOCATOR) {
       long zip64 = locator.getLong(8);
-      ByteBuffer zip64End = zip64 >= 0 && zip64 <= end - 20 - 56 ? read(zip64, 56) : null;
+      ByteBuffer zip64End = zip64 >= 0 && zip64 <= end - 20 - EndRecord.ZIP64_SIZE
+          ? read(zip64, EndRecord.ZIP64_SIZE) : null;
       if (zip64End == null || zip64End.getInt(0) != ZIP64_END) {
         archive("a ZIP64 end locator pointing at byte " + zip64 + ", where no ZIP64 end record is",
             "the locator pointing at the ZIP64 end record");
@@ -214,19 +254,21 @@ public final class ZipLayout {
       if (u32(locator, 4) != 0 || u32(locator, 16) != 1) {
         archive("a ZIP64 locator naming disk " + u32(locator, 4) + " of " + u32(locator, 16), "one disk");
       }
-      disk = Math.max(disk, (int) Math.min(u32(zip64End, 16), Integer.MAX_VALUE));
-      centralDisk = Math.max(centralDisk, (int) Math.min(u32(zip64End, 20), Integer.MAX_VALUE));
-      entriesOnDisk = agree("entries on this disk", entriesOnDisk, MARK16, zip64End.getLong(24));
-      entries = agree("entries", entries, MARK16, zip64End.getLong(32));
-      centralSize = agree("central directory size", centralSize, MARK32, zip64End.getLong(40));
-      centralOffset = agree("central directory offset", centralOffset, MARK32, zip64End.getLong(48));
+      EndRecord wide = EndRecord.zip64(zip64End);
+      declared = new EndRecord(Math.max(declared.disk(), wide.disk()),
+          Math.max(declared.centralDisk(), wide.centralDisk()),
+          agree("entries on this disk", declared.entriesOnDisk(), MARK16, wide.entriesOnDisk()),
+          agree("entries", declared.entries(), MARK16, wide.entries()),
+          agree("central directory size", declared.centralSize(), MARK32, wide.centralSize()),
+          agree("central directory offset", declared.centralOffset(), MARK32, wide.centralOffset()));
       centralEnd = zip64;
     }
-    if (disk != 0 || centralDisk != 0 || entriesOnDisk != entries) {
-      archive("an archive spread over disks (disk " + disk + ", central directory on disk " + centralDisk + ", "
-          + entriesOnDisk + " of " + entries + " entries on this one)", "a single-disk archive");
+    if (declared.disk() != 0 || declared.centralDisk() != 0 || declared.entriesOnDisk() != declared.entries()) {
+      archive("an archive spread over disks (disk " + declared.disk() + ", central directory on disk "
+          + declared.centralDisk() + ", " + declared.entriesOnDisk() + " of " + declared.entries()
+          + " entries on this one)", "a single-disk archive");
     }
-    return new Directory(centralOffset, centralSize, entries, centralEnd);
+    return new Directory(declared.centralOffset(), declared.centralSize(), declared.entries(), centralEnd);
   }
 
   /**
@@ -280,24 +322,21 @@ public final class ZipLayout {
     List<Central> centrals = new ArrayList<>();
     int at = 0;
     while (at < size && centrals.size() < declared) {
-      if (size - at < 46 || directory.getInt(at) != CENTRAL) {
+      if (size - at < CentralHeader.SIZE || directory.getInt(at) != CENTRAL) {
         break;
       }
-      int nameLength = u16(directory, at + 28);
-      int extraLength = u16(directory, at + 30);
-      int commentLength = u16(directory, at + 32);
-      int next = at + 46 + nameLength + extraLength + commentLength;
+      CentralHeader header = CentralHeader.at(directory, at);
+      int next = at + header.length();
       if (next > size) {
         break;
       }
-      byte[] name = new byte[nameLength];
-      directory.get(at + 46, name);
-      int flags = u16(directory, at + 8);
-      long compressedSize = u32(directory, at + 20);
-      long uncompressedSize = u32(directory, at + 24);
-      long localOffset = u32(directory, at + 42);
+      byte[] name = new byte[header.nameLength()];
+      directory.get(at + CentralHeader.SIZE, name);
+      long compressedSize = header.compressedSize();
+      long uncompressedSize = header.size();
+      long localOffset = header.localOffset();
       // ZIP64 extra field: the values whose 32-bit fields say "see ZIP64", in this order.
-      ByteBuffer zip64 = extra(directory, at + 46 + nameLength, extraLength, 0x0001);
+      ByteBuffer zip64 = extra(directory, at + CentralHeader.SIZE + header.nameLength(), header.extraLength(), 0x0001);
       int field = 0;
       if (zip64 != null) {
         if (uncompressedSize == MARK32 && zip64.remaining() >= field + 8) {
@@ -313,11 +352,11 @@ public final class ZipLayout {
         }
       }
       String label = label(name);
-      if (u16(directory, at + 34) != 0 && u16(directory, at + 34) != MARK16) {
-        problem(label, "the entry's local header on disk " + u16(directory, at + 34), "disk 0");
+      if (header.disk() != 0 && header.disk() != MARK16) {
+        problem(label, "the entry's local header on disk " + header.disk(), "disk 0");
       }
-      centrals.add(new Central(centrals.size(), name, label, flags, u16(directory, at + 10),
-          u32(directory, at + 16), compressedSize, uncompressedSize, localOffset));
+      centrals.add(new Central(centrals.size(), name, label, header.flags(), header.method(), header.crc(),
+          compressedSize, uncompressedSize, localOffset));
       at = next;
     }
     if (centrals.size() != declared || at != size) {
@@ -342,51 +381,49 @@ public final class ZipLayout {
       problem(label, "a stored entry of " + central.compressedSize() + " bytes declaring " + central.size()
           + " uncompressed", "equal sizes (stored means not compressed)");
     }
-    if (central.offset() < 0 || central.offset() > centralOffset - 30) {
+    if (central.offset() < 0 || central.offset() > centralOffset - LocalHeader.SIZE) {
       problem(label, "a local header offset of " + central.offset() + ", outside the entries (they end at byte "
           + centralOffset + ")", "an offset inside the archive's entries");
       return null;
     }
-    ByteBuffer header = read(central.offset(), 30);
-    if (header.getInt(0) != LOCAL) {
+    ByteBuffer bytes = read(central.offset(), LocalHeader.SIZE);
+    if (bytes.getInt(0) != LOCAL) {
       problem(label, "no local header at byte " + central.offset(), "the entry's local header where the central"
           + " directory points");
       return null;
     }
-    int flags = u16(header, 6);
-    int method = u16(header, 8);
-    long crc = u32(header, 14);
-    long compressedSize = u32(header, 18);
-    long size = u32(header, 22);
-    int nameLength = u16(header, 26);
-    int extraLength = u16(header, 28);
-    ByteBuffer variable = read(central.offset() + 30, nameLength + extraLength);
-    byte[] name = new byte[nameLength];
+    LocalHeader header = LocalHeader.of(bytes);
+    // The ZIP64 extra field replaces the sizes that say "see ZIP64".
+    long compressedSize = header.compressedSize();
+    long size = header.size();
+    ByteBuffer variable = read(central.offset() + LocalHeader.SIZE, header.nameLength() + header.extraLength());
+    byte[] name = new byte[header.nameLength()];
     variable.get(0, name);
     if (!Arrays.equals(name, central.name())) {
       problem(label, "a local header naming '" + label(name) + "'", "the name the central directory gives");
     }
-    if (flags != central.flags()) {
-      problem(label, "local header flags 0x" + Integer.toHexString(flags) + ", central directory flags 0x"
+    if (header.flags() != central.flags()) {
+      problem(label, "local header flags 0x" + Integer.toHexString(header.flags()) + ", central directory flags 0x"
           + Integer.toHexString(central.flags()), "the same flags in both");
     }
-    if (method != central.method()) {
-      problem(label, "compression method " + method + " in the local header, " + central.method()
+    if (header.method() != central.method()) {
+      problem(label, "compression method " + header.method() + " in the local header, " + central.method()
           + " in the central directory", "the same method in both");
     }
-    ByteBuffer zip64 = extra(variable, nameLength, extraLength, 0x0001);
+    ByteBuffer zip64 = extra(variable, header.nameLength(), header.extraLength(), 0x0001);
     if (zip64 != null && (size == MARK32 || compressedSize == MARK32) && zip64.remaining() >= 16) {
       size = zip64.getLong(zip64.position());
       compressedSize = zip64.getLong(zip64.position() + 8);
     }
-    long dataStart = central.offset() + 30 + nameLength + extraLength;
+    long dataStart = central.offset() + LocalHeader.SIZE + header.nameLength() + header.extraLength();
     long end = dataStart + central.compressedSize();
     if (end > centralOffset || end < dataStart) {
       problem(label, central.compressedSize() + " bytes of data from byte " + dataStart + ", past the entries' end"
           + " (byte " + centralOffset + ")", "the data inside the archive's entries");
       return new Span(central.offset(), centralOffset, label);
     }
-    if ((flags & FLAG_DESCRIPTOR) == 0) {
+    long crc = header.crc();
+    if ((header.flags() & FLAG_DESCRIPTOR) == 0) {
       compare(label, "the local header", crc, compressedSize, size, central);
     } else {
       if (crc != 0 && crc != central.crc() || compressedSize != 0 && compressedSize != central.compressedSize()

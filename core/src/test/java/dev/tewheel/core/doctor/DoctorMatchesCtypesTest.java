@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,19 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * prediction equals what Python's ctypes does in TE's order with the real glibc: whether the import works, and where
  * it fails, the stage, the file, and the SONAME, version or symbol glibc could not find; a failure names a fix.
  */
-class DoctorMatchesCtypesTest {
-  @TempDir static Path root;
-  static DoctorEnvironments environments;
-
-  @BeforeAll
-  static void build() {
-    environments = new DoctorEnvironments(root);
-  }
-
-  static Stream<String> names() {
-    return DoctorEnvironments.NAMES.stream();
-  }
-
+class DoctorMatchesCtypesTest extends EveryEnvironment {
   @ParameterizedTest
   @MethodSource("names")
   void doctorPredictsWhatCtypesDoes(String name) throws Exception {

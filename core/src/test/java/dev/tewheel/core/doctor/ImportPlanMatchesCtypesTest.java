@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.loader.te.TePythonImport;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,19 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ctypes performs in TE's order with the real glibc: the same files in the same order, the same refusal where TE
  * raises, and, where glibc refuses a load, that load next in the plan.
  */
-class ImportPlanMatchesCtypesTest {
-  @TempDir static Path root;
-  static DoctorEnvironments environments;
-
-  @BeforeAll
-  static void build() {
-    environments = new DoctorEnvironments(root);
-  }
-
-  static Stream<String> names() {
-    return DoctorEnvironments.NAMES.stream();
-  }
-
+class ImportPlanMatchesCtypesTest extends EveryEnvironment {
   @ParameterizedTest
   @MethodSource("names")
   void thePlanIsWhatCtypesLoads(String name) throws Exception {

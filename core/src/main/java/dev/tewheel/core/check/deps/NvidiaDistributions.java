@@ -3,6 +3,7 @@ package dev.tewheel.core.check.deps;
 import dev.tewheel.core.requirement.Requirement;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Which of NVIDIA's pip distributions installs which library, per CUDA major: the one table DEPS-DECLARED and pack's
@@ -26,30 +27,48 @@ public final class NvidiaDistributions {
     }
   }
 
-  private static final List<Distribution> ALL = List.of(
-      new Distribution("nvidia-cuda-runtime-cu12", 12, List.of("libcudart.so.12"), "nvidia/cuda_runtime/lib"),
-      new Distribution("nvidia-cublas-cu12", 12, List.of("libcublas.so.12", "libcublasLt.so.12"),
-          "nvidia/cublas/lib"),
-      new Distribution("nvidia-cuda-nvrtc-cu12", 12, List.of("libnvrtc.so.12"), "nvidia/cuda_nvrtc/lib"),
-      new Distribution("nvidia-curand-cu12", 12, List.of("libcurand.so.10"), "nvidia/curand/lib"),
-      new Distribution("nvidia-cufft-cu12", 12, List.of("libcufft.so.11"), "nvidia/cufft/lib"),
-      new Distribution("nvidia-cusolver-cu12", 12, List.of("libcusolver.so.11"), "nvidia/cusolver/lib"),
-      new Distribution("nvidia-cusparse-cu12", 12, List.of("libcusparse.so.12"), "nvidia/cusparse/lib"),
-      new Distribution("nvidia-nvjitlink-cu12", 12, List.of("libnvJitLink.so.12"), "nvidia/nvjitlink/lib"),
-      new Distribution("nvidia-cuda-cupti-cu12", 12, List.of("libcupti.so.12"), "nvidia/cuda_cupti/lib"),
-      new Distribution("nvidia-cudnn-cu12", 12, List.of("libcudnn.so.9"), "nvidia/cudnn/lib"),
-      new Distribution("nvidia-nccl-cu12", 12, List.of("libnccl.so.2"), "nvidia/nccl/lib"),
-      new Distribution("nvidia-cuda-runtime", 13, List.of("libcudart.so.13"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cublas", 13, List.of("libcublas.so.13", "libcublasLt.so.13"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cuda-nvrtc", 13, List.of("libnvrtc.so.13"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-curand", 13, List.of("libcurand.so.10"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cufft", 13, List.of("libcufft.so.12"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cusolver", 13, List.of("libcusolver.so.12"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cusparse", 13, List.of("libcusparse.so.12"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-nvjitlink", 13, List.of("libnvJitLink.so.13"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cuda-cupti", 13, List.of("libcupti.so.13"), "nvidia/cu13/lib"),
-      new Distribution("nvidia-cudnn-cu13", 13, List.of("libcudnn.so.9"), "nvidia/cudnn/lib"),
-      new Distribution("nvidia-nccl-cu13", 13, List.of("libnccl.so.2"), "nvidia/nccl/lib"));
+  /**
+   * One component, both CUDA majors: its CUDA 12 distribution {@code nvidia-<name>-cu12} installs in
+   * {@code nvidia/<name with _>/lib}; on CUDA 13 a toolkit component is {@code nvidia-<name>} in
+   * {@code nvidia/cu13/lib}, while cuDNN and NCCL are {@code nvidia-<name>-cu13} in their CUDA 12 folder.
+   *
+   * @param name as in the distribution names, e.g. cuda-runtime
+   * @param toolkit whether it is part of the CUDA toolkit (renamed on CUDA 13)
+   * @param cuda12 the libraries of its CUDA 12 distribution
+   * @param cuda13 the libraries of its CUDA 13 distribution
+   */
+  private record Component(String name, boolean toolkit, List<String> cuda12, List<String> cuda13) {
+    Distribution forCuda12() {
+      return new Distribution("nvidia-" + name + "-cu12", 12, cuda12, ownFolder());
+    }
+
+    Distribution forCuda13() {
+      return toolkit ? new Distribution("nvidia-" + name, 13, cuda13, "nvidia/cu13/lib")
+          : new Distribution("nvidia-" + name + "-cu13", 13, cuda13, ownFolder());
+    }
+
+    private String ownFolder() {
+      return "nvidia/" + name.replace('-', '_') + "/lib";
+    }
+  }
+
+  private static final List<Component> COMPONENTS = List.of(
+      new Component("cuda-runtime", true, List.of("libcudart.so.12"), List.of("libcudart.so.13")),
+      new Component("cublas", true, List.of("libcublas.so.12", "libcublasLt.so.12"),
+          List.of("libcublas.so.13", "libcublasLt.so.13")),
+      new Component("cuda-nvrtc", true, List.of("libnvrtc.so.12"), List.of("libnvrtc.so.13")),
+      new Component("curand", true, List.of("libcurand.so.10"), List.of("libcurand.so.10")),
+      new Component("cufft", true, List.of("libcufft.so.11"), List.of("libcufft.so.12")),
+      new Component("cusolver", true, List.of("libcusolver.so.11"), List.of("libcusolver.so.12")),
+      new Component("cusparse", true, List.of("libcusparse.so.12"), List.of("libcusparse.so.12")),
+      new Component("nvjitlink", true, List.of("libnvJitLink.so.12"), List.of("libnvJitLink.so.13")),
+      new Component("cuda-cupti", true, List.of("libcupti.so.12"), List.of("libcupti.so.13")),
+      new Component("cudnn", false, List.of("libcudnn.so.9"), List.of("libcudnn.so.9")),
+      new Component("nccl", false, List.of("libnccl.so.2"), List.of("libnccl.so.2")));
+
+  /** Every CUDA 12 distribution, then every CUDA 13 one. */
+  private static final List<Distribution> ALL = Stream.concat(COMPONENTS.stream().map(Component::forCuda12),
+      COMPONENTS.stream().map(Component::forCuda13)).toList();
 
   private NvidiaDistributions() {}
 

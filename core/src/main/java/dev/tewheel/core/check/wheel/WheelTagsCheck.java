@@ -23,6 +23,29 @@ import java.util.TreeSet;
  * renaming the file, the folder and the tags by hand: this is where such a repack goes wrong.
  */
 public final class WheelTagsCheck extends WheelCheck {
+  /**
+   * A file of the dist-info folder that pip requires, and what a finding says when it is missing or unreadable.
+   *
+   * @param name its name in the folder
+   * @param maxBytes the most of it read
+   * @param readable what an unreadable one should be
+   * @param contents what a missing one should hold
+   * @param fix the fix of a missing one (METADATA's also of a wrong Name or Version)
+   */
+  private record DistInfoFile(String name, int maxBytes, String readable, String contents, String fix) {
+    String in(WheelArchive wheel, String folder) {
+      return wheel.path() + "!" + folder + "/" + name;
+    }
+  }
+
+  private static final DistInfoFile METADATA = new DistInfoFile("METADATA", Metadata.MAX_BYTES, "a readable METADATA",
+      "METADATA with Metadata-Version, Name and Version", "write METADATA as the tool that built the wheel does"
+          + " (te:pack-wheel, wheel pack keep it); pip refuses a wheel whose METADATA is missing or names another"
+          + " distribution or version");
+  private static final DistInfoFile WHEEL = new DistInfoFile("WHEEL", WheelFile.MAX_BYTES, "a readable WHEEL file",
+      "WHEEL with Wheel-Version, Root-Is-Purelib and Tag lines", "build the wheel with a PEP 427 tool (wheel pack,"
+          + " pip wheel), which writes WHEEL");
+
   public WheelTagsCheck() {
     super("WHEEL-TAGS",
         "the file name, the dist-info folder, METADATA's Name and Version and WHEEL's Wheel-Version,"
@@ -69,21 +92,12 @@ public final class WheelTagsCheck extends WheelCheck {
    * dist-info folder and refuses a wheel without it, or whose Name or Version is not the file name's.
    */
   private void checkMetadata(WheelArchive wheel, String folder, WheelName name, List<Finding> findings) {
-    String file = wheel.path() + "!" + folder + "/METADATA";
-    Optional<String> text;
-    try {
-      text = wheel.text(folder + "/METADATA", Metadata.MAX_BYTES);
-    } catch (IOException e) {
-      findings.add(finding(file, "a METADATA that cannot be read (" + e.getMessage() + ")", "a readable METADATA",
-          "rebuild the wheel"));
-      return;
-    }
-    String fix = "write METADATA as the tool that built the wheel does (te:pack-wheel, wheel pack keep it); pip"
-        + " refuses a wheel whose METADATA is missing or names another distribution or version";
+    Optional<String> text = read(wheel, folder, METADATA, findings);
     if (text.isEmpty()) {
-      findings.add(finding(file, "no METADATA file", "METADATA with Metadata-Version, Name and Version", fix));
       return;
     }
+    String file = METADATA.in(wheel, folder);
+    String fix = METADATA.fix();
     if (name == null) {
       return;
     }
@@ -100,20 +114,11 @@ public final class WheelTagsCheck extends WheelCheck {
   }
 
   private void checkWheelFile(WheelArchive wheel, String folder, WheelName name, List<Finding> findings) {
-    String file = wheel.path() + "!" + folder + "/WHEEL";
-    Optional<String> text;
-    try {
-      text = wheel.text(folder + "/WHEEL", WheelFile.MAX_BYTES);
-    } catch (IOException e) {
-      findings.add(finding(file, "a WHEEL that cannot be read (" + e.getMessage() + ")", "a readable WHEEL file",
-          "rebuild the wheel"));
-      return;
-    }
+    Optional<String> text = read(wheel, folder, WHEEL, findings);
     if (text.isEmpty()) {
-      findings.add(finding(file, "no WHEEL file", "WHEEL with Wheel-Version, Root-Is-Purelib and Tag lines",
-          "build the wheel with a PEP 427 tool (wheel pack, pip wheel), which writes WHEEL"));
       return;
     }
+    String file = WHEEL.in(wheel, folder);
     WheelFile parsed = WheelFile.parse(text.get());
     String version = parsed.wheelVersion();
     String purelib = parsed.rootIsPurelib();
@@ -151,5 +156,22 @@ public final class WheelTagsCheck extends WheelCheck {
           "Build: " + name.build().get() + " as the file name says", "write the build tag into WHEEL"
               + " (wheel pack --build-number does both)"));
     }
+  }
+
+  /** The file's text; empty, after a finding, when it is missing or cannot be read. */
+  private Optional<String> read(WheelArchive wheel, String folder, DistInfoFile distInfoFile, List<Finding> findings) {
+    String file = distInfoFile.in(wheel, folder);
+    Optional<String> text;
+    try {
+      text = wheel.text(folder + "/" + distInfoFile.name(), distInfoFile.maxBytes());
+    } catch (IOException e) {
+      findings.add(finding(file, "a " + distInfoFile.name() + " that cannot be read (" + e.getMessage() + ")",
+          distInfoFile.readable(), "rebuild the wheel"));
+      return Optional.empty();
+    }
+    if (text.isEmpty()) {
+      findings.add(finding(file, "no " + distInfoFile.name() + " file", distInfoFile.contents(), distInfoFile.fix()));
+    }
+    return text;
   }
 }
