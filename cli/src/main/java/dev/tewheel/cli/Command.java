@@ -2,8 +2,8 @@ package dev.tewheel.cli;
 
 import java.util.List;
 
-/** One verb of te-wheel. */
-interface Command {
+/** One verb of te-wheel: how te-wheel's usage lists it, and what it runs. */
+abstract class Command {
   /**
    * How te-wheel's own usage lists a command.
    *
@@ -13,9 +13,17 @@ interface Command {
    */
   record Usage(String name, String synopsis, String summary) {}
 
+  private final Usage usage;
+
+  Command(Usage usage) {
+    this.usage = usage;
+  }
+
   /** Its name, synopsis and summary. */
-  Usage usage();
+  final Usage usage() {
+    return usage;
+  }
 
   /** Runs it; returns the exit status ({@link Exit}). */
-  int run(List<String> args, Io io);
+  abstract int run(List<String> args, Io io);
 }

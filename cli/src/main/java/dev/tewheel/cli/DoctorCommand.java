@@ -13,26 +13,22 @@ import java.util.List;
  * {@code te-wheel doctor}: would {@code import transformer_engine} work in a Python environment (core's
  * {@link Doctor}), as text or JSON; exit 0 it would, 1 it would fail, 2 doctor could not tell (or a usage error).
  */
-final class DoctorCommand implements Command {
+final class DoctorCommand extends Command {
   private static final Options.Spec SPEC = new Options.Spec(Parameters.DOCTOR,
       "(--python PATH | --site-packages DIR...) [--env KEY=VALUE]...", 0, 0);
 
-  private static final Usage USAGE = new Usage("doctor",
-      SPEC.operands(),
-      "would import transformer_engine work in this Python environment, predicted without loading anything");
-
-  @Override
-  public Usage usage() {
-    return USAGE;
+  DoctorCommand() {
+    super(new Usage("doctor", SPEC.operands(),
+        "would import transformer_engine work in this Python environment, predicted without loading anything"));
   }
 
   @Override
-  public int run(List<String> args, Io io) {
+  int run(List<String> args, Io io) {
     Options.Parsed parsed;
     try {
       parsed = Options.parse(SPEC, args);
       if (parsed.help()) {
-        io.out().print(Help.command(USAGE.name(), SPEC,
+        io.out().print(Help.command(usage().name(), SPEC,
             "Replays TE's import (transformer_engine/common/__init__.py) over"
                 + " the environment's files: TE's package checks, the libraries TE loads in its order, the core"
                 + " library's and the framework extensions' binding; each finding names the library, its file, the"

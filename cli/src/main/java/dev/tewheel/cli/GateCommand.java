@@ -13,8 +13,7 @@ import java.util.List;
  * core's {@link Configuration} (as the goal hands its parameters), runs the same core entry point as the goal and
  * prints what the goal logs; a value core refuses is a usage error naming the option.
  */
-abstract class GateCommand implements Command {
-  private final Usage usage;
+abstract class GateCommand extends Command {
   private final String goal;
   private final Options.Spec spec;
   private final String description;
@@ -24,15 +23,10 @@ abstract class GateCommand implements Command {
    * @param description what the command does, for its --help
    */
   GateCommand(String name, String goal, Options.Spec spec, String synopsis, String summary, String description) {
-    this.usage = new Usage(name, synopsis, summary);
+    super(new Usage(name, synopsis, summary));
     this.goal = goal;
     this.spec = spec;
     this.description = description;
-  }
-
-  @Override
-  public final Usage usage() {
-    return usage;
   }
 
   /**
@@ -47,7 +41,7 @@ abstract class GateCommand implements Command {
       throws UsageException, IOException;
 
   @Override
-  public final int run(List<String> args, Io io) {
+  final int run(List<String> args, Io io) {
     Options.Parsed parsed;
     try {
       parsed = Options.parse(spec, args);
@@ -55,7 +49,7 @@ abstract class GateCommand implements Command {
       return error(io, e.getMessage());
     }
     if (parsed.help()) {
-      io.out().print(Help.of(usage.name(), goal, spec, description));
+      io.out().print(Help.of(usage().name(), goal, spec, description));
       return Exit.PASSED;
     }
     try {
@@ -85,7 +79,7 @@ abstract class GateCommand implements Command {
 
   /** Says what is wrong, on standard error; the exit status of a usage or I/O error. */
   final int error(Io io, String message) {
-    io.err().println(Printable.line("te-wheel " + usage.name() + ": " + message));
+    io.err().println(Printable.line("te-wheel " + usage().name() + ": " + message));
     return Exit.ERROR;
   }
 }

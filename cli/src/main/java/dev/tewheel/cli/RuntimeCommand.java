@@ -13,7 +13,7 @@ import java.util.List;
  * which Java to use instead of failing with UnsupportedClassVersionError, so it reaches te-runtime's classes only
  * through a method handle.
  */
-final class RuntimeCommand implements Command {
+final class RuntimeCommand extends Command {
   /** java.lang.foreign is final from Java 22. */
   static final int REQUIRED_JAVA = 22;
 
@@ -31,16 +31,12 @@ final class RuntimeCommand implements Command {
 
   /** @param feature the Java feature release to assume, for a test of the older-Java message */
   RuntimeCommand(int feature) {
+    super(USAGE);
     this.feature = feature;
   }
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(List<String> args, Io io) {
+  int run(List<String> args, Io io) {
     if (feature < REQUIRED_JAVA) {
       io.err().println("te-wheel runtime needs Java " + REQUIRED_JAVA + " or newer (te-runtime loads libraries with"
           + " java.lang.foreign); this is Java " + Runtime.version() + " from " + System.getProperty("java.home")
