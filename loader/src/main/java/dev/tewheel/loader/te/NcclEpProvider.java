@@ -129,22 +129,23 @@ public final class NcclEpProvider {
   }
 
   /**
-   * The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home} (none: the JIT falls back to
-   * config.h's build-machine path, which is not read here).
+   * Where the JIT takes nvcc from: a file ({@code $NCCL_EP_JIT_NVCC} or {@code $NVCC} naming a path, kept when
+   * executable; else {@code $CUDA_HOME/bin/nvcc}, or {@code $CUDA_PATH}'s when CUDA_HOME is unset, when it exists), or
+   * a name to look up on PATH (that of NCCL_EP_JIT_NVCC or NVCC without a '/', else {@code nvcc}).
+   *
+   * @param file the file, when no PATH lookup is left
+   * @param onPath the name to look up on PATH, or null
+   * @param source which variable decided, as {@code NAME=value}, or {@code PATH}
    */
-  public static Jit jit(Map<String, String> variables, Optional<Path> home) {
-    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
-    Optional<Path> sourceDir = source != null ? Optional.of(Path.of(source))
-        : home.map(h -> h.resolve("include/nccl_ep"));
-    String sourceDirSource = source != null ? "NCCL_EP_JIT_SOURCE_DIR"
-        : home.isPresent() ? HOME : HOME + " is empty, so the JIT takes config.h's build-machine path";
-    boolean headers = sourceDir.isPresent() && Files.isDirectory(sourceDir.get().resolve("device"));
+  public record Nvcc(Optional<Path> file, String onPath, String source) {}
+
+  /** The JIT's nvcc lookup under {@code variables}, up to PATH (whose search the caller makes). */
+  public static Nvcc nvcc(Map<String, String> variables) {
     for (String name : List.of("NCCL_EP_JIT_NVCC", "NVCC")) {
       String explicit = set(variables, name);
       if (explicit != null) {
-        Optional<Path> nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable)
-            : onPath(variables, explicit);
-        return new Jit(sourceDir, sourceDirSource, headers, nvcc, name + "=" + explicit);
+        return explicit.contains("/") ? new Nvcc(Optional.of(Path.of(explicit)).filter(Files::isExecutable), null,
+            name + "=" + explicit) : new Nvcc(Optional.empty(), explicit, name + "=" + explicit);
       }
     }
     for (String name : List.of("CUDA_HOME", "CUDA_PATH")) {
@@ -152,12 +153,35 @@ public final class NcclEpProvider {
       if (root != null) {
         Path nvcc = Path.of(root, "bin", "nvcc");
         if (Files.exists(nvcc)) {
-          return new Jit(sourceDir, sourceDirSource, headers, Optional.of(nvcc), name + "=" + root);
+          return new Nvcc(Optional.of(nvcc), null, name + "=" + root);
         }
         break; // $CUDA_PATH is the JIT's alternative to an unset $CUDA_HOME only
       }
     }
-    return new Jit(sourceDir, sourceDirSource, headers, onPath(variables, "nvcc"), "PATH");
+    return new Nvcc(Optional.empty(), "nvcc", "PATH");
+  }
+
+  /**
+   * The JIT's kernel-header folder: {@code $NCCL_EP_JIT_SOURCE_DIR}, else {@code <home>/include/nccl_ep}; empty when
+   * neither is set (the JIT then takes config.h's build-machine path).
+   */
+  public static Optional<Path> sourceDir(Map<String, String> variables, Optional<Path> home) {
+    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
+    return source != null ? Optional.of(Path.of(source)) : home.map(h -> h.resolve("include/nccl_ep"));
+  }
+
+  /**
+   * The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home} (none: the JIT falls back to
+   * config.h's build-machine path, which is not read here).
+   */
+  public static Jit jit(Map<String, String> variables, Optional<Path> home) {
+    Optional<Path> sourceDir = sourceDir(variables, home);
+    String sourceDirSource = set(variables, "NCCL_EP_JIT_SOURCE_DIR") != null ? "NCCL_EP_JIT_SOURCE_DIR"
+        : home.isPresent() ? HOME : HOME + " is empty, so the JIT takes config.h's build-machine path";
+    boolean headers = sourceDir.isPresent() && Files.isDirectory(sourceDir.get().resolve("device"));
+    Nvcc nvcc = nvcc(variables);
+    return new Jit(sourceDir, sourceDirSource, headers,
+        nvcc.onPath() == null ? nvcc.file() : onPath(variables, nvcc.onPath()), nvcc.source());
   }
 
   /** The first executable {@code name} in a folder PATH names by an absolute path (relative entries skipped). */
