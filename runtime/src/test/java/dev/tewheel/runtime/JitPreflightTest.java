@@ -76,6 +76,22 @@ class JitPreflightTest {
   }
 
   @Test
+  void anEmptyNcclEpHomeStaysEmptySoTheJitTakesConfigHsPathNotTheBundlesHeaders() throws Exception {
+    FakeWorld.teWheel(temp.resolve("site"), 12);
+    FreshJvm.run(getClass(), "emptyNcclEpHome", temp, Map.of("NCCL_EP_HOME", "", "PATH", PATH_WITHOUT_NVCC),
+        List.of("-Dte.defaultCudaRoot=", "-Dte.ncclLibrary=" + Bundles.NCCL));
+  }
+
+  static void emptyNcclEpHome(Path temp) throws Exception {
+    // te-runtime and TE's provider set NCCL_EP_HOME without overwriting, so the empty value stays, and the JIT, for
+    // which empty is unset, falls back to config.h's build-machine path: the bundle's headers are not the ones used.
+    JitPreflight jit = runtime(temp).jitPreflight();
+    Path bundleHeaders = temp.resolve("site/transformer_engine/wheel_lib/nccl_ep/include/nccl_ep");
+    assertEquals("config.h (NCCL_EP_HOME is empty, which the JIT treats as unset)", jit.sourceDirSource());
+    assertFalse(jit.sourceDir().equals(java.util.Optional.of(bundleHeaders)), jit.sourceDir().toString());
+  }
+
+  @Test
   void withoutNvccAndWithAnotherNcclsHeaders() throws Exception {
     FakeWorld.pipNccl(temp.resolve("site"));
     FakeWorld.teWheel(temp.resolve("site"), 12);

@@ -18,12 +18,14 @@ import java.util.OptionalInt;
 /**
  * Where TE's NCCL EP provider takes NCCL EP from, and what NCCL EP's JIT needs, as files and variables say it, with
  * nothing loaded or run (design.md, "The artifacts"; te-runtime's TeProvider and JitCheck apply the same order in a
- * live process). The provider reads {@code NCCL_EP_HOME}, or sets it to {@code <its folder>/nccl_ep} when unset or
- * empty, then opens the first of {@code $NCCL_EP_HOME/lib/libnccl_ep.so.<M>}, {@code $NCCL_EP_HOME/lib/libnccl_ep.so}
+ * live process). The provider sets {@code NCCL_EP_HOME} to {@code <its folder>/nccl_ep} when it is unset (setenv
+ * without overwriting, so an empty value stays empty and names no home), then opens the first of
+ * {@code $NCCL_EP_HOME/lib/libnccl_ep.so.<M>}, {@code $NCCL_EP_HOME/lib/libnccl_ep.so} (when the home is not empty)
  * and the same two names beside itself whose SONAME is {@code libnccl_ep.so.<M>}, M being the NCCL_EP_MAJOR it was
  * built with. The JIT takes its kernel headers from {@code $NCCL_EP_JIT_SOURCE_DIR}, else
- * {@code $NCCL_EP_HOME/include/nccl_ep}, and nvcc from {@code $NCCL_EP_JIT_NVCC}, {@code $NVCC},
- * {@code $CUDA_HOME/bin/nvcc} (or {@code $CUDA_PATH}'s), then PATH.
+ * {@code $NCCL_EP_HOME/include/nccl_ep} (an empty value counts as unset there: config.h's build-machine path), and
+ * nvcc from {@code $NCCL_EP_JIT_NVCC}, {@code $NVCC}, {@code $CUDA_HOME/bin/nvcc} (or {@code $CUDA_PATH}'s), then
+ * PATH.
  */
 public final class NcclEpProvider {
   public static final String HOME = "NCCL_EP_HOME";
@@ -35,7 +37,8 @@ public final class NcclEpProvider {
   /**
    * The provider's view of one TE install.
    *
-   * @param home the NCCL_EP_HOME it reads (the variable's, else {@code <core folder>/nccl_ep})
+   * @param home the NCCL_EP_HOME it reads (the variable's, else {@code <core folder>/nccl_ep}); empty when the
+   *     variable is set but empty
    * @param homeSource {@code NCCL_EP_HOME} or {@code TE's provider}
    * @param requiredMajor the NCCL_EP_MAJOR it accepts: the shipped {@code nccl_ep.h}'s, else te-wheel's default
    * @param majorSource the header read, or the default
@@ -43,7 +46,7 @@ public final class NcclEpProvider {
    * @param opened the file it opens (the first candidate with its SONAME), if any
    * @param selection the one selection rule (bundle's) applied to {@code opened}
    */
-  public record Choice(Path home, String homeSource, int requiredMajor, String majorSource, List<Path> candidates,
+  public record Choice(Optional<Path> home, String homeSource, int requiredMajor, String majorSource, List<Path> candidates,
       Optional<Path> opened, Optional<NcclEpSelection> selection) {
     public Choice {
       candidates = List.copyOf(candidates);
@@ -64,15 +67,40 @@ public final class NcclEpProvider {
   public record Jit(Optional<Path> sourceDir, String sourceDirSource, boolean headers, Optional<Path> nvcc,
       String nvccSource) {}
 
+  /**
+   * The NCCL_EP_HOME the provider reads: the variable's value, {@code <core folder>/nccl_ep} when it is unset (the
+   * provider sets it so, never over a value), and none when it is set but empty.
+   */
+  public static Optional<Path> home(String value, Path coreFolder) {
+    return value == null ? Optional.of(coreFolder.resolve("nccl_ep"))
+        : value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value).toAbsolutePath().normalize());
+  }
+
+  /**
+   * The files the provider tries, in order, for NCCL EP of major {@code major} (existing or not): two names in
+   * {@code home}'s lib/, then beside the core (none there when the core's folder is unknown).
+   */
+  public static List<Path> candidates(Optional<Path> home, Optional<Path> coreFolder, int major) {
+    List<Path> files = new ArrayList<>();
+    for (Optional<Path> folder : List.of(home.map(h -> h.resolve("lib")), coreFolder)) {
+      if (folder.isPresent()) {
+        files.add(folder.get().resolve(NcclEpLibraryName.soname(major)));
+        files.add(folder.get().resolve(NcclEpLibraryName.BASE));
+      }
+    }
+    return files;
+  }
+
   /** The provider's choice for the TE core in {@code coreFolder}, under {@code variables}. */
   public static Choice choice(Map<String, String> variables, Path coreFolder) {
-    String value = set(variables, HOME);
-    Path home = value != null ? Path.of(value).toAbsolutePath().normalize() : coreFolder.resolve("nccl_ep");
-    String homeSource = value != null ? HOME + "=" + value : "unset, so TE's provider sets " + HOME + "=" + home;
-    Path header = home.resolve("include").resolve(NcclEpVersion.HEADER);
+    String value = variables.get(HOME);
+    Optional<Path> home = home(value, coreFolder);
+    String homeSource = value == null ? "unset, so TE's provider sets " + HOME + "=" + home.get()
+        : value.isEmpty() ? HOME + " is empty, so TE's provider tries no NCCL EP home" : HOME + "=" + value;
     int major = NcclEpSelection.DEFAULT_MAJOR;
-    String majorSource = "te-wheel's default (no " + header + ")";
-    if (Files.isRegularFile(header)) {
+    Path header = home.isPresent() ? home.get().resolve("include").resolve(NcclEpVersion.HEADER) : null;
+    String majorSource = "te-wheel's default (no " + (header == null ? "NCCL EP home" : header) + ")";
+    if (header != null && Files.isRegularFile(header)) {
       try {
         OptionalInt m = NcclEpVersion.majorFromHeader(head(header));
         if (m.isPresent()) {
@@ -85,16 +113,13 @@ public final class NcclEpProvider {
     }
     List<Path> candidates = new ArrayList<>();
     Path opened = null;
-    for (Path folder : List.of(home.resolve("lib"), coreFolder)) {
-      for (String name : List.of(NcclEpLibraryName.soname(major), NcclEpLibraryName.BASE)) {
-        Path file = folder.resolve(name);
-        if (!Files.exists(file) || candidates.contains(file)) {
-          continue;
-        }
-        candidates.add(file);
-        if (opened == null && hasSoname(file, NcclEpLibraryName.soname(major))) {
-          opened = file;
-        }
+    for (Path file : candidates(home, Optional.of(coreFolder), major)) {
+      if (!Files.exists(file) || candidates.contains(file)) {
+        continue;
+      }
+      candidates.add(file);
+      if (opened == null && hasSoname(file, NcclEpLibraryName.soname(major))) {
+        opened = file;
       }
     }
     Optional<NcclEpSelection> selection = opened == null ? Optional.empty()
@@ -103,18 +128,24 @@ public final class NcclEpProvider {
     return new Choice(home, homeSource, major, majorSource, candidates, Optional.ofNullable(opened), selection);
   }
 
-  /** The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home}. */
-  public static Jit jit(Map<String, String> variables, Path home) {
-    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
-    Path sourceDir = source != null ? Path.of(source) : home.resolve("include/nccl_ep");
-    String sourceDirSource = source != null ? "NCCL_EP_JIT_SOURCE_DIR" : HOME;
-    boolean headers = Files.isDirectory(sourceDir.resolve("device"));
+  /**
+   * Where the JIT takes nvcc from: a file ({@code $NCCL_EP_JIT_NVCC} or {@code $NVCC} naming a path, kept when
+   * executable; else {@code $CUDA_HOME/bin/nvcc}, or {@code $CUDA_PATH}'s when CUDA_HOME is unset, when it exists), or
+   * a name to look up on PATH (that of NCCL_EP_JIT_NVCC or NVCC without a '/', else {@code nvcc}).
+   *
+   * @param file the file, when no PATH lookup is left
+   * @param onPath the name to look up on PATH, or null
+   * @param source which variable decided, as {@code NAME=value}, or {@code PATH}
+   */
+  public record Nvcc(Optional<Path> file, String onPath, String source) {}
+
+  /** The JIT's nvcc lookup under {@code variables}, up to PATH (whose search the caller makes). */
+  public static Nvcc nvcc(Map<String, String> variables) {
     for (String name : List.of("NCCL_EP_JIT_NVCC", "NVCC")) {
       String explicit = set(variables, name);
       if (explicit != null) {
-        Optional<Path> nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable)
-            : onPath(variables, explicit);
-        return new Jit(Optional.of(sourceDir), sourceDirSource, headers, nvcc, name + "=" + explicit);
+        return explicit.contains("/") ? new Nvcc(Optional.of(Path.of(explicit)).filter(Files::isExecutable), null,
+            name + "=" + explicit) : new Nvcc(Optional.empty(), explicit, name + "=" + explicit);
       }
     }
     for (String name : List.of("CUDA_HOME", "CUDA_PATH")) {
@@ -122,12 +153,35 @@ public final class NcclEpProvider {
       if (root != null) {
         Path nvcc = Path.of(root, "bin", "nvcc");
         if (Files.exists(nvcc)) {
-          return new Jit(Optional.of(sourceDir), sourceDirSource, headers, Optional.of(nvcc), name + "=" + root);
+          return new Nvcc(Optional.of(nvcc), null, name + "=" + root);
         }
         break; // $CUDA_PATH is the JIT's alternative to an unset $CUDA_HOME only
       }
     }
-    return new Jit(Optional.of(sourceDir), sourceDirSource, headers, onPath(variables, "nvcc"), "PATH");
+    return new Nvcc(Optional.empty(), "nvcc", "PATH");
+  }
+
+  /**
+   * The JIT's kernel-header folder: {@code $NCCL_EP_JIT_SOURCE_DIR}, else {@code <home>/include/nccl_ep}; empty when
+   * neither is set (the JIT then takes config.h's build-machine path).
+   */
+  public static Optional<Path> sourceDir(Map<String, String> variables, Optional<Path> home) {
+    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
+    return source != null ? Optional.of(Path.of(source)) : home.map(h -> h.resolve("include/nccl_ep"));
+  }
+
+  /**
+   * The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home} (none: the JIT falls back to
+   * config.h's build-machine path, which is not read here).
+   */
+  public static Jit jit(Map<String, String> variables, Optional<Path> home) {
+    Optional<Path> sourceDir = sourceDir(variables, home);
+    String sourceDirSource = set(variables, "NCCL_EP_JIT_SOURCE_DIR") != null ? "NCCL_EP_JIT_SOURCE_DIR"
+        : home.isPresent() ? HOME : HOME + " is empty, so the JIT takes config.h's build-machine path";
+    boolean headers = sourceDir.isPresent() && Files.isDirectory(sourceDir.get().resolve("device"));
+    Nvcc nvcc = nvcc(variables);
+    return new Jit(sourceDir, sourceDirSource, headers,
+        nvcc.onPath() == null ? nvcc.file() : onPath(variables, nvcc.onPath()), nvcc.source());
   }
 
   /** The first executable {@code name} in a folder PATH names by an absolute path (relative entries skipped). */

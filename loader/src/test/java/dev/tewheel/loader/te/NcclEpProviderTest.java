@@ -46,7 +46,7 @@ class NcclEpProviderTest {
   void theShippedLibraryOfTheShippedHeadersMajorIsOpenedAndAccepted() throws IOException {
     Path wheelLib = wheelLib(StandIns.ncclEpLibrary(), StandIns.ncclEpHome().resolve("include"));
     NcclEpProvider.Choice choice = NcclEpProvider.choice(Map.of(), wheelLib);
-    assertEquals(wheelLib.resolve("nccl_ep"), choice.home());
+    assertEquals(Optional.of(wheelLib.resolve("nccl_ep")), choice.home());
     assertEquals(StandIns.NCCL_EP_MAJOR, choice.requiredMajor(), choice.majorSource());
     assertEquals(Optional.of(wheelLib.resolve("libnccl_ep.so")), choice.accepted());
   }
@@ -89,6 +89,21 @@ class NcclEpProviderTest {
   }
 
   @Test
+  void anEmptyNcclEpHomeNamesNoHomeSoTheProviderTriesOnlyItsOwnFolder() throws IOException {
+    // ep-home layout (wheel_lib/nccl_ep/lib): the provider sets NCCL_EP_HOME without overwriting, so an empty value
+    // stays empty and its lib/ is never tried (the stand-in TE's load_nccl_ep does the same); nor does the JIT read
+    // <core>/nccl_ep/include then.
+    Path wheelLib = Files.createDirectories(temp.resolve("wheel_lib"));
+    copyTree(StandIns.ncclEpHome(), wheelLib.resolve("nccl_ep"));
+    assertEquals(Optional.of(wheelLib.resolve("nccl_ep/lib/libnccl_ep.so.0")),
+        NcclEpProvider.choice(Map.of(), wheelLib).accepted());
+    NcclEpProvider.Choice empty = NcclEpProvider.choice(Map.of("NCCL_EP_HOME", ""), wheelLib);
+    assertEquals(List.of(Optional.empty(), List.of(), Optional.empty()),
+        List.of(empty.home(), empty.candidates(), empty.accepted()));
+    assertEquals(Optional.empty(), NcclEpProvider.jit(Map.of("NCCL_EP_HOME", ""), empty.home()).sourceDir());
+  }
+
+  @Test
   void theJitTakesHeadersFromItsVariableElseNcclEpHomeAndNvccInItsOrder() throws IOException {
     Path home = StandIns.ncclEpHome();
     Path a = nvcc("a");
@@ -97,18 +112,19 @@ class NcclEpProviderTest {
     Path onPath = nvcc("path");
     String path = onPath.getParent() + ":/usr/bin";
     NcclEpProvider.Jit jit = NcclEpProvider.jit(Map.of("NCCL_EP_JIT_NVCC", a.toString(), "NVCC", b.toString(),
-        "CUDA_HOME", cuda.toString(), "PATH", path), home);
+        "CUDA_HOME", cuda.toString(), "PATH", path), Optional.of(home));
     assertEquals(Optional.of(a), jit.nvcc());
     assertTrue(jit.headers());
     assertEquals(Optional.of(home.resolve("include/nccl_ep")), jit.sourceDir());
     assertEquals(Optional.of(b), NcclEpProvider.jit(Map.of("NVCC", b.toString(), "CUDA_HOME", cuda.toString()),
-        home).nvcc());
+        Optional.of(home)).nvcc());
     assertEquals(Optional.of(cuda.resolve("bin/nvcc")), NcclEpProvider.jit(Map.of("CUDA_HOME", cuda.toString(),
-        "PATH", path), home).nvcc());
+        "PATH", path), Optional.of(home)).nvcc());
     // CUDA_HOME without an nvcc: PATH next, not CUDA_PATH.
     assertEquals(Optional.of(onPath), NcclEpProvider.jit(Map.of("CUDA_HOME", temp.toString(), "CUDA_PATH",
-        cuda.toString(), "PATH", path), home).nvcc());
-    NcclEpProvider.Jit none = NcclEpProvider.jit(Map.of("NCCL_EP_JIT_SOURCE_DIR", temp.toString()), home);
+        cuda.toString(), "PATH", path), Optional.of(home)).nvcc());
+    NcclEpProvider.Jit none = NcclEpProvider.jit(Map.of("NCCL_EP_JIT_SOURCE_DIR", temp.toString()),
+        Optional.of(home));
     assertEquals(List.of(false, Optional.empty()), List.of(none.headers(), none.nvcc()));
   }
 

@@ -1,6 +1,7 @@
 package dev.tewheel.runtime.internal;
 
 import dev.tewheel.loader.Environment;
+import dev.tewheel.loader.te.NcclEpProvider;
 import dev.tewheel.runtime.report.EnvironmentSetting;
 import dev.tewheel.runtime.report.JitPreflight;
 import dev.tewheel.runtime.report.NcclStatus;
@@ -234,63 +235,40 @@ public final class JitCheck {
     Plan plan = plan(sitePackages, false);
     List<EnvironmentSetting> environment = new ArrayList<>();
 
-    // nvcc
-    Optional<Path> nvcc = Optional.empty();
-    String nvccSource;
-    String explicit = Discovery.env("NCCL_EP_JIT_NVCC");
-    String nvccVar = "NCCL_EP_JIT_NVCC";
-    if (explicit == null) {
-      explicit = Discovery.env("NVCC");
-      nvccVar = "NVCC";
+    // nvcc: the JIT's order is loader's; the PATH search is te-runtime's, which also says what it skipped
+    Map<String, String> variables = new java.util.HashMap<>();
+    for (String name : List.of("NCCL_EP_JIT_NVCC", "NVCC", "CUDA_HOME", "CUDA_PATH", "NCCL_EP_JIT_SOURCE_DIR")) {
+      String value = Libc.getenv(name);
+      if (value != null) {
+        variables.put(name, value);
+      }
     }
+    NcclEpProvider.Nvcc lookup = NcclEpProvider.nvcc(variables);
     List<String> skipped = new ArrayList<>();
-    if (explicit != null) {
-      nvccSource = nvccVar + "=" + explicit;
-      nvcc = explicit.contains("/") ? Optional.of(Path.of(explicit)).filter(Files::isExecutable)
-          : onPath(explicit, skipped, missing);
-    } else {
-      String cudaHome = Discovery.env("CUDA_HOME");
-      String var = "CUDA_HOME";
-      if (cudaHome == null) {
-        cudaHome = Discovery.env("CUDA_PATH");
-        var = "CUDA_PATH";
-      }
-      Path candidate = cudaHome == null ? null : Path.of(cudaHome, "bin", "nvcc");
-      if (candidate != null && Files.exists(candidate)) {
-        nvcc = Optional.of(candidate);
-        nvccSource = var + "=" + cudaHome;
-      } else {
-        nvcc = onPath("nvcc", skipped, missing);
-        nvccSource = "PATH";
-      }
-    }
-    if (!skipped.isEmpty()) {
-      nvccSource += "; " + String.join("; ", skipped);
-    }
+    Optional<Path> nvcc = lookup.onPath() == null ? lookup.file() : onPath(lookup.onPath(), skipped, missing);
+    String nvccSource = lookup.source() + (skipped.isEmpty() ? "" : "; " + String.join("; ", skipped));
     Optional<String> nvccVersion = nvcc.flatMap(JitCheck::nvccVersion);
     if (nvcc.isEmpty()) {
       missing.add("nvcc: none found (" + nvccSource + "; the JIT tries NCCL_EP_JIT_NVCC, NVCC, $CUDA_HOME/bin/nvcc"
           + " or $CUDA_PATH/bin/nvcc, then nvcc on PATH). Install the CUDA toolkit's nvcc or set NCCL_EP_JIT_NVCC");
     }
 
-    // NCCL EP's kernel headers
-    Optional<Path> sourceDir;
+    // NCCL EP's kernel headers, by loader's rule: NCCL_EP_HOME, else the bundle's home te-runtime sets it to when it
+    // is unset (never over a value: an empty one stays, and names no home), else config.h's compiled-in path
+    String home = Libc.getenv(Config.NCCL_EP_HOME_ENV);
+    Optional<Path> jitHome = home == null ? ncclEpHome : NcclEpProvider.home(home, null);
+    Optional<Path> sourceDir = NcclEpProvider.sourceDir(variables, jitHome);
     String sourceDirSource;
-    String value = Discovery.env("NCCL_EP_JIT_SOURCE_DIR");
-    String home = Discovery.env("NCCL_EP_HOME");
-    if (value != null) {
-      sourceDir = Optional.of(Path.of(value));
+    if (Discovery.env("NCCL_EP_JIT_SOURCE_DIR") != null) {
       sourceDirSource = "NCCL_EP_JIT_SOURCE_DIR";
-    } else if (home != null) {
-      sourceDir = Optional.of(Path.of(home, "include", "nccl_ep"));
-      sourceDirSource = Environment.setByRuntime("NCCL_EP_HOME", home) ? "NCCL_EP_HOME (set by te-runtime)"
+    } else if (home != null && !home.isEmpty()) {
+      sourceDirSource = Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, home) ? "NCCL_EP_HOME (set by te-runtime)"
           : "NCCL_EP_HOME";
-    } else if (ncclEpHome.isPresent()) {
-      sourceDir = Optional.of(ncclEpHome.get().resolve("include/nccl_ep"));
+    } else if (sourceDir.isPresent()) {
       sourceDirSource = "bundle (te-runtime sets NCCL_EP_HOME=" + ncclEpHome.get() + " when it loads TE)";
     } else {
       sourceDir = Optional.ofNullable(compiledIn.get("NCCL_EP_JIT_SOURCE_DIR")).map(Path::of);
-      sourceDirSource = "config.h";
+      sourceDirSource = home == null ? "config.h" : "config.h (NCCL_EP_HOME is empty, which the JIT treats as unset)";
     }
     if (sourceDir.isEmpty() || !Files.isDirectory(sourceDir.get().resolve("device"))) {
       missing.add("NCCL EP's kernel headers: " + sourceDir.map(p -> p + "/device is not a folder")
@@ -301,7 +279,7 @@ public final class JitCheck {
     // NCCL's headers
     Optional<Path> ncclInclude;
     String ncclIncludeSource;
-    value = Libc.getenv(BUILD_INCLUDE_ENV);
+    String value = Libc.getenv(BUILD_INCLUDE_ENV);
     String ncclHome = Discovery.env("NCCL_HOME");
     if (value != null && !value.isEmpty()) {
       ncclInclude = Optional.of(Path.of(value));

@@ -4,20 +4,18 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.loader.Environment;
+import dev.tewheel.loader.te.NcclEpProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
  * Which NCCL EP library TE's own provider opens when {@code nvte_ep_initialize} runs, so that te-runtime vets that
- * very file and not another one (docs/runtime.md, "What te-runtime refuses in a bundle"). The provider sets
- * {@code NCCL_EP_HOME} to {@code <its folder>/nccl_ep} unless it is set (te-runtime sets it first to the bundle's
- * NCCL EP home; a user's value wins), then tries {@code $NCCL_EP_HOME/lib/libnccl_ep.so.<M>},
- * {@code $NCCL_EP_HOME/lib/libnccl_ep.so}, and the same two names beside itself; it skips a name that does not exist
- * or whose SONAME is another, and opens the first other one. An empty NCCL_EP_HOME counts as unset there.
+ * very file and not another one (docs/runtime.md, "What te-runtime refuses in a bundle"). The order is loader's
+ * {@link NcclEpProvider} rule, applied to this process's NCCL_EP_HOME, or to the bundle's NCCL EP home when it is
+ * unset, since te-runtime sets it first (a user's value wins); what stays here is which file the provider would
+ * open, a special file included, since te-runtime refuses that rather than skip it.
  *
  * @param file the file it would open
  * @param home the NCCL_EP_HOME it would read, if any
@@ -29,27 +27,21 @@ record TeProvider(Path file, Optional<Path> home, String homeSource) {
     // Plain code, no lambdas or streams: this runs on te-runtime's cold path, where each call site spun costs.
     String value = Libc.getenv(Config.NCCL_EP_HOME_ENV);
     Optional<Path> te = bundle.transformerEngineLibrary();
-    Path own = te.isPresent() ? te.get().getParent() : null;
-    Path home;
+    Optional<Path> own = te.isPresent() ? Optional.ofNullable(te.get().getParent()) : Optional.empty();
+    Optional<Path> bundleHome = bundle.ncclEpHome();
+    Optional<Path> home;
     String source;
     if (value != null) {
-      home = value.isEmpty() ? null : Path.of(value).toAbsolutePath().normalize();
+      home = NcclEpProvider.home(value, null);
       source = Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, value) ? "set by te-runtime" : "set by the user";
     } else {
-      Optional<Path> bundleHome = bundle.ncclEpHome();
-      home = bundleHome.isPresent() ? bundleHome.get() : own == null ? null : own.resolve("nccl_ep");
+      home = bundleHome.isPresent() ? bundleHome : own.isPresent() ? NcclEpProvider.home(null, own.get())
+          : Optional.empty();
       source = "unset, so " + (bundleHome.isPresent() ? "te-runtime" : "TE's provider") + " sets it";
     }
-    List<Path> tried = new ArrayList<>();
-    for (Path folder : new Path[] {home == null ? null : home.resolve("lib"), own}) {
-      if (folder != null) {
-        tried.add(folder.resolve(NcclEpLibraryName.soname(major)));
-        tried.add(folder.resolve(NcclEpLibraryName.BASE));
-      }
-    }
-    for (Path file : tried) {
+    for (Path file : NcclEpProvider.candidates(home, own, major)) {
       if (opens(file, major)) {
-        return Optional.of(new TeProvider(file, Optional.ofNullable(home), source));
+        return Optional.of(new TeProvider(file, home, source));
       }
     }
     return Optional.empty();

@@ -65,7 +65,7 @@ public final class EpGroup implements AutoCloseable {
     Objects.requireNonNull(layout, "layout");
     EpCallRules.update("ncclEpCreateHandle", config.algorithm(), Objects.requireNonNull(layoutInfo, "layoutInfo"));
     return handle(layout, ep.createHandle(segment(), layout.code(), topkIdx.segment(), layoutInfo.segment(),
-        NcclEpHandleConfigRecord.struct(handleConfig), stream));
+        handleConfig.struct(), stream));
   }
 
   private EpHandle handle(EpLayout layout, MemorySegment created) {

@@ -8,7 +8,7 @@ import java.util.Objects;
  * An NCCL EP handle ({@code ncclEpHandle_t}) made by {@link EpGroup#initHandle} or {@link EpGroup#createHandle}, with
  * the typed per-step calls: {@link #update}, {@link #dispatch}, {@link #combine} and {@link #complete}. Each checks in
  * Java what {@code nccl_ep.h} says the call needs for the group's algorithm and this handle's layout, then passes
- * the structs its arguments wrote when they were built: a call allocates nothing. {@link #close()} destroys the
+ * the structs written once per argument value. {@link #close()} destroys the
  * handle ({@code ncclEpHandleDestroy}) once, and any use after that throws {@link IllegalStateException}. Closing
  * its group closes it first. A stream is a {@code cudaStream_t}; {@link MemorySegment#NULL} is the default stream.
  */
@@ -44,8 +44,8 @@ public final class EpHandle implements AutoCloseable {
   /** {@code ncclEpDispatch}, collective: sends each token to the ranks of its experts. */
   public void dispatch(NcclEpDispatchInputs inputs, NcclEpDispatchOutputs outputs, NcclEpLayoutInfo layoutInfo,
       NcclEpDispatchConfig config, MemorySegment stream) {
-    MemorySegment in = NcclEpTensorsRecord.segment(inputs, NcclEpStructs.DISPATCH_INPUTS, "ncclEpDispatch");
-    MemorySegment out = NcclEpTensorsRecord.segment(outputs, NcclEpStructs.DISPATCH_OUTPUTS, "ncclEpDispatch");
+    MemorySegment in = inputs.segment();
+    MemorySegment out = outputs.segment();
     EpCallRules.dispatch(this, inputs, outputs, layoutInfo, config);
     group.ep().dispatch(segment(), in, out, layoutInfo.segment(), config.segment(), stream);
   }
@@ -53,8 +53,8 @@ public final class EpHandle implements AutoCloseable {
   /** {@code ncclEpCombine}, collective: brings the experts' outputs back to each token's rank and sums them. */
   public void combine(NcclEpCombineInputs inputs, NcclEpCombineOutputs outputs, NcclEpCombineConfig config,
       MemorySegment stream) {
-    MemorySegment in = NcclEpTensorsRecord.segment(inputs, NcclEpStructs.COMBINE_INPUTS, "ncclEpCombine");
-    MemorySegment out = NcclEpTensorsRecord.segment(outputs, NcclEpStructs.COMBINE_OUTPUTS, "ncclEpCombine");
+    MemorySegment in = inputs.segment();
+    MemorySegment out = outputs.segment();
     EpCallRules.combine(this, inputs, outputs, config);
     group.ep().combine(segment(), in, out, config.segment(), stream);
   }

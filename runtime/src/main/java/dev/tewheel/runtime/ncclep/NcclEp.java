@@ -225,12 +225,12 @@ public final class NcclEp {
   }
 
   long handleMemSize(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk) {
-    return handleMemSize(group, layout.code(), NcclEpHandleConfigRecord.struct(config), numTopk);
+    return handleMemSize(group, layout.code(), config.struct(), numTopk);
   }
 
   MemorySegment initHandle(MemorySegment group, EpLayout layout, NcclEpHandleConfig config, int numTopk,
       MemorySegment handleMem) {
-    return initHandle(group, layout.code(), NcclEpHandleConfigRecord.struct(config), numTopk, handleMem);
+    return initHandle(group, layout.code(), config.struct(), numTopk, handleMem);
   }
 
   /** {@code ncclEpGroupDestroy}. */

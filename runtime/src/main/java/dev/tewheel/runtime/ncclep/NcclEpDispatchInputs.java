@@ -1,16 +1,31 @@
 package dev.tewheel.runtime.ncclep;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * NCCL EP's {@code ncclEpDispatchInputs_t}: the tensors a rank dispatches, for {@link EpHandle#dispatch}: {@code
  * tokens} 2-D [num_tokens, hidden]; {@code topk_weights} [num_tokens, top_k] float32, which high throughput's forward
  * pass and low latency's rank-major layout require; {@code scales}.
+ *
+ * @param tokens {@code tokens}, required
+ * @param topkWeights {@code topk_weights}, optional (null)
+ * @param scales {@code scales}, optional (null): required by the {@code QUANT_FWD} recipe, forwarded without
+ *     conversion
  */
-public sealed interface NcclEpDispatchInputs extends NcclEpTensors permits NcclEpTensorsRecord {
-  /** A builder holding {@code NCCL_EP_DISPATCH_INPUTS_INIT}'s values. */
-  static Builder<NcclEpDispatchInputs> builder() {
-    return new Builder<>(NcclEpStructs.DISPATCH_INPUTS, NcclEpDispatchInputs.class);
+public record NcclEpDispatchInputs(EpTensor tokens, EpTensor topkWeights, EpTensor scales) implements NcclEpTensors {
+  /** @throws IllegalArgumentException without {@code tokens} */
+  public NcclEpDispatchInputs {
+    NcclEpStructs.requireTokens(NcclEpStructs.DISPATCH_INPUTS, tokens);
   }
 
-  /** {@code scales}, optional (null): required by the {@code QUANT_FWD} recipe, forwarded without conversion. */
-  EpTensor scales();
+  /** A builder holding {@code NCCL_EP_DISPATCH_INPUTS_INIT}'s values. */
+  public static Builder<NcclEpDispatchInputs> builder() {
+    return new Builder<>(NcclEpStructs.DISPATCH_INPUTS,
+        b -> new NcclEpDispatchInputs(b.tokens, b.topkWeights, b.scales));
+  }
+
+  @Override
+  public MemorySegment segment() {
+    return NcclEpStructs.written(this, NcclEpStructs.DISPATCH_INPUTS, tokens, topkWeights, scales);
+  }
 }

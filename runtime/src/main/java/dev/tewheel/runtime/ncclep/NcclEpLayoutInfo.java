@@ -6,11 +6,22 @@ import java.util.Objects;
 /**
  * NCCL EP's {@code ncclEpLayoutInfo_t}: the caller's counter tensors a handle update or a dispatch fills, each
  * optional, and how received expert ids are numbered. {@link #NONE} passes NULL (what low latency's handle updates
- * require). Its struct is written once, when it is built.
+ * require). Its struct is written once per value.
+ *
+ * @param expertCounters {@code expert_counters}, optional (null): 1-D [num_local_experts] int32 (int64 for high
+ *     throughput expert-major), the tokens each local expert receives; low latency's expert-major dispatch requires it
+ * @param srcRankCounters {@code src_rank_counters}, optional (null): 1-D [num_ranks] int32, low latency rank-major's
+ *     count per source
+ * @param expertOffsets {@code expert_offsets}, optional (null): high throughput expert-major's prefix sum of the
+ *     padded counts
+ * @param recvTotalCounter {@code recv_total_counter}, optional (null): 1-D [1], high throughput's total of received
+ *     tokens (or slots)
+ * @param recvTopkIdxKind {@code recv_topk_idx_kind}
  */
-public sealed interface NcclEpLayoutInfo permits NcclEpLayoutInfoRecord {
+public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters, EpTensor expertOffsets,
+    EpTensor recvTotalCounter, ExpertIdKind recvTopkIdxKind) {
   /** {@code ncclEpExpertIdKind_t}: how {@code recv_topk_idx} numbers experts. */
-  enum ExpertIdKind {
+  public enum ExpertIdKind {
     /** {@code NCCL_EP_EXPERT_ID_AUTO}: the library's default (today {@code LOCAL}). */
     AUTO,
     /** {@code NCCL_EP_EXPERT_ID_LOCAL}: the expert's id on this rank, -1 when not routed here. */
@@ -20,40 +31,29 @@ public sealed interface NcclEpLayoutInfo permits NcclEpLayoutInfoRecord {
   }
 
   /** No layout info: NULL. */
-  NcclEpLayoutInfo NONE = new NcclEpLayoutInfoRecord(null, null, null, null, ExpertIdKind.AUTO, MemorySegment.NULL);
+  public static final NcclEpLayoutInfo NONE = new NcclEpLayoutInfo(null, null, null, null, ExpertIdKind.AUTO);
 
-  /** A builder holding {@code NCCL_EP_LAYOUT_INFO_INIT}'s values (no tensors, {@code AUTO}). */
-  static Builder builder() {
-    return new Builder();
+  public NcclEpLayoutInfo {
+    Objects.requireNonNull(recvTopkIdxKind, "recvTopkIdxKind");
   }
 
-  /**
-   * {@code expert_counters}, optional (null): 1-D [num_local_experts] int32 (int64 for high throughput expert-major),
-   * the tokens each local expert receives; low latency's expert-major dispatch requires it.
-   */
-  EpTensor expertCounters();
-
-  /** {@code src_rank_counters}, optional (null): 1-D [num_ranks] int32, low latency rank-major's count per source. */
-  EpTensor srcRankCounters();
-
-  /** {@code expert_offsets}, optional (null): high throughput expert-major's prefix sum of the padded counts. */
-  EpTensor expertOffsets();
-
-  /** {@code recv_total_counter}, optional (null): 1-D [1], high throughput's total of received tokens (or slots). */
-  EpTensor recvTotalCounter();
-
-  /** {@code recv_topk_idx_kind}. */
-  ExpertIdKind recvTopkIdxKind();
+  /** A builder holding {@code NCCL_EP_LAYOUT_INFO_INIT}'s values (no tensors, {@code AUTO}). */
+  public static Builder builder() {
+    return new Builder();
+  }
 
   /**
    * The {@code ncclEpLayoutInfo_t*} ({@link MemorySegment#NULL} for {@link #NONE}), for the raw methods.
    *
    * @throws IllegalStateException when a tensor it points at was closed
    */
-  MemorySegment segment();
+  public MemorySegment segment() {
+    return this == NONE ? MemorySegment.NULL : NcclEpStructs.written(this, NcclEpStructs.LAYOUT_INFO,
+        expertCounters, srcRankCounters, expertOffsets, recvTotalCounter);
+  }
 
   /** Builds an {@link NcclEpLayoutInfo}; each setter names the C field it sets. */
-  final class Builder {
+  public static final class Builder {
     private EpTensor expertCounters;
     private EpTensor srcRankCounters;
     private EpTensor expertOffsets;
@@ -93,8 +93,8 @@ public sealed interface NcclEpLayoutInfo permits NcclEpLayoutInfoRecord {
     }
 
     public NcclEpLayoutInfo build() {
-      return NcclEpStructs.written(NcclEpStructs.LAYOUT_INFO, s -> new NcclEpLayoutInfoRecord(expertCounters,
-          srcRankCounters, expertOffsets, recvTotalCounter, recvTopkIdxKind, s));
+      return new NcclEpLayoutInfo(expertCounters, srcRankCounters, expertOffsets, recvTotalCounter,
+          recvTopkIdxKind);
     }
   }
 }

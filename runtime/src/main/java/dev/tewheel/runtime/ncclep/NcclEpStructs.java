@@ -9,6 +9,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.internal.Fields;
+import dev.tewheel.runtime.internal.Problems;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
@@ -16,8 +17,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.WeakHashMap;
 
 /**
  * The structs, enums and constants of NCCL EP's {@code nccl_ep.h} (0.1.0, API version 2) on LP64 Linux, as
@@ -168,15 +170,33 @@ public final class NcclEpStructs {
     return structLayout(all.toArray(MemoryLayout[]::new)).withName(name);
   }
 
+  /** Each value's struct: a WeakHashMap, so a struct lives as long as some value equal to its key does. */
+  private static final Map<Record, MemorySegment> WRITTEN = new WeakHashMap<>();
+
   /**
-   * A record made by {@code make} over a new NCCL EP struct of {@code layout} ({@code *_INIT}'s size and magic), whose
-   * components are then written into it: the struct a per-call config or tensor set passes on every call, written
-   * once, when it is built. It lives as long as the record.
+   * The NCCL EP struct of {@code layout} ({@code *_INIT}'s size and magic) with the components of {@code values}
+   * written into it: the struct a per-call config or tensor set passes on every call, written once per value (equal
+   * values, equal structs) and kept while an equal value is reachable. It holds addresses only, never the value.
+   *
+   * @param tensors the tensors it points at, checked open first
+   * @throws IllegalStateException when one of {@code tensors} was closed
    */
-  static <R extends Record> R written(StructLayout layout, Function<MemorySegment, R> make) {
-    MemorySegment struct = allocate(Arena.ofAuto(), layout);
-    R values = make.apply(struct);
-    Fields.write(values, struct, layout);
-    return values;
+  static MemorySegment written(Record values, StructLayout layout, EpTensor... tensors) {
+    for (EpTensor tensor : tensors) {
+      EpTensor.checkOpen(tensor);
+    }
+    synchronized (WRITTEN) {
+      MemorySegment struct = WRITTEN.get(values);
+      if (struct == null) {
+        struct = Fields.write(values, allocate(Arena.ofAuto(), layout), layout);
+        WRITTEN.put(values, struct);
+      }
+      return struct;
+    }
+  }
+
+  /** A tensor struct's one required member. */
+  static void requireTokens(StructLayout layout, EpTensor tokens) {
+    new Problems(layout.name().orElseThrow()).required("tokens", tokens).throwIfAny();
   }
 }

@@ -1,14 +1,15 @@
 package dev.tewheel.runtime.ncclep;
 
+import dev.tewheel.runtime.internal.Problems;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.util.function.Function;
 
 /**
  * What NCCL EP's four tensor structs share ({@link NcclEpDispatchInputs}, {@link NcclEpDispatchOutputs},
  * {@link NcclEpCombineInputs}, {@link NcclEpCombineOutputs}): {@code size} and {@code magic}, a required
  * {@code tokens} and an optional {@code topk_weights}; some add {@code scales} and {@code topk_idx}. Each struct is
- * written once, when it is built, and passed as it is on every call: build one per set of tensors and reuse it each
- * step.
+ * written once per value and passed as it is on every call: build one per set of tensors and reuse it each step.
  */
 public sealed interface NcclEpTensors
     permits NcclEpDispatchInputs, NcclEpDispatchOutputs, NcclEpCombineInputs, NcclEpCombineOutputs {
@@ -32,16 +33,16 @@ public sealed interface NcclEpTensors
    */
   final class Builder<T extends NcclEpTensors> {
     private final StructLayout layout;
-    private final Class<T> type;
-    private EpTensor tokens;
-    private EpTensor topkWeights;
-    private EpTensor scales;
-    private EpTensor topkIdx;
+    private final Function<Builder<T>, T> make;
+    EpTensor tokens;
+    EpTensor topkWeights;
+    EpTensor scales;
+    EpTensor topkIdx;
 
-    /** For the four {@code builder()}s: the struct of {@code layout}, built as a {@code type}. */
-    Builder(StructLayout layout, Class<T> type) {
+    /** For the four {@code builder()}s: the struct of {@code layout}, made by {@code make}. */
+    Builder(StructLayout layout, Function<Builder<T>, T> make) {
       this.layout = layout;
-      this.type = type;
+      this.make = make;
     }
 
     /** {@code tokens}. */
@@ -70,8 +71,10 @@ public sealed interface NcclEpTensors
 
     /** @throws IllegalArgumentException without {@code tokens}, or with a tensor the struct has no member for */
     public T build() {
-      return type.cast(NcclEpTensorsRecord.of(layout, tokens, topkWeights, scales, topkIdx));
+      new Problems(layout.name().orElseThrow()).required("tokens", tokens)
+          .check(scales == null || layout != NcclEpStructs.COMBINE_OUTPUTS, "it has no scales")
+          .check(topkIdx == null || layout == NcclEpStructs.DISPATCH_OUTPUTS, "it has no topk_idx").throwIfAny();
+      return make.apply(this);
     }
   }
-
 }

@@ -234,7 +234,7 @@ public final class TransformerEngine {
   /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
   public long epHandleMemSize(TeEpLayerConfig layerConfig) {
     Objects.requireNonNull(layerConfig, "layerConfig");
-    return epHandleMemSize(TeEpLayerConfigRecord.struct(layerConfig));
+    return epHandleMemSize(layerConfig.struct());
   }
 
   /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
@@ -242,7 +242,7 @@ public final class TransformerEngine {
       NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
     Objects.requireNonNull(layerConfig, "layerConfig");
     epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank,
-        TeEpLayerConfigRecord.struct(layerConfig), stream);
+        layerConfig.struct(), stream);
   }
 
   /**
