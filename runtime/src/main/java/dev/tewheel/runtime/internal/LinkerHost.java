@@ -150,8 +150,20 @@ final class LinkerHost {
     return known;
   }
 
-  /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
+  private static volatile Optional<Hwcaps.Cpu> cpu;
+
+  /** {@link #readX86Cpu()}, read once: the subfolders and {@code $PLATFORM} both follow from it. */
   private static Optional<Hwcaps.Cpu> x86Cpu() {
+    Optional<Hwcaps.Cpu> known = cpu;
+    if (known == null) {
+      known = readX86Cpu();
+      cpu = known;
+    }
+    return known;
+  }
+
+  /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
+  private static Optional<Hwcaps.Cpu> readX86Cpu() {
     if (HostMachine.current() != dev.tewheel.elf.ElfMachine.X86_64) {
       return Optional.empty();
     }
@@ -169,7 +181,18 @@ final class LinkerHost {
         if (key.equals("vendor_id")) {
           vendor = value;
         } else if (key.equals("flags")) {
-          Set<String> flags = new HashSet<>(List.of(value.split("\\s+")));
+          Set<String> flags = new HashSet<>();
+          // Split by hand on white space: a regex split would compile a Pattern on the cold path.
+          int start = -1;
+          for (int i = 0; i <= value.length(); i++) {
+            boolean blank = i == value.length() || Character.isWhitespace(value.charAt(i));
+            if (blank && start >= 0) {
+              flags.add(value.substring(start, i));
+              start = -1;
+            } else if (!blank && start < 0) {
+              start = i;
+            }
+          }
           glibcActive(flags);
           return Optional.of(new Hwcaps.Cpu(vendor, flags));
         }

@@ -123,10 +123,14 @@ public final class NcclEp {
    */
   public int getVersion() {
     int[] out = new int[1];
+    int status;
     try {
-      BoundVersion.GET_VERSION.invokeExact(MemorySegment.ofArray(out));
+      status = (int) BoundVersion.GET_VERSION.invokeExact(MemorySegment.ofArray(out));
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
+    }
+    if (status != 0) {
+      throw failure(NcclEpFunction.GET_VERSION.symbol, status);
     }
     return out[0];
   }
@@ -540,12 +544,12 @@ public final class NcclEp {
   /**
    * ncclEpGetVersion's handle, a trivial getter, so a critical downcall writing to a heap array; apart from
    * {@link Bound} so that a first getVersion() does not bind the other 17 functions, whose ten distinct shapes each
-   * cost generated classes in a cold JVM (docs/performance.md).
+   * cost generated classes in a cold JVM (docs/performance.md). Its status is checked in {@link #getVersion()}:
+   * folding the check into the handle would generate lambda forms on that first call too.
    */
   private static final class BoundVersion {
-    static final MethodHandle GET_VERSION = NativeCalls.checked(
-        VersionGetter.at(bound.library.symbols().address(NcclEpFunction.GET_VERSION.symbol)), NcclEp::failure,
-        NcclEpFunction.GET_VERSION.symbol);
+    static final MethodHandle GET_VERSION =
+        VersionGetter.at(bound.library.symbols().address(NcclEpFunction.GET_VERSION.symbol));
 
     private BoundVersion() {}
   }
