@@ -9,7 +9,9 @@
 #   bench/runtime/cold-start.sh --main [rounds]   plain `java -cp benchmarks.jar dev.tewheel.bench.FirstCall` runs:
 #                                                 no JMH host in the JVM. WHEEL_LIB and NCCL name the libraries
 #                                                 (default: a wheel_lib laid out from te-wheel's stand-ins)
-# JAVA=<JDK 25+ java> chooses the JDK.
+# JAVA=<JDK 25+ java> chooses the JDK. BEFORE=<another benchmarks.jar> (e.g. one built by build-jar.sh from an
+# earlier commit) adds its te-runtime rows, each trained and run in the same rounds, so a change is measured against
+# the code before it under the same load.
 set -euo pipefail
 
 mode=jmh
@@ -22,8 +24,13 @@ java=${JAVA:-java}
 here=$(cd "$(dirname "$0")" && pwd)
 jar=$here/target/benchmarks.jar
 if [[ ! -f $jar ]]; then
-  echo "cold-start.sh: $jar is missing; build it: ./mvnw -B -q install -DskipTests -Dinvoker.skip &&" \
-    "./mvnw -B -q -f bench/runtime/pom.xml package" >&2
+  echo "cold-start.sh: $jar is missing; build it: ./mvnw -B -q -o -pl runtime -am package -DskipTests &&" \
+    "bench/runtime/build-jar.sh" >&2
+  exit 2
+fi
+before=${BEFORE:-}
+if [[ -n $before && ! -f $before ]]; then
+  echo "cold-start.sh: BEFORE names $before, which is no file" >&2
   exit 2
 fi
 major=$("$java" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ {print $2}')
@@ -33,6 +40,7 @@ if [[ -z $major || $major -lt 25 ]]; then
   exit 2
 fi
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 native_access=--enable-native-access=ALL-UNNAMED
@@ -57,7 +65,7 @@ fi
 
 # One cold start of one method in a fresh JVM; prints its time in ms.
 shot() {
-  local method=$1 extra=$2
+  local method=$1 extra=$2 jar=${3:-$jar}
   if [[ $mode == main ]]; then
     # shellcheck disable=SC2086 # $extra is zero or one JVM flag
     if ! "$java" $native_access $extra -cp "$jar" dev.tewheel.bench.FirstCall "$method" "$wheel_lib" "$nccl" \
@@ -82,14 +90,24 @@ for method in teRuntime jna; do
   shot "$method" "-XX:AOTCacheOutput=$work/$method.aot" >/dev/null
   shot "$method" "-XX:ArchiveClassesAtExit=$work/$method.jsa" >/dev/null
 done
+if [[ -n $before ]]; then
+  shot teRuntime "-XX:AOTCacheOutput=$work/before.aot" "$before" >/dev/null
+  shot teRuntime "-XX:ArchiveClassesAtExit=$work/before.jsa" "$before" >/dev/null
+fi
 
-configs=("teRuntime|plain|" "teRuntime|AOT cache|-XX:AOTCache=$work/teRuntime.aot"
-  "teRuntime|CDS archive|-XX:SharedArchiveFile=$work/teRuntime.jsa"
-  "jna|plain|" "jna|AOT cache|-XX:AOTCache=$work/jna.aot" "jna|CDS archive|-XX:SharedArchiveFile=$work/jna.jsa")
+# name|cache|flags|jar; the JNA rows are 3 to 5, the peers of rows 0 to 2 (and of the BEFORE rows 6 to 8).
+configs=("teRuntime|plain||$jar" "teRuntime|AOT cache|-XX:AOTCache=$work/teRuntime.aot|$jar"
+  "teRuntime|CDS archive|-XX:SharedArchiveFile=$work/teRuntime.jsa|$jar"
+  "jna|plain||$jar" "jna|AOT cache|-XX:AOTCache=$work/jna.aot|$jar"
+  "jna|CDS archive|-XX:SharedArchiveFile=$work/jna.jsa|$jar")
+if [[ -n $before ]]; then
+  configs+=("teRuntime (BEFORE)|plain||$before" "teRuntime (BEFORE)|AOT cache|-XX:AOTCache=$work/before.aot|$before"
+    "teRuntime (BEFORE)|CDS archive|-XX:SharedArchiveFile=$work/before.jsa|$before")
+fi
 for ((round = 1; round <= rounds; round++)); do
   for i in "${!configs[@]}"; do
-    IFS='|' read -r method label flags <<<"${configs[$i]}"
-    shot "$method" "$flags" >>"$work/times.$i"
+    IFS='|' read -r method label flags config_jar <<<"${configs[$i]}"
+    shot "${method%% *}" "$flags" "$config_jar" >>"$work/times.$i"
   done
   echo "round $round of $rounds done" >&2
 done
@@ -99,12 +117,14 @@ range() { sort -g "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f
 jna_plain=$(median "$work/times.3")
 echo
 what=$([[ $mode == main ]] && echo "FirstCall runs on $libraries" || echo "JMH forks on te-wheel's stand-ins")
-echo "Cold first call, median of $rounds $what per row ($("$java" -version 2>&1 | head -1)):"
+echo "Cold first call, median of $rounds $what per row ($("$java" -version 2>&1 | head -1)); load average" \
+  "$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end:"
+[[ -z $before ]] || echo "(BEFORE: $before)"
 echo
 echo "| benchmark | cache | median (ms) | range (ms) | vs JNA plain | vs JNA, same cache |"
 echo "|---|---|---|---|---|---|"
 for i in "${!configs[@]}"; do
-  IFS='|' read -r method label flags <<<"${configs[$i]}"
+  IFS='|' read -r method label flags config_jar <<<"${configs[$i]}"
   m=$(median "$work/times.$i")
   peer=$(median "$work/times.$((3 + i % 3))")
   awk -v n="$method" -v l="$label" -v m="$m" -v r="$(range "$work/times.$i")" -v p="$jna_plain" -v s="$peer" \

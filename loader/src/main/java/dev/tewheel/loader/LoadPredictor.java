@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,7 +33,19 @@ public final class LoadPredictor {
   private LoadPredictor() {}
 
   /** A member of the scope: its name there, its file (empty when not found), its stamp when it has one. */
-  private record Member(String name, Optional<Path> file, FileStamp stamp) {}
+  private record Member(String name, Optional<Path> file, FileStamp stamp) {
+    // Written out: a record's generated equals would bootstrap (ObjectMethods) on te-runtime's cold path.
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Member that && name.equals(that.name) && file.equals(that.file)
+          && Objects.equals(stamp, that.stamp);
+    }
+
+    @Override
+    public int hashCode() {
+      return (name.hashCode() * 31 + file.hashCode()) * 31 + Objects.hashCode(stamp);
+    }
+  }
 
   /** An unbound import, and the libraries it was needed from (its DT_VERNEED file, or the likely one). */
   private record Unresolved(SymbolScope.Unbound unbound, List<String> neededFrom) {}

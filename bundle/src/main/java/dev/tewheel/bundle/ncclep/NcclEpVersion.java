@@ -1,6 +1,5 @@
 package dev.tewheel.bundle.ncclep;
 
-import java.util.Comparator;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,9 +10,6 @@ import java.util.regex.Pattern;
  * MAJOR*10000 + MINOR*100 + PATCH.
  */
 public record NcclEpVersion(int major, int minor, int patch) implements Comparable<NcclEpVersion> {
-  private static final Comparator<NcclEpVersion> ORDER = Comparator.comparingInt(NcclEpVersion::major)
-      .thenComparingInt(NcclEpVersion::minor).thenComparingInt(NcclEpVersion::patch);
-
   /** The header's name inside the include root. */
   public static final String HEADER = "nccl_ep.h";
 
@@ -65,7 +61,12 @@ public record NcclEpVersion(int major, int minor, int patch) implements Comparab
 
   @Override
   public int compareTo(NcclEpVersion other) {
-    return ORDER.compare(this, other);
+    // By hand: Comparator.comparingInt's lambdas would be generated on te-runtime's cold first call.
+    int c = Integer.compare(major, other.major);
+    if (c == 0) {
+      c = Integer.compare(minor, other.minor);
+    }
+    return c != 0 ? c : Integer.compare(patch, other.patch);
   }
 
   @Override

@@ -256,6 +256,29 @@ public final class Libc {
     }
   }
 
+  /**
+   * glibc's {@code gnu_get_libc_version()}, "2.41", through the one shape (a call of no arguments: the callee reads
+   * none of the three); null on another C library.
+   */
+  static String glibcVersion() {
+    return LINKER.defaultLookup().find("gnu_get_libc_version").map(f -> string(call(f))).orElse(null);
+  }
+
+  /**
+   * The four active words of glibc's {@code __x86_get_cpuid_feature_leaf(leaf)} (glibc 2.33+, sys/platform/x86.h:
+   * {@code struct cpuid_feature { unsigned cpuid_array[4]; unsigned active_array[4]; }}), eax..edx; null when this
+   * glibc has no such function. Through the one shape: the unsigned argument travels in a whole register.
+   */
+  static int[] x86ActiveFeatures(int leaf) {
+    Optional<MemorySegment> function = LINKER.defaultLookup().find("__x86_get_cpuid_feature_leaf");
+    if (function.isEmpty()) {
+      return null;
+    }
+    long address = call(function.get(), leaf);
+    ByteBuffer words = MemorySegment.ofAddress(address).reinterpret(32).asByteBuffer().order(ByteOrder.nativeOrder());
+    return new int[] {words.getInt(16), words.getInt(20), words.getInt(24), words.getInt(28)};
+  }
+
   public static int getuid() {
     return (int) call(GETUID);
   }

@@ -8,11 +8,6 @@ import dev.tewheel.loader.SearchPaths;
 import dev.tewheel.loader.te.TeLoadSequence;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,8 +150,20 @@ final class LinkerHost {
     return known;
   }
 
-  /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
+  private static volatile Optional<Hwcaps.Cpu> cpu;
+
+  /** {@link #readX86Cpu()}, read once: the subfolders and {@code $PLATFORM} both follow from it. */
   private static Optional<Hwcaps.Cpu> x86Cpu() {
+    Optional<Hwcaps.Cpu> known = cpu;
+    if (known == null) {
+      known = readX86Cpu();
+      cpu = known;
+    }
+    return known;
+  }
+
+  /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
+  private static Optional<Hwcaps.Cpu> readX86Cpu() {
     if (HostMachine.current() != dev.tewheel.elf.ElfMachine.X86_64) {
       return Optional.empty();
     }
@@ -174,7 +181,18 @@ final class LinkerHost {
         if (key.equals("vendor_id")) {
           vendor = value;
         } else if (key.equals("flags")) {
-          Set<String> flags = new HashSet<>(List.of(value.split("\\s+")));
+          Set<String> flags = new HashSet<>();
+          // Split by hand on white space: a regex split would compile a Pattern on the cold path.
+          int start = -1;
+          for (int i = 0; i <= value.length(); i++) {
+            boolean blank = i == value.length() || Character.isWhitespace(value.charAt(i));
+            if (blank && start >= 0) {
+              flags.add(value.substring(start, i));
+              start = -1;
+            } else if (!blank && start < 0) {
+              start = i;
+            }
+          }
           glibcActive(flags);
           return Optional.of(new Hwcaps.Cpu(vendor, flags));
         }
@@ -192,30 +210,22 @@ final class LinkerHost {
    * {@code abm}, while glibc counts LZCNT as usable and searches x86-64-v3 and v4).
    */
   private static void glibcActive(Set<String> flags) {
-    MethodHandle leaf;
-    try {
-      Optional<MemorySegment> function =
-          Linker.nativeLinker().defaultLookup().find("__x86_get_cpuid_feature_leaf");
-      if (function.isEmpty()) {
-        return; // before 2.33: /proc/cpuinfo stands in
-      }
-      leaf = Linker.nativeLinker().downcallHandle(function.get(),
-          FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    } catch (RuntimeException e) {
-      return;
-    }
+    int[][] leaves = new int[3][];
     for (X86Feature feature : X86Feature.values()) {
       try {
-        // struct cpuid_feature { unsigned cpuid_array[4]; unsigned active_array[4]; }
-        MemorySegment words = ((MemorySegment) leaf.invokeExact(feature.leaf)).reinterpret(32);
-        boolean active = (words.get(ValueLayout.JAVA_INT, 16 + 4L * feature.register) & (1 << feature.bit)) != 0;
-        if (active) {
-          flags.add(feature.flag);
-        } else {
-          flags.remove(feature.flag);
+        if (leaves[feature.leaf] == null) {
+          leaves[feature.leaf] = Libc.x86ActiveFeatures(feature.leaf);
+          if (leaves[feature.leaf] == null) {
+            return; // before 2.33: /proc/cpuinfo stands in
+          }
         }
-      } catch (Throwable t) {
+      } catch (RuntimeException e) {
         return;
+      }
+      if ((leaves[feature.leaf][feature.register] & (1 << feature.bit)) != 0) {
+        flags.add(feature.flag);
+      } else {
+        flags.remove(feature.flag);
       }
     }
   }
@@ -251,16 +261,8 @@ final class LinkerHost {
   /** glibc's major and minor from gnu_get_libc_version(); empty on another C library. */
   private static Optional<GlibcVersion> glibcVersion() {
     try {
-      Optional<MemorySegment> function = Linker.nativeLinker().defaultLookup().find("gnu_get_libc_version");
-      if (function.isEmpty()) {
-        return Optional.empty();
-      }
-      // A call of no arguments returning a string: not Libc's word-sized shape, so made here once.
-      MethodHandle call = Linker.nativeLinker().downcallHandle(function.get(),
-          FunctionDescriptor.of(ValueLayout.ADDRESS));
-      String text = ((MemorySegment) call.invokeExact()).reinterpret(64).getString(0);
-      return Optional.of(GlibcVersion.parse(text));
-    } catch (Throwable t) {
+      return Optional.ofNullable(Libc.glibcVersion()).map(GlibcVersion::parse);
+    } catch (RuntimeException e) {
       return Optional.empty();
     }
   }

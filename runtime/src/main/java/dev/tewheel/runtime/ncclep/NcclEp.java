@@ -123,10 +123,14 @@ public final class NcclEp {
    */
   public int getVersion() {
     int[] out = new int[1];
+    int status;
     try {
-      Bound.GET_VERSION.invokeExact(MemorySegment.ofArray(out));
+      status = (int) BoundVersion.GET_VERSION.invokeExact(MemorySegment.ofArray(out));
     } catch (Throwable t) {
       throw NativeCalls.rethrow(t);
+    }
+    if (status != 0) {
+      throw failure(NcclEpFunction.GET_VERSION.symbol, status);
     }
     return out[0];
   }
@@ -495,13 +499,9 @@ public final class NcclEp {
    * which the JIT treats as constants and inlines through. Each returns void: the {@code ncclResult_t} is checked
    * inside the handle ({@link NativeCalls#checked}), which throws {@link NcclEpException} with NCCL's text. A function
    * the library lacks (only the {@link #REQUIRED_FUNCTIONS} are checked at load) binds to a handle that throws
-   * {@link UnresolvedSymbolException} when called. ncclEpGetVersion, a trivial getter, is a critical downcall writing
-   * to a heap array.
+   * {@link UnresolvedSymbolException} when called. ncclEpGetVersion is bound apart ({@link BoundVersion}).
    */
   private static final class Bound {
-    static final MethodHandle GET_VERSION = NativeCalls.checked(
-        VersionGetter.at(bound.library.symbols().address(NcclEpFunction.GET_VERSION.symbol)), Bound::failure,
-        NcclEpFunction.GET_VERSION.symbol);
     static final MethodHandle TENSOR_ALLOC = bind(NcclEpFunction.TENSOR_ALLOC);
     static final MethodHandle TENSOR_DESTROY = bind(NcclEpFunction.TENSOR_DESTROY);
     static final MethodHandle CREATE_GROUP = bind(NcclEpFunction.CREATE_GROUP);
@@ -532,11 +532,25 @@ public final class NcclEp {
             MethodHandles.throwException(type.returnType(), UnresolvedSymbolException.class).bindTo(missing), 0,
             type.parameterList());
       }
-      return NativeCalls.checked(downcall, Bound::failure, f.symbol);
+      return NativeCalls.checked(downcall, NcclEp::failure, f.symbol);
     }
+  }
 
-    private static RuntimeException failure(String function, int result) {
-      return new NcclEpException(function, result, bound.nccl.errorString(result));
-    }
+  /** What a nonzero status of a bound function becomes: NCCL EP's exception with NCCL's text. */
+  private static RuntimeException failure(String function, int result) {
+    return new NcclEpException(function, result, bound.nccl.errorString(result));
+  }
+
+  /**
+   * ncclEpGetVersion's handle, a trivial getter, so a critical downcall writing to a heap array; apart from
+   * {@link Bound} so that a first getVersion() does not bind the other 17 functions, whose ten distinct shapes each
+   * cost generated classes in a cold JVM (docs/performance.md). Its status is checked in {@link #getVersion()}:
+   * folding the check into the handle would generate lambda forms on that first call too.
+   */
+  private static final class BoundVersion {
+    static final MethodHandle GET_VERSION =
+        VersionGetter.at(bound.library.symbols().address(NcclEpFunction.GET_VERSION.symbol));
+
+    private BoundVersion() {}
   }
 }

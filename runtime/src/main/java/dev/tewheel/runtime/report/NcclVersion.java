@@ -1,7 +1,6 @@
 package dev.tewheel.runtime.report;
 
 import dev.tewheel.bundle.ncclep.NcclGate;
-import java.util.Comparator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,13 +13,13 @@ import java.util.regex.Pattern;
  * itself (e.g. for {@link dev.tewheel.runtime.TeRuntime.Builder#minimumNcclVersion}), so its constructor is public.
  */
 public record NcclVersion(int major, int minor, int patch) implements Comparable<NcclVersion> {
-  private static final Comparator<NcclVersion> ORDER = Comparator.comparingInt(NcclVersion::major)
-      .thenComparingInt(NcclVersion::minor).thenComparingInt(NcclVersion::patch);
-
   /** What NCCL EP needs at run time, as TE's EP backend requires: the bundle's {@link NcclGate} (2.30.4). */
   public static final NcclVersion EP_MINIMUM = fromCode(NcclGate.MINIMUM_CODE);
 
-  private static final Pattern TEXT = Pattern.compile("(\\d{1,4})\\.(\\d{1,2})\\.(\\d{1,2})");
+  // Compiled on the first parse (a configured version), not by every load: a cold Pattern costs classes.
+  private static final class Text {
+    static final Pattern PATTERN = Pattern.compile("(\\d{1,4})\\.(\\d{1,2})\\.(\\d{1,2})");
+  }
 
   public NcclVersion {
     if (major < 0 || minor < 0 || patch < 0 || minor > 99 || patch > 99) {
@@ -43,7 +42,7 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
    * @throws IllegalArgumentException for any other text
    */
   public static NcclVersion parse(String text) {
-    Matcher m = TEXT.matcher(text.trim());
+    Matcher m = Text.PATTERN.matcher(text.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException("'" + text + "' is not an NCCL version MAJOR.MINOR.PATCH, e.g. 2.30.4");
     }
@@ -53,7 +52,12 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
 
   @Override
   public int compareTo(NcclVersion other) {
-    return ORDER.compare(this, other);
+    // By hand: Comparator.comparingInt's lambdas would be generated on te-runtime's cold first call.
+    int c = Integer.compare(major, other.major);
+    if (c == 0) {
+      c = Integer.compare(minor, other.minor);
+    }
+    return c != 0 ? c : Integer.compare(patch, other.patch);
   }
 
   @Override
