@@ -170,13 +170,17 @@ public final class NcclEpStructs {
     return structLayout(all.toArray(MemoryLayout[]::new)).withName(name);
   }
 
-  /** Each value's struct: a WeakHashMap, so a struct lives as long as some value equal to its key does. */
+  /**
+   * Each value's struct. A WeakHashMap: an entry lives while the value first written for it (its key) is reachable;
+   * after that an equal value writes the struct again. A struct in use is reachable from its caller, so its auto
+   * arena keeps it.
+   */
   private static final Map<Record, MemorySegment> WRITTEN = new WeakHashMap<>();
 
   /**
    * The NCCL EP struct of {@code layout} ({@code *_INIT}'s size and magic) with the components of {@code values}
    * written into it: the struct a per-call config or tensor set passes on every call, written once per value (equal
-   * values, equal structs) and kept while an equal value is reachable. It holds addresses only, never the value.
+   * values, equal structs) and kept while the value first written is reachable. It holds addresses only, never the value.
    *
    * @param tensors the tensors it points at, checked open first
    * @throws IllegalStateException when one of {@code tensors} was closed
