@@ -61,12 +61,19 @@ public record NcclEpVersion(int major, int minor, int patch) implements Comparab
 
   @Override
   public int compareTo(NcclEpVersion other) {
-    // By hand: Comparator.comparingInt's lambdas would be generated on te-runtime's cold first call.
-    int c = Integer.compare(major, other.major);
+    return compare(major, minor, patch, other.major, other.minor, other.patch);
+  }
+
+  /**
+   * MAJOR.MINOR.PATCH order, for this type and te-runtime's NCCL version. By hand: {@code Comparator.comparingInt}'s
+   * lambdas would be generated on te-runtime's cold first call.
+   */
+  public static int compare(int major, int minor, int patch, int otherMajor, int otherMinor, int otherPatch) {
+    int c = Integer.compare(major, otherMajor);
     if (c == 0) {
-      c = Integer.compare(minor, other.minor);
+      c = Integer.compare(minor, otherMinor);
     }
-    return c != 0 ? c : Integer.compare(patch, other.patch);
+    return c != 0 ? c : Integer.compare(patch, otherPatch);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.report;
 
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
 import dev.tewheel.bundle.ncclep.NcclGate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,12 +53,7 @@ public record NcclVersion(int major, int minor, int patch) implements Comparable
 
   @Override
   public int compareTo(NcclVersion other) {
-    // By hand: Comparator.comparingInt's lambdas would be generated on te-runtime's cold first call.
-    int c = Integer.compare(major, other.major);
-    if (c == 0) {
-      c = Integer.compare(minor, other.minor);
-    }
-    return c != 0 ? c : Integer.compare(patch, other.patch);
+    return NcclEpVersion.compare(major, minor, patch, other.major, other.minor, other.patch);
   }
 
   @Override
