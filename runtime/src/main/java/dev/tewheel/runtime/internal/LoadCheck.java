@@ -20,6 +20,9 @@ import java.util.Set;
  * caught here, or never reaches the dynamic linker at all.
  */
 public final class LoadCheck {
+  /** For {@link #vetted}: the library is TE, which has no NCCL EP major to be selected at. */
+  private static final int TRANSFORMER_ENGINE = -1;
+
   private LoadCheck() {}
 
   /**
@@ -34,27 +37,7 @@ public final class LoadCheck {
     Optional<ManifestEntry> entry = listed(bundle, chosen, bundle.manifest().isPresent()
         ? bundle.manifest().get().ncclEpLibrary() : Optional.empty());
     // A file the manifest lists must be that regular file; an NCCL_EP_HOME's build tree holds links, which count.
-    PinnedLibrary library = PinnedLibrary.open(chosen, entry.isEmpty());
-    try {
-      // An anonymous class, not a lambda: this runs on the cold path to the first NCCL EP call.
-      NcclEpSelection.Reader throughDescriptor = new NcclEpSelection.Reader() {
-        @Override
-        public ElfFile read(Path file) throws IOException {
-          return ElfCache.read(library, true);
-        }
-      };
-      NcclEpCandidate judged = NcclEpSelection.select(List.of(chosen), major, HostMachine.current(), chosen,
-          Set.copyOf(NcclEpFunctions.REQUIRED), throughDescriptor).candidates().get(0);
-      if (!judged.accepted()) {
-        throw new IOException(chosen + " changed after te-runtime checked it: it is now refused (" + judged.reason()
-            + "), and te-runtime loads only what it checked");
-      }
-      check(bundle, library, entry, config);
-      return library;
-    } catch (IOException | RuntimeException e) {
-      library.close();
-      throw e;
-    }
+    return vetted(bundle, PinnedLibrary.open(chosen, entry.isEmpty()), entry, config, major);
   }
 
   /**
@@ -70,33 +53,69 @@ public final class LoadCheck {
   public static PinnedLibrary transformerEngine(Resolver.Bundle bundle, Path te, Config config) throws IOException {
     Optional<ManifestEntry> entry = listed(bundle, te, bundle.manifest().isPresent()
         ? bundle.manifest().get().transformerEngineLibrary() : Optional.empty());
-    PinnedLibrary library = PinnedLibrary.open(te, entry.isEmpty());
+    return vetted(bundle, PinnedLibrary.open(te, entry.isEmpty()), entry, config, TRANSFORMER_ENGINE);
+  }
+
+  /**
+   * The one judgement of an opened library, which is closed when refused: NCCL EP's selection again at
+   * {@code ncclEpMajor} (TE's folders instead, for {@link #TRANSFORMER_ENGINE}), then the manifest's size and digest.
+   */
+  private static PinnedLibrary vetted(Resolver.Bundle bundle, PinnedLibrary library, Optional<ManifestEntry> entry,
+      Config config, int ncclEpMajor) throws IOException {
     try {
-      if (config.effectiveVerifyDigests()) {
-        Set<Path> folders = new LinkedHashSet<>();
-        folders.add(te.toAbsolutePath().normalize().getParent());
-        Optional<ManifestEntry> ep = bundle.manifest().isPresent() ? bundle.manifest().get().ncclEpLibrary()
-            : Optional.empty();
-        Path epFile = ep.isPresent() ? WheelLibPaths.inside(bundle.folder(), ep.get().path()) : null;
-        if (epFile != null) {
-          folders.add(epFile.toAbsolutePath().normalize().getParent());
-        }
-        for (Path folder : folders) {
-          try {
-            TrustedFolder.require(folder);
-          } catch (TrustedFolder.Refusal refusal) {
-            throw new IOException(refusal.describe("with " + Config.VERIFY_DIGESTS_PROPERTY + "=true, the bundle"
-                + " folder") + ", or copy the bundle to a folder of your own: TE is loaded by path (its provider"
-                + " finds NCCL EP beside it), so nobody but you and root may be able to swap a file there after"
-                + " te-runtime checked it");
-          }
-        }
+      if (ncclEpMajor == TRANSFORMER_ENGINE) {
+        transformerEngineFolders(bundle, library.file(), config);
+      } else {
+        ncclEpSelection(library, ncclEpMajor);
       }
       check(bundle, library, entry, config);
       return library;
     } catch (IOException | RuntimeException e) {
       library.close();
       throw e;
+    }
+  }
+
+  /** NCCL EP's one selection rule once more, on the bytes of the opened file. */
+  private static void ncclEpSelection(PinnedLibrary library, int major) throws IOException {
+    Path chosen = library.file();
+    // An anonymous class, not a lambda: this runs on the cold path to the first NCCL EP call.
+    NcclEpSelection.Reader throughDescriptor = new NcclEpSelection.Reader() {
+      @Override
+      public ElfFile read(Path file) throws IOException {
+        return ElfCache.read(library, true);
+      }
+    };
+    NcclEpCandidate judged = NcclEpSelection.select(List.of(chosen), major, HostMachine.current(), chosen,
+        Set.copyOf(NcclEpFunctions.REQUIRED), throughDescriptor).candidates().get(0);
+    if (!judged.accepted()) {
+      throw new IOException(chosen + " changed after te-runtime checked it: it is now refused (" + judged.reason()
+          + "), and te-runtime loads only what it checked");
+    }
+  }
+
+  /** With {@code te.verifyDigests}: the folders TE's path and its provider's go through must be trusted. */
+  private static void transformerEngineFolders(Resolver.Bundle bundle, Path te, Config config) throws IOException {
+    if (!config.effectiveVerifyDigests()) {
+      return;
+    }
+    Set<Path> folders = new LinkedHashSet<>();
+    folders.add(te.toAbsolutePath().normalize().getParent());
+    Optional<ManifestEntry> ep = bundle.manifest().isPresent() ? bundle.manifest().get().ncclEpLibrary()
+        : Optional.empty();
+    Path epFile = ep.isPresent() ? WheelLibPaths.inside(bundle.folder(), ep.get().path()) : null;
+    if (epFile != null) {
+      folders.add(epFile.toAbsolutePath().normalize().getParent());
+    }
+    for (Path folder : folders) {
+      try {
+        TrustedFolder.require(folder);
+      } catch (TrustedFolder.Refusal refusal) {
+        throw new IOException(refusal.describe("with " + Config.VERIFY_DIGESTS_PROPERTY + "=true, the bundle"
+            + " folder") + ", or copy the bundle to a folder of your own: TE is loaded by path (its provider"
+            + " finds NCCL EP beside it), so nobody but you and root may be able to swap a file there after"
+            + " te-runtime checked it");
+      }
     }
   }
 

@@ -164,11 +164,7 @@ public final class NcclEp {
   public void tensorDestroy(MemorySegment tensor) {
     NcclEpFunction f = NcclEpFunction.TENSOR_DESTROY;
     MemorySegment checked = sized(f, "tensor", tensor, NcclEpStructs.TENSOR, false);
-    try {
-      Bound.TENSOR_DESTROY.invokeExact(checked);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.TENSOR_DESTROY, checked);
   }
 
   /**
@@ -241,11 +237,7 @@ public final class NcclEp {
   public void groupDestroy(MemorySegment group) {
     NcclEpFunction f = NcclEpFunction.GROUP_DESTROY;
     MemorySegment g = handle(f, "ep_group", group);
-    try {
-      Bound.GROUP_DESTROY.invokeExact(g);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.GROUP_DESTROY, g);
   }
 
   /**
@@ -294,11 +286,7 @@ public final class NcclEp {
     MemorySegment h = handle(f, "handle", handle);
     MemorySegment topk = sized(f, "topk_idx", topkIdx, NcclEpStructs.TENSOR, false);
     MemorySegment info = sized(f, "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true);
-    try {
-      Bound.UPDATE_HANDLE.invokeExact(h, topk, info, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.UPDATE_HANDLE, h, topk, info, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpCreateHandle}: {@link #initHandle} and {@link #updateHandle} in one call. */
@@ -324,11 +312,7 @@ public final class NcclEp {
   public void handleDestroy(MemorySegment handle) {
     NcclEpFunction f = NcclEpFunction.HANDLE_DESTROY;
     MemorySegment h = handle(f, "handle", handle);
-    try {
-      Bound.HANDLE_DESTROY.invokeExact(h);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.HANDLE_DESTROY, h);
   }
 
   /** {@code ncclEpDispatch}: sends each token to the ranks of its experts. */
@@ -340,11 +324,7 @@ public final class NcclEp {
     MemorySegment out = sized(f, "outputs", outputs, NcclEpStructs.DISPATCH_OUTPUTS, false);
     MemorySegment info = sized(f, "layout_info", layoutInfo, NcclEpStructs.LAYOUT_INFO, true);
     MemorySegment checked = sized(f, "config", config, NcclEpStructs.DISPATCH_CONFIG, true);
-    try {
-      Bound.DISPATCH.invokeExact(h, in, out, info, checked, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.DISPATCH, h, in, out, info, checked, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpCombine}: brings the experts' outputs back to each token's rank and reduces them. */
@@ -355,11 +335,7 @@ public final class NcclEp {
     MemorySegment in = sized(f, "inputs", inputs, NcclEpStructs.COMBINE_INPUTS, false);
     MemorySegment out = sized(f, "outputs", outputs, NcclEpStructs.COMBINE_OUTPUTS, false);
     MemorySegment checked = sized(f, "config", config, NcclEpStructs.COMBINE_CONFIG, true);
-    try {
-      Bound.COMBINE.invokeExact(h, in, out, checked, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.COMBINE, h, in, out, checked, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpComplete}: finishes a dispatch or combine started with {@code send_only}. */
@@ -367,11 +343,7 @@ public final class NcclEp {
     NcclEpFunction f = NcclEpFunction.COMPLETE;
     MemorySegment h = handle(f, "handle", handle);
     MemorySegment checked = sized(f, "config", config, NcclEpStructs.COMPLETE_CONFIG, true);
-    try {
-      Bound.COMPLETE.invokeExact(h, checked, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.COMPLETE, h, checked, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpMaskQuery}: writes the group's rank mask status into {@code maskStatus} (int per rank). */
@@ -379,11 +351,7 @@ public final class NcclEp {
     NcclEpFunction f = NcclEpFunction.MASK_QUERY;
     MemorySegment g = handle(f, "ep_group", group);
     MemorySegment status = handle(f, "mask_status", maskStatus);
-    try {
-      Bound.MASK_QUERY.invokeExact(g, status, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.MASK_QUERY, g, status, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpMaskUpdate}. */
@@ -391,22 +359,14 @@ public final class NcclEp {
     NcclEpFunction f = NcclEpFunction.MASK_UPDATE;
     MemorySegment g = handle(f, "ep_group", group);
     MemorySegment m = handle(f, "mask", mask);
-    try {
-      Bound.MASK_UPDATE.invokeExact(g, m, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.MASK_UPDATE, g, m, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpMaskClean}. */
   public void maskClean(MemorySegment group, MemorySegment stream) {
     NcclEpFunction f = NcclEpFunction.MASK_CLEAN;
     MemorySegment g = handle(f, "ep_group", group);
-    try {
-      Bound.MASK_CLEAN.invokeExact(g, NativeCalls.orNull(stream));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.MASK_CLEAN, g, NativeCalls.orNull(stream));
   }
 
   /** {@code ncclEpGetAsyncError}: the group's pending asynchronous error, 0 when none. */
@@ -415,11 +375,7 @@ public final class NcclEp {
     MemorySegment g = handle(f, "ep_group", group);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(JAVA_INT);
-      try {
-        Bound.GET_ASYNC_ERROR.invokeExact(g, out);
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
-      }
+      call(Bound.GET_ASYNC_ERROR, g, out);
       return out.get(JAVA_INT, 0);
     }
   }
@@ -428,11 +384,7 @@ public final class NcclEp {
   public void errorClear(MemorySegment group) {
     NcclEpFunction f = NcclEpFunction.ERROR_CLEAR;
     MemorySegment g = handle(f, "ep_group", group);
-    try {
-      Bound.ERROR_CLEAR.invokeExact(g);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    call(Bound.ERROR_CLEAR, g);
   }
 
   /**
@@ -446,6 +398,59 @@ public final class NcclEp {
 
   /** The group config fields NCCL EP assert()s on (ending the process); refused here with a Java exception. */
   @SuppressWarnings("restricted") // the config's declared size was checked by sized()
+  // The one way a call that returns nothing is made: the bound handle, its failure rethrown as thrown
+  // (NativeCalls.rethrow). Each handle passed is a static final of Bound, which the JIT folds once it inlines these.
+  private static void call(MethodHandle function, MemorySegment a) {
+    try {
+      function.invokeExact(a);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  private static void call(MethodHandle function, MemorySegment a, MemorySegment b) {
+    try {
+      function.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  private static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c) {
+    try {
+      function.invokeExact(a, b, c);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  private static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c,
+      MemorySegment d) {
+    try {
+      function.invokeExact(a, b, c, d);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  private static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c,
+      MemorySegment d, MemorySegment e) {
+    try {
+      function.invokeExact(a, b, c, d, e);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
+  private static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c,
+      MemorySegment d, MemorySegment e, MemorySegment f) {
+    try {
+      function.invokeExact(a, b, c, d, e, f);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+  }
+
   private static void groupConfigAsserts(MemorySegment config) {
     MemorySegment c = config.byteSize() == 0 ? config.reinterpret(NcclEpStructs.GROUP_CONFIG.byteSize()) : config;
     int algorithm = c.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.GROUP_CONFIG, "algorithm"));
