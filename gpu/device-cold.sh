@@ -15,6 +15,8 @@
 #   3. runs GpuSmoke's LL run (availability, loadNcclEp, dispatch + combine, an empty JIT cache filled from the
 #      wheel's headers) on the ep-home wheel_lib.
 # Everything goes to $OUT/log; the last line is COLD PASS or COLD FAIL (both steps must pass), also the exit status.
+# NCCL_PREBUILT=<an NCCL prefix built from the same source> skips step 1's build (gpu/device-all.sh passes the one
+# device-smoke.sh built).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -42,9 +44,14 @@ main() {
   for f in nccl.tar.xz nccl-extensions.tar.xz; do xz -dc "$here/work/$f" | tar -C "$WORK/src" -x || return 1; done
   local java="$WORK/jre/bin/java"
   "$java" -version 2>&1
-  SKIP_NCCL_EP=1 "$here/build-real.sh" "$WORK/src/nccl" "$WORK/src/nccl-extensions" "$WORK/out" \
-    || { echo "NCCL BUILD FAILED"; return 1; }
-  local nccl="$WORK/out/nccl/lib/libnccl.so.2"
+  local n="$WORK/out/nccl"
+  if [[ -n "${NCCL_PREBUILT:-}" ]]; then
+    n="$NCCL_PREBUILT"; echo "NCCL_PREBUILT=$n: not building NCCL"
+  else
+    SKIP_NCCL_EP=1 "$here/build-real.sh" "$WORK/src/nccl" "$WORK/src/nccl-extensions" "$WORK/out" \
+      || { echo "NCCL BUILD FAILED"; return 1; }
+  fi
+  local nccl="$n/lib/libnccl.so.2"
   cp -a "$here/work/wheel_lib" "$WORK/wheel_lib"
   cp -a "$here/work/wheel_lib-ep-home" "$WORK/wheel_lib-ep-home"
   ls -la "$WORK/out/nccl/lib" "$WORK/wheel_lib" "$WORK/wheel_lib-ep-home/nccl_ep/lib"
@@ -57,7 +64,7 @@ main() {
   section "ep-home layout: GpuSmoke LL run, empty JIT cache"
   local want
   want="$(sed -n 's/^NCCL_\(MAJOR\|MINOR\|PATCH\) *:= *\([0-9]*\).*/\2/p' "$WORK/src/nccl/makefiles/version.mk" | paste -sd.)"
-  if ! NCCL_HOME="$WORK/out/nccl" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ep-home" NCCL_EP_JIT_LOG=1 NCCL_DEBUG=WARN \
+  if ! NCCL_HOME="$n" NCCL_EP_JIT_CACHE_DIR="$WORK/jit-ep-home" NCCL_EP_JIT_LOG=1 NCCL_DEBUG=WARN \
       timeout -k 5 150 "$java" -jar "$here/work/smoke/gpu-smoke.jar" --mode run --wheel-lib "$WORK/wheel_lib-ep-home" \
       --nccl-library "$nccl" --expect-nccl "$want" --expect-cache cold; then
     verdict=FAIL
