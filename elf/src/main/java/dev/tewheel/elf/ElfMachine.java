@@ -1,35 +1,14 @@
 package dev.tewheel.elf;
 
-import java.util.Map;
-
 /**
  * e_machine: the instruction set. Common machines have names in the style of {@code uname -m} ("x86_64",
  * "aarch64"); any other prints as its number, so every file still reads.
  */
 public final class ElfMachine extends NumberedConstant {
-  private static final Map<Integer, String> NAMES = Map.ofEntries(
-      Map.entry(0, "none"),
-      Map.entry(2, "sparc"),
-      Map.entry(3, "i386"),
-      Map.entry(4, "m68k"),
-      Map.entry(8, "mips"),
-      Map.entry(15, "parisc"),
-      Map.entry(18, "sparc32plus"),
-      Map.entry(20, "ppc"),
-      Map.entry(21, "ppc64"),
-      Map.entry(22, "s390"),
-      Map.entry(40, "arm"),
-      Map.entry(42, "sh"),
-      Map.entry(43, "sparcv9"),
-      Map.entry(50, "ia64"),
-      Map.entry(62, "x86_64"),
-      Map.entry(183, "aarch64"),
-      Map.entry(190, "cuda"),
-      Map.entry(224, "amdgpu"),
-      Map.entry(243, "riscv"),
-      Map.entry(247, "bpf"),
-      Map.entry(258, "loongarch"),
-      Map.entry(0x9026, "alpha"));
+  private static final NameTable NAMES = NameTable.of(0, "none", 2, "sparc", 3, "i386", 4, "m68k", 8, "mips",
+      15, "parisc", 18, "sparc32plus", 20, "ppc", 21, "ppc64", 22, "s390", 40, "arm", 42, "sh", 43, "sparcv9",
+      50, "ia64", 62, "x86_64", 183, "aarch64", 190, "cuda", 224, "amdgpu", 243, "riscv", 247, "bpf",
+      258, "loongarch", 0x9026, "alpha");
 
   public static final ElfMachine X86_64 = new ElfMachine(62);
   public static final ElfMachine AARCH64 = new ElfMachine(183);

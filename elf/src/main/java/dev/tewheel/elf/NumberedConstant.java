@@ -1,6 +1,5 @@
 package dev.tewheel.elf;
 
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -9,10 +8,10 @@ import java.util.Objects;
  */
 public abstract class NumberedConstant {
   private final int value;
-  private final Map<Integer, String> names;
+  private final NameTable names;
 
   /** @param names the subclass's table, declared before its constants so that it exists when they are made */
-  NumberedConstant(int value, Map<Integer, String> names) {
+  NumberedConstant(int value, NameTable names) {
     this.value = value;
     // Looked up when printed, not here: the parser makes two of these for each of thousands of symbols.
     this.names = Objects.requireNonNull(names, "names");
@@ -25,7 +24,7 @@ public abstract class NumberedConstant {
 
   /** The name, e.g. "x86_64" or "FUNC", or {@link #unnamed} for a value without a name. */
   public final String name() {
-    String name = names.get(value);
+    String name = names.name(value);
     return name != null ? name : unnamed(value);
   }
 

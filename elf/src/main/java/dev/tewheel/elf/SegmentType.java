@@ -1,22 +1,10 @@
 package dev.tewheel.elf;
 
-import java.util.Map;
-
 /** p_type of a program header. */
 public final class SegmentType extends NumberedConstant {
-  private static final Map<Integer, String> NAMES = Map.ofEntries(
-      Map.entry(0, "NULL"),
-      Map.entry(1, "LOAD"),
-      Map.entry(2, "DYNAMIC"),
-      Map.entry(3, "INTERP"),
-      Map.entry(4, "NOTE"),
-      Map.entry(5, "SHLIB"),
-      Map.entry(6, "PHDR"),
-      Map.entry(7, "TLS"),
-      Map.entry(0x6474e550, "GNU_EH_FRAME"),
-      Map.entry(0x6474e551, "GNU_STACK"),
-      Map.entry(0x6474e552, "GNU_RELRO"),
-      Map.entry(0x6474e553, "GNU_PROPERTY"));
+  private static final NameTable NAMES = NameTable.of(0, "NULL", 1, "LOAD", 2, "DYNAMIC", 3, "INTERP", 4, "NOTE",
+      5, "SHLIB", 6, "PHDR", 7, "TLS", 0x6474e550, "GNU_EH_FRAME", 0x6474e551, "GNU_STACK", 0x6474e552, "GNU_RELRO",
+      0x6474e553, "GNU_PROPERTY");
 
   public static final SegmentType LOAD = new SegmentType(1);
   public static final SegmentType DYNAMIC = new SegmentType(2);

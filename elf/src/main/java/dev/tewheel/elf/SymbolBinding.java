@@ -1,10 +1,8 @@
 package dev.tewheel.elf;
 
-import java.util.Map;
-
 /** ELF{32,64}_ST_BIND of st_info. */
 public final class SymbolBinding extends NumberedConstant {
-  private static final Map<Integer, String> NAMES = Map.of(0, "LOCAL", 1, "GLOBAL", 2, "WEAK", 10, "GNU_UNIQUE");
+  private static final NameTable NAMES = NameTable.of(0, "LOCAL", 1, "GLOBAL", 2, "WEAK", 10, "GNU_UNIQUE");
 
   public static final SymbolBinding LOCAL = new SymbolBinding(0);
   public static final SymbolBinding GLOBAL = new SymbolBinding(1);
@@ -14,7 +12,7 @@ public final class SymbolBinding extends NumberedConstant {
 
   /** Whether a defined symbol of this binding is visible to other objects (GLOBAL, WEAK, GNU_UNIQUE). */
   public boolean isExported() {
-    return value() == 1 || value() == 2 || value() == 10;
+    return equals(GLOBAL) || equals(WEAK) || equals(GNU_UNIQUE);
   }
 
   public SymbolBinding(int value) {

@@ -1,11 +1,9 @@
 package dev.tewheel.elf;
 
-import java.util.Map;
-
 /** ELF{32,64}_ST_TYPE of st_info. */
 public final class SymbolType extends NumberedConstant {
-  private static final Map<Integer, String> NAMES = Map.of(
-      0, "NOTYPE", 1, "OBJECT", 2, "FUNC", 3, "SECTION", 4, "FILE", 5, "COMMON", 6, "TLS", 10, "GNU_IFUNC");
+  private static final NameTable NAMES = NameTable.of(0, "NOTYPE", 1, "OBJECT", 2, "FUNC", 3, "SECTION", 4, "FILE",
+      5, "COMMON", 6, "TLS", 10, "GNU_IFUNC");
 
   public static final SymbolType NOTYPE = new SymbolType(0);
   public static final SymbolType OBJECT = new SymbolType(1);

@@ -1,11 +1,14 @@
 package dev.tewheel.core.diff;
 
+import dev.tewheel.core.check.Subject;
+import dev.tewheel.core.check.SubjectFile;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
+import dev.tewheel.elf.ElfFile;
 import java.util.List;
 
 /** DIFF-EXPORTS: no exported dynamic symbol was removed (an ABI break: error); added exports are information. */
-final class ExportsDiff extends DiffRule.PerLibrary {
+final class ExportsDiff extends DiffRule.PerLibraryNames {
   private static final int LISTED = 20;
 
   ExportsDiff() {
@@ -14,11 +17,13 @@ final class ExportsDiff extends DiffRule.PerLibrary {
   }
 
   @Override
-  void compare(Comparison comparison, Comparison.LibraryPair pair, List<Finding> findings) {
-    List<String> before = List.copyOf(pair.before().definedSymbolNames());
-    List<String> after = List.copyOf(pair.after().definedSymbolNames());
-    List<String> removed = minus(before, after);
-    List<String> added = minus(after, before);
+  List<String> names(Subject side, SubjectFile file, ElfFile elf) {
+    return List.copyOf(elf.definedSymbolNames());
+  }
+
+  @Override
+  void compare(Comparison.LibraryPair pair, List<String> before, List<String> removed, List<String> added,
+      List<Finding> findings) {
     if (!removed.isEmpty()) {
       findings.add(finding(pair.origin(), count(removed) + " removed: " + list(removed), "every symbol "
               + pair.file().path() + " exported in the baseline",
