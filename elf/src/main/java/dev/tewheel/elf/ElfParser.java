@@ -243,8 +243,8 @@ final class ElfParser {
         strings.at(name);
       }
     }
-    return new SymbolTable(table, (int) entrySize, (int) count, is64, versym, strings, versions,
-        gnuHash(in, dynamic, addresses, count));
+    return new SymbolTable(new SymbolTable.Entries(table, (int) entrySize, (int) count, is64, versym, strings,
+        versions), gnuHash(in, dynamic, addresses, count));
   }
 
   /**

@@ -20,31 +20,25 @@ import java.util.Optional;
  * indexed once.
  */
 final class SymbolTable {
-  static final SymbolTable EMPTY = new SymbolTable(ByteBuffer.allocate(0), 0, 0, false, null, null, null, null);
+  static final SymbolTable EMPTY =
+      new SymbolTable(new Entries(ByteBuffer.allocate(0), 0, 0, false, null, null, null), null);
 
-  private final ByteBuffer table;
-  private final int entrySize;
-  private final int count;
-  private final boolean is64;
-  private final ByteBuffer versym;
-  private final StringTable strings;
-  private final VersionTables versions;
+  private final Entries entries;
   private final GnuHash hash;
+  private final int count;
   // Built on first use; racy but idempotent: every thread builds the same immutable values.
   private volatile List<DynamicSymbol> all;
   private volatile Map<String, List<DynamicSymbol>> byName;
 
-  SymbolTable(ByteBuffer table, int entrySize, int count, boolean is64, ByteBuffer versym, StringTable strings,
-      VersionTables versions, GnuHash hash) {
-    this.table = table;
-    this.entrySize = entrySize;
-    this.count = count;
-    this.is64 = is64;
-    this.versym = versym;
-    this.strings = strings;
-    this.versions = versions;
+  SymbolTable(Entries entries, GnuHash hash) {
+    this.entries = entries;
     this.hash = hash;
+    this.count = entries.count();
   }
+
+  /** The table as read: its entries, their DT_VERSYM words (or null), the names and the version tables. */
+  record Entries(ByteBuffer table, int entrySize, int count, boolean is64, ByteBuffer versym, StringTable strings,
+      VersionTables versions) {}
 
   /**
    * glibc's DT_GNU_HASH table: {@code nbuckets}, {@code symoffset}, the bloom filter's words and shift, the buckets
@@ -124,6 +118,7 @@ final class SymbolTable {
 
   /** The bloom filter's answer: false means glibc looks no further in this object. */
   private boolean bloomAdmits(int h) {
+    boolean is64 = entries.is64();
     int bits = is64 ? 64 : 32;
     int word = (int) ((Integer.toUnsignedLong(h) / bits) & (hash.bloomWords() - 1));
     long mask = is64 ? hash.bloom().getLong(word * 8) : Integer.toUnsignedLong(hash.bloom().getInt(word * 4));
@@ -133,8 +128,8 @@ final class SymbolTable {
   }
 
   private boolean nameEquals(int i, byte[] name) {
-    int at = (int) Fields.u32(table, i * entrySize);
-    ByteBuffer s = strings.bytes();
+    int at = (int) Fields.u32(entries.table(), i * entries.entrySize());
+    ByteBuffer s = entries.strings().bytes();
     if (at > s.limit() - name.length - 1) {
       return false;
     }
@@ -175,19 +170,19 @@ final class SymbolTable {
 
   /** Entry {@code i}, decoded. */
   DynamicSymbol at(int i) {
-    RawSymbol raw = RawSymbol.decode(table, i * entrySize, is64);
+    RawSymbol raw = RawSymbol.decode(entries.table(), i * entries.entrySize(), entries.is64());
     boolean defined = raw.shndx() != DynamicSymbol.SHN_UNDEF;
     Optional<SymbolVersion> version = Optional.empty();
     int v = DynamicSymbol.NO_VERSYM;
-    if (versym != null) {
-      v = u16(versym, i * 2);
+    if (entries.versym() != null) {
+      v = u16(entries.versym(), i * 2);
       boolean hidden = (v & DynamicSymbol.VERSYM_HIDDEN) != 0;
-      version = versions.lookup(v & 0x7fff, defined)
+      version = entries.versions().lookup(v & 0x7fff, defined)
           .map(found -> new SymbolVersion(found.name(), hidden, found.neededFrom()));
     }
     String name;
     try {
-      name = strings.at(raw.name());
+      name = entries.strings().at(raw.name());
     } catch (ElfFormatException e) {
       throw new IllegalStateException("checked when the file was read: " + e.getMessage(), e);
     }
