@@ -44,7 +44,6 @@ public final class ElfFile {
   // SONAME. Racy but idempotent: every thread computes the same immutable set.
   private volatile SortedSet<String> definedSymbolNames;
   private volatile SortedSet<String> undefinedSymbolNames;
-  private volatile Map<String, List<DynamicSymbol>> symbolsByName;
 
   ElfFile(String name, ElfHeader header, List<ProgramHeader> programHeaders, List<SectionHeader> sectionHeaders,
       Optional<String> interpreter, DynamicFacts facts) {
@@ -204,36 +203,23 @@ public final class ElfFile {
       throw new IllegalStateException(name + " was read without its dynamic symbol table"
           + " (ElfFile.readWithoutSymbols); read it with ElfFile.read for its symbols");
     }
-    return facts.symbols();
+    return facts.symbols().all();
   }
 
   /**
    * The dynamic symbol table's entries named {@code name}, in table order: several for a name defined in several
-   * versions. What the dynamic linker's hash lookup finds; the index is built on the first call.
+   * versions. What the dynamic linker's lookup finds: through DT_GNU_HASH as glibc follows it (its bloom filter,
+   * bucket and chain; only the entries met are decoded), plus the unhashed entries below its symoffset (undefined
+   * ones, which a report names though glibc binds to none); without a usable DT_GNU_HASH, by an index of the whole
+   * table built on the first call.
    *
    * @throws IllegalStateException when the file was read {@linkplain #readWithoutSymbols without it}
    */
   public List<DynamicSymbol> dynamicSymbolsNamed(String name) {
-    Map<String, List<DynamicSymbol>> byName = symbolsByName;
-    if (byName == null) {
-      // Built straight into immutable lists, without copying the map: libc's 3,000 names cost a cold process
-      // milliseconds per copy. Never written after the volatile write publishes it.
-      List<DynamicSymbol> symbols = dynamicSymbols();
-      Map<String, List<DynamicSymbol>> index = new HashMap<>(symbols.size() * 4 / 3 + 1);
-      for (DynamicSymbol s : symbols) {
-        if (!s.name().isEmpty()) {
-          List<DynamicSymbol> before = index.putIfAbsent(s.name(), List.of(s));
-          if (before != null) {
-            DynamicSymbol[] more = before.toArray(new DynamicSymbol[before.size() + 1]);
-            more[before.size()] = s;
-            index.put(s.name(), List.of(more));
-          }
-        }
-      }
-      byName = Collections.unmodifiableMap(index);
-      symbolsByName = byName;
+    if (!facts.symbolsRead()) {
+      dynamicSymbols(); // says why there are none
     }
-    return byName.getOrDefault(name, List.of());
+    return facts.symbols().named(name);
   }
 
   /**

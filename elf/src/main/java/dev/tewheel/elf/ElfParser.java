@@ -24,6 +24,7 @@ final class ElfParser {
   private static final String DYNSTR = "dynamic string table (DT_STRTAB)";
   private static final String DYNSYM = "dynamic symbol table (DT_SYMTAB)";
   private static final String VERSYM = "symbol version table (DT_VERSYM)";
+  private static final String GNU_HASH = "DT_GNU_HASH table";
 
   /** e_phnum's escape: the real count is in section 0's sh_info. */
   private static final int PN_XNUM = 0xffff;
@@ -124,9 +125,9 @@ final class ElfParser {
     VersionTables versions = dynamic.has(DynamicTable.DT_VERDEF) || dynamic.has(DynamicTable.DT_VERNEED)
         ? VersionTables.read(in, dynamic, addresses, strings)
         : VersionTables.none();
-    List<DynamicSymbol> symbols = readSymbols && dynamic.has(DynamicTable.DT_SYMTAB)
+    SymbolTable symbols = readSymbols && dynamic.has(DynamicTable.DT_SYMTAB)
         ? readSymbols(in, header, dynamic, addresses, strings, versions, sections)
-        : List.of();
+        : SymbolTable.EMPTY;
     return new DynamicFacts(true, soname, needed, searchPath(dynamic.rpath(), strings),
         searchPath(dynamic.runpath(), strings), dynamic.value(DynamicTable.DT_FLAGS, 0),
         dynamic.value(DynamicTable.DT_FLAGS_1, 0), dynamic.bindNowTag(), readSymbols, symbols,
@@ -212,7 +213,7 @@ final class ElfParser {
     return StringTable.read(in, DYNSTR, at, dynamic.value(DynamicTable.DT_STRSZ, 0));
   }
 
-  private static List<DynamicSymbol> readSymbols(ElfInput in, ElfHeader header, DynamicTable dynamic,
+  private static SymbolTable readSymbols(ElfInput in, ElfHeader header, DynamicTable dynamic,
       AddressMap addresses, StringTable strings, VersionTables versions, List<SectionHeader> sections)
       throws IOException {
     boolean is64 = in.is64();
@@ -232,23 +233,52 @@ final class ElfParser {
           DynamicTable.STRUCTURE, dynamic.offset());
       versym = in.read(VERSYM, versymAt, in.tableLength(VERSYM, versymAt, count, 2));
     }
-    List<DynamicSymbol> symbols = new ArrayList<>((int) count);
+    // Every name is checked now, so that a bad index fails the read as before, though entries decode only when
+    // asked: a table that ends in NUL terminates every string that starts inside it.
+    ByteBuffer names = strings.bytes();
+    boolean terminated = names.limit() > 0 && names.get(names.limit() - 1) == 0;
     for (int i = 0; i < count; i++) {
-      RawSymbol raw = RawSymbol.decode(table, (int) (i * entrySize), is64);
-      boolean defined = raw.shndx() != DynamicSymbol.SHN_UNDEF;
-      Optional<SymbolVersion> version = Optional.empty();
-      int v = DynamicSymbol.NO_VERSYM;
-      if (versym != null) {
-        v = u16(versym, i * 2);
-        boolean hidden = (v & 0x8000) != 0;
-        version = versions.lookup(v & 0x7fff, defined)
-            .map(found -> new SymbolVersion(found.name(), hidden, found.neededFrom()));
+      long name = Fields.u32(table, (int) (i * entrySize));
+      if (!terminated || name >= names.limit()) {
+        strings.at(name);
       }
-      symbols.add(new DynamicSymbol(strings.at(raw.name()), new SymbolBinding(raw.binding()),
-          new SymbolType(raw.type()), SymbolVisibility.of(raw.other()), raw.shndx(), raw.value(), raw.size(),
-          version, v));
     }
-    return symbols;
+    return new SymbolTable(new SymbolTable.Entries(table, (int) entrySize, (int) count, is64, versym, strings,
+        versions), gnuHash(in, dynamic, addresses, count));
+  }
+
+  /**
+   * DT_GNU_HASH as glibc's lookup uses it, or null when there is none or it cannot be followed (no bucket or bloom
+   * word, symoffset past the table, chains past the file's end): lookups then index the whole table, as before.
+   */
+  private static SymbolTable.GnuHash gnuHash(ElfInput in, DynamicTable dynamic, AddressMap addresses, long count)
+      throws IOException {
+    if (!dynamic.has(DynamicTable.DT_GNU_HASH)) {
+      return null;
+    }
+    try {
+      long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_GNU_HASH, 0), "DT_GNU_HASH", in,
+          DynamicTable.STRUCTURE, dynamic.offset());
+      ByteBuffer header = in.read(GNU_HASH, at, 16);
+      long buckets = Fields.u32(header, 0);
+      long symOffset = Fields.u32(header, 4);
+      long bloomWords = Fields.u32(header, 8);
+      long shift = Fields.u32(header, 12);
+      if (buckets == 0 || bloomWords == 0 || symOffset > count) {
+        return null;
+      }
+      int wordSize = in.is64() ? 8 : 4;
+      long bloomAt = in.add(GNU_HASH, at, 16);
+      ByteBuffer bloom = in.read(GNU_HASH, bloomAt, in.tableLength(GNU_HASH, bloomAt, bloomWords, wordSize));
+      long bucketsAt = in.add(GNU_HASH, bloomAt, bloomWords * wordSize);
+      ByteBuffer bucketTable = in.read(GNU_HASH, bucketsAt, in.tableLength(GNU_HASH, bucketsAt, buckets, 4));
+      long chainsAt = in.add(GNU_HASH, bucketsAt, buckets * 4);
+      ByteBuffer chains = in.read(GNU_HASH, chainsAt, in.tableLength(GNU_HASH, chainsAt, count - symOffset, 4));
+      return new SymbolTable.GnuHash((int) symOffset, (int) (shift & 0xff), bloom, (int) bloomWords, bucketTable,
+          (int) buckets, chains);
+    } catch (ElfFormatException e) {
+      return null; // the symbol table itself was read; only the faster lookup is lost
+    }
   }
 
   /** DT_RPATH/DT_RUNPATH strings split on ':' in order; an empty string is an empty list. */
