@@ -59,7 +59,8 @@ class ArchitectureTest {
   /**
    * te-runtime's internal packages, each one job (docs/architecture.md): the FFM bindings name nothing of the live
    * host, the host nothing of the search, the search nothing of the load sequence; every class sits in one of them;
-   * NCCL, NCCL EP and TE call through the bindings and the loaded library, never the host or the search.
+   * NCCL, NCCL EP and TE call through the bindings and the loaded library, never the host or the search; only the
+   * bindings bind a native function.
    */
   @Test
   void theRuntimeInternalPackagesAreLayered() {
@@ -69,6 +70,10 @@ class ArchitectureTest {
     noClasses().that().resideInAnyPackage("dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep",
         "dev.tewheel.runtime.te").should().dependOnClassesThat()
         .resideInAnyPackage(INTERNAL + ".host", INTERNAL + ".search").check(all);
+    noClasses().that().resideInAnyPackage(INTERNAL + ".host", INTERNAL + ".search", INTERNAL + ".load").should()
+        .dependOnClassesThat()
+        .haveNameMatching("java\\.lang\\.foreign\\.(Linker|SymbolLookup|FunctionDescriptor)\\b.*")
+        .because("binding a native function is internal.ffm's job").check(all);
   }
 
   @Test

@@ -10,7 +10,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The version getters' downcall shape, {@code int f(int *)} ({@code ncclGetVersion}, {@code ncclEpGetVersion}): one of
- * the two shapes (with {@link Libc}'s) on the path from nothing loaded to the first NCCL EP call. The JDK generates
+ * the two shapes (with {@link Libc}'s) on the path from nothing loaded to the first NCCL EP call, and
+ * {@code cuDriverGetVersion}'s too. The JDK generates
  * classes for each distinct shape the first time (milliseconds each, docs/performance.md), so every version getter
  * uses exactly this one.
  */
@@ -24,5 +25,14 @@ public final class VersionGetter {
   @SuppressWarnings("restricted") // callers checked native access (NativeAccess.check)
   public static MethodHandle at(MemorySegment address) {
     return Linker.nativeLinker().downcallHandle(address, VERSION_GETTER, Linker.Option.critical(true));
+  }
+
+  /** Calls the getter at {@code address}: its status, the code it wrote in {@code version[0]}. */
+  public static int call(MemorySegment address, int[] version) {
+    try {
+      return (int) at(address).invokeExact(MemorySegment.ofArray(version));
+    } catch (Throwable t) {
+      throw Libc.unexpected(t);
+    }
   }
 }

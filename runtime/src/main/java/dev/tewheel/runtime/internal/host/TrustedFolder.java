@@ -6,10 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one rule for a folder whose contents te-runtime lets run in this process (the class-path bundle cache, NCCL
@@ -30,6 +34,9 @@ import java.util.Optional;
  * can swap it or anything above it: the rule itself closes the window between check and use.
  */
 public final class TrustedFolder {
+  /** The mode te-runtime makes its own folders with (the class-path cache, the JIT cache): the owner's alone. */
+  public static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
   private static final int GROUP_OR_OTHERS_WRITE = 0022;
   private static final int STICKY = 01000;
 

@@ -4,7 +4,6 @@ import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.ncclep.NcclEpFunctions;
 import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
 import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.internal.ffm.Libc;
 import dev.tewheel.runtime.internal.ffm.Symbols;
@@ -22,8 +21,6 @@ import dev.tewheel.runtime.report.NcclEpCandidate;
 import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.report.NcclVersion;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -127,29 +124,14 @@ public final class LoadSequence {
    * config.h), and the JIT's own variables ({@link JitCheck#apply}).
    */
   public Optional<EnvironmentSetting> prepareJit(Optional<Path> ncclEpHome, Optional<Path> sitePackages) {
-    Optional<EnvironmentSetting> home = ncclEpHome.map(LoadSequence::setNcclEpHome);
+    Optional<EnvironmentSetting> home =
+        ncclEpHome.map(folder -> JitCheck.set(Config.NCCL_EP_HOME_ENV, folder.toString(), false));
     try {
       JitCheck.apply(sitePackages);
     } catch (JitCheck.UnsafeCache e) {
       throw failure(e.getMessage());
     }
     return home;
-  }
-
-  private static EnvironmentSetting setNcclEpHome(Path folder) {
-    String name = Config.NCCL_EP_HOME_ENV;
-    String proposed = folder.toString();
-    String before = Libc.getenv(name);
-    try {
-      Libc.setenv(name, proposed, false);
-    } catch (IOException e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-    if (before == null) {
-      Environment.recordSet(name, proposed);
-    }
-    String after = Objects.requireNonNullElse(Libc.getenv(name), proposed);
-    return new EnvironmentSetting(name, after, before == null || Environment.setByRuntime(name, before), proposed);
   }
 
   /** NCCL EP loaded: its functions and mapped file, and what {@code ncclEpGetVersion} reported. */
@@ -206,14 +188,8 @@ public final class LoadSequence {
   }
 
   private NcclVersion ncclEpVersion(Symbols symbols, Path file) {
-    MethodHandle getVersion = VersionGetter.at(symbols.address("ncclEpGetVersion"));
     int[] code = new int[1];
-    int status;
-    try {
-      status = (int) getVersion.invokeExact(MemorySegment.ofArray(code));
-    } catch (Throwable t) {
-      throw failure("ncclEpGetVersion of " + file + " failed: " + t, t);
-    }
+    int status = VersionGetter.call(symbols.address("ncclEpGetVersion"), code);
     if (status != 0 || code[0] < 0) {
       throw failure("ncclEpGetVersion of " + file + " returned status " + status);
     }

@@ -61,8 +61,6 @@ final class ClasspathBundle {
   public static final String CACHE_PROPERTY = "te.cacheDir";
 
   private static final String TEMP_SUFFIX = ".part";
-  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
-      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   private static final Map<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
@@ -159,7 +157,7 @@ final class ClasspathBundle {
    */
   static Path prepareCacheFolder(Path root) throws IOException, BundleProblem {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      Files.createDirectories(root, OWNER_ONLY_FOLDER);
+      Files.createDirectories(root, TrustedFolder.PRIVATE);
     }
     // noexec first: such a folder is refused whoever owns it.
     if ((Libc.mountFlags(root) & Libc.ST_NOEXEC) != 0) {
@@ -189,7 +187,7 @@ final class ClasspathBundle {
         Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OWNER_ONLY_FILE)) {
       channel.lock(); // held until the channel closes
       if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-        Files.createDirectories(target, OWNER_ONLY_FOLDER);
+        Files.createDirectories(target, TrustedFolder.PRIVATE);
       }
       trusted(target);
       if (complete(target, manifest)) {
@@ -252,7 +250,7 @@ final class ClasspathBundle {
       return false;
     }
     Path parent = file.getParent();
-    Files.createDirectories(parent, OWNER_ONLY_FOLDER);
+    Files.createDirectories(parent, TrustedFolder.PRIVATE);
     Path temp = Files.createTempFile(parent, "." + file.getFileName() + ".", TEMP_SUFFIX, OWNER_ONLY_FILE);
     try {
       MessageDigest digest = Sha256.newDigest();

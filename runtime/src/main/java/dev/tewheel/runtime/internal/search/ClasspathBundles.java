@@ -8,18 +8,14 @@ import dev.tewheel.bundle.manifest.ManifestException;
 import dev.tewheel.elf.ByteSource;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.ffm.VersionGetter;
 import dev.tewheel.runtime.internal.host.LiveLoader;
 import dev.tewheel.runtime.report.Dependency;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -326,25 +322,24 @@ final class ClasspathBundles {
     }
     String where = "cuDriverGetVersion of " + libcuda.get();
     // Opened for one call and closed: loading the driver is what any CUDA program does first, and it needs no cuInit.
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment function = SymbolLookup.libraryLookup(libcuda.get(), arena).find("cuDriverGetVersion")
-          .orElse(null);
-      if (function == null) {
+    // CUresult cuDriverGetVersion(int *) has the version getters' shape.
+    Libc.Opened opened = Libc.dlopen(libcuda.get().toString(), Libc.RTLD_LAZY | Libc.RTLD_LOCAL);
+    if (!opened.ok()) {
+      return new Signals(Optional.empty(), "could not open " + libcuda.get() + ": " + opened.error(), cudarts);
+    }
+    try {
+      Optional<MemorySegment> function = Libc.dlsym(opened.handle(), "cuDriverGetVersion");
+      if (function.isEmpty()) {
         return new Signals(Optional.empty(), libcuda.get() + " lacks cuDriverGetVersion", cudarts);
       }
-      MethodHandle call = Linker.nativeLinker().downcallHandle(function,
-          FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-      MemorySegment version = arena.allocate(ValueLayout.JAVA_INT);
-      int status = (int) call.invokeExact(version);
-      int value = version.get(ValueLayout.JAVA_INT, 0);
-      if (status != 0 || value <= 0) {
+      int[] version = new int[1];
+      int status = VersionGetter.call(function.get(), version);
+      if (status != 0 || version[0] <= 0) {
         return new Signals(Optional.empty(), where + " returned " + status, cudarts);
       }
-      return new Signals(Optional.of(value), where, cudarts);
-    } catch (IllegalArgumentException | IllegalCallerException e) {
-      return new Signals(Optional.empty(), "could not open " + libcuda.get() + ": " + e.getMessage(), cudarts);
-    } catch (Throwable e) {
-      return new Signals(Optional.empty(), where + " failed: " + e, cudarts);
+      return new Signals(Optional.of(version[0]), where, cudarts);
+    } finally {
+      Libc.dlclose(opened.handle());
     }
   }
 }

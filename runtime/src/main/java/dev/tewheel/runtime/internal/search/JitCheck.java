@@ -13,9 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +41,6 @@ public final class JitCheck {
   public static final String BUILD_INCLUDE_ENV = "NCCL_EP_JIT_BUILD_INCLUDE_DIR";
   public static final Path SHARED_CACHE = Path.of("/tmp/nccl_ep/jit");
   private static final Map<Path, Optional<String>> NVCC_VERSIONS = new ConcurrentHashMap<>();
-  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
-      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
   /** The last resort, made once per process: a private folder of its own under java.io.tmpdir. */
   private static Path freshCache;
 
@@ -119,7 +114,7 @@ public final class JitCheck {
           throw refusal.get();
         }
         if (create) {
-          Files.createDirectories(folder, OWNER_ONLY);
+          Files.createDirectories(folder, TrustedFolder.PRIVATE);
           folder = TrustedFolder.require(folder);
         }
       } catch (TrustedFolder.Refusal refusal) {
@@ -174,7 +169,7 @@ public final class JitCheck {
   private static synchronized Path freshCache() throws IOException {
     if (freshCache == null) {
       freshCache = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "nccl_ep-jit-",
-          OWNER_ONLY);
+          TrustedFolder.PRIVATE);
     }
     return freshCache;
   }
@@ -201,18 +196,23 @@ public final class JitCheck {
     }
     List<EnvironmentSetting> settings = new ArrayList<>();
     if (plan.cache().set()) {
-      settings.add(set(CACHE_ENV, plan.cache().folder().toString()));
+      settings.add(set(CACHE_ENV, plan.cache().folder().toString(), true));
     }
-    plan.buildInclude().ifPresent(dir -> settings.add(set(BUILD_INCLUDE_ENV, dir)));
+    plan.buildInclude().ifPresent(dir -> settings.add(set(BUILD_INCLUDE_ENV, dir, true)));
     return settings;
   }
 
-  /** setenv, over a value only when it is empty (the JIT's unset); a user's real value always wins. */
-  private static EnvironmentSetting set(String name, String proposed) {
+  /**
+   * setenv where the variable is unset; a user's value always wins.
+   *
+   * @param overEmpty whether an empty value counts as unset (the JIT's variables), or stays (NCCL_EP_HOME, where
+   *     TE's provider reads an empty value as "no home")
+   */
+  public static EnvironmentSetting set(String name, String proposed, boolean overEmpty) {
     String before = Libc.getenv(name);
-    boolean unset = before == null || before.isEmpty();
+    boolean unset = before == null || (overEmpty && before.isEmpty());
     try {
-      Libc.setenv(name, proposed, unset);
+      Libc.setenv(name, proposed, overEmpty && unset); // never over a value that stays
     } catch (IOException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }

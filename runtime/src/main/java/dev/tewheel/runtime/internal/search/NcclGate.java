@@ -181,12 +181,7 @@ public final class NcclGate {
       return Optional.empty();
     }
     int[] code = new int[1];
-    int status;
-    try {
-      status = (int) VersionGetter.at(function.get()).invokeExact(MemorySegment.ofArray(code));
-    } catch (Throwable t) {
-      throw Libc.unexpected(t);
-    }
+    int status = VersionGetter.call(function.get(), code);
     if (status != 0 || code[0] <= 0) {
       throw new IllegalStateException("ncclGetVersion of " + file + " failed with status " + status);
     }
@@ -207,10 +202,7 @@ public final class NcclGate {
     }
     List<String> skipped = new ArrayList<>();
     Optional<Path> named = LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
-    if (skipped.isEmpty()) {
-      return new Search(true, named, List.of());
-    }
-    return new Search(false, named, skipped);
+    return new Search(skipped.isEmpty(), named, List.copyOf(skipped));
   }
 
   private static NcclStatus status(Path mapped, NcclStatus.Source source, NcclVersion version, NcclVersion minimum,
@@ -245,5 +237,4 @@ public final class NcclGate {
   }
 
   private record Reported(FileStamp stamp, NcclVersion version) {}
-
 }

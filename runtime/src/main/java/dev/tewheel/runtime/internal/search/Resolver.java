@@ -82,15 +82,18 @@ public final class Resolver {
   /** The full answer: the report, and the bundle behind it. */
   public record Resolution(Availability availability, Optional<Bundle> bundle) {}
 
+  /** The search's steps, in order: the first three name a wheel_lib folder, the first set one decides. */
+  private static final String[] STEPS = {"API TeRuntime.Builder.wheelLib",
+      "system property " + Config.WHEEL_LIB_PROPERTY, "environment " + Config.WHEEL_LIB_ENV,
+      "environment " + Config.NCCL_EP_HOME_ENV, "class path"};
+
   private Resolver() {}
 
   /** The search alone, with the bundle's integrity checked; loading the TE library needs no more. */
   public static Located locate(Config config) {
     List<SearchStep> steps = new ArrayList<>();
-    String[] sources = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
-        "environment " + Config.WHEEL_LIB_ENV};
-    for (int i = 0; i < sources.length; i++) {
-      String source = sources[i];
+    for (int i = 0; i < 3; i++) {
+      String source = STEPS[i];
       // Each read only when the one before is unset: the environment is read through libc.
       String value = switch (i) {
         case 0 -> config.wheelLib() == null ? null : config.wheelLib().toString();
@@ -113,7 +116,7 @@ public final class Resolver {
       return wheelLib(steps, folder, config.effectiveVerifyDigests());
     }
     String home = blankToNull(Libc.getenv(Config.NCCL_EP_HOME_ENV));
-    String homeSource = "environment " + Config.NCCL_EP_HOME_ENV;
+    String homeSource = STEPS[3];
     if (home == null) {
       steps.add(new SearchStep(homeSource, null, Outcome.NOT_SET, ""));
     } else if (Environment.setByRuntime(Config.NCCL_EP_HOME_ENV, home)) {
@@ -364,10 +367,8 @@ public final class Resolver {
   }
 
   private static void notTried(List<SearchStep> steps, int from) {
-    String[] later = {"API TeRuntime.Builder.wheelLib", "system property " + Config.WHEEL_LIB_PROPERTY,
-        "environment " + Config.WHEEL_LIB_ENV, "environment " + Config.NCCL_EP_HOME_ENV, "class path"};
-    for (int i = from; i < later.length; i++) {
-      steps.add(new SearchStep(later[i], null, Outcome.NOT_TRIED, ""));
+    for (int i = from; i < STEPS.length; i++) {
+      steps.add(new SearchStep(STEPS[i], null, Outcome.NOT_TRIED, ""));
     }
   }
 
