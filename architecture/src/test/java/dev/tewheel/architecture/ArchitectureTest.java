@@ -28,6 +28,10 @@ class ArchitectureTest {
       "dev.tewheel.core.check.ncclep.NcclEpNoRunpathCheck", "NCCL EP ships without a DT_RUNPATH/DT_RPATH",
       "dev.tewheel.runtime.report.Dependency", "FoundBy: the reports' word for each step of the search");
 
+  /** te-runtime's internal packages, lowest first: each imports only those before it. */
+  static final String INTERNAL = "dev.tewheel.runtime.internal";
+  static final List<String> INTERNAL_LAYERS = List.of("ffm", "host", "search", "load");
+
   private final JavaClasses all = TeWheelClasses.all();
 
   /** No package of any module reaches a package that reaches back; te-runtime's split by job included. */
@@ -50,6 +54,26 @@ class ArchitectureTest {
             "dev.tewheel.runtime.te", "dev.tewheel.runtime.cli").check(all);
     noClasses().that().resideInAnyPackage("dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep",
         "dev.tewheel.runtime.te").should().dependOnClassesThat().resideInAPackage("dev.tewheel.runtime").check(all);
+  }
+
+  /**
+   * te-runtime's internal packages, each one job (docs/architecture.md): the FFM bindings name nothing of the live
+   * host, the host nothing of the search, the search nothing of the load sequence; every class sits in one of them;
+   * NCCL, NCCL EP and TE call through the bindings and the loaded library, never the host or the search; only the
+   * bindings bind a native function.
+   */
+  @Test
+  void theRuntimeInternalPackagesAreLayered() {
+    Rules.layered(INTERNAL, INTERNAL_LAYERS).check(all);
+    classes().that().resideInAPackage(INTERNAL + "..").should().resideInAnyPackage(
+        INTERNAL_LAYERS.stream().map(p -> INTERNAL + "." + p).toArray(String[]::new)).check(all);
+    noClasses().that().resideInAnyPackage("dev.tewheel.runtime.nccl", "dev.tewheel.runtime.ncclep",
+        "dev.tewheel.runtime.te").should().dependOnClassesThat()
+        .resideInAnyPackage(INTERNAL + ".host", INTERNAL + ".search").check(all);
+    noClasses().that().resideInAnyPackage(INTERNAL + ".host", INTERNAL + ".search", INTERNAL + ".load").should()
+        .dependOnClassesThat()
+        .haveNameMatching("java\\.lang\\.foreign\\.(Linker|SymbolLookup|FunctionDescriptor)\\b.*")
+        .because("binding a native function is internal.ffm's job").check(all);
   }
 
   @Test

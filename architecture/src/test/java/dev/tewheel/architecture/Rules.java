@@ -1,5 +1,6 @@
 package dev.tewheel.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -7,12 +8,14 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,21 @@ final class Rules {
   /** Each package of {@code root} is a slice; no two reach each other. */
   static ArchRule noPackageCycles(String root) {
     return slices().matching(root + ".(**)").should().beFreeOfCycles();
+  }
+
+  /**
+   * The subpackages of {@code root}, named lowest first, each import only the ones before it: no class of one names a
+   * class of a later one (or of a package below that).
+   */
+  static ArchRule layered(String root, List<String> lowestFirst) {
+    List<ArchRule> rules = new ArrayList<>();
+    for (int i = 0; i < lowestFirst.size() - 1; i++) {
+      String[] above = lowestFirst.subList(i + 1, lowestFirst.size()).stream().map(p -> root + "." + p + "..")
+          .toArray(String[]::new);
+      rules.add(noClasses().that().resideInAPackage(root + "." + lowestFirst.get(i) + "..").should()
+          .dependOnClassesThat().resideInAnyPackage(above));
+    }
+    return CompositeArchRule.of(rules);
   }
 
   /**

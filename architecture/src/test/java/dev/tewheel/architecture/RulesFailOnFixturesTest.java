@@ -31,6 +31,15 @@ class RulesFailOnFixturesTest {
   }
 
   @Test
+  void theLayeringRuleFailsOnALowerPackageNamingAHigherOneAndPassesTheOtherWay() {
+    JavaClasses classes = TeWheelClasses.fixture(FIXTURE + ".acyclic");
+    EvaluationResult upward = Rules.layered(FIXTURE + ".acyclic", List.of("a", "b")).evaluate(classes);
+    assertTrue(upward.hasViolation(), "b.Lower is named by a.Upper, so a below b must fail");
+    assertTrue(upward.getFailureReport().toString().contains("Upper"), upward.getFailureReport().toString());
+    assertFalse(Rules.layered(FIXTURE + ".acyclic", List.of("b", "a")).evaluate(classes).hasViolation());
+  }
+
+  @Test
   void theLoaderRuleFailsOnACallOfRunpathAndAGetenvOfLdLibraryPathOnly() {
     JavaClasses classes = TeWheelClasses.fixture(FIXTURE + ".reader");
     EvaluationResult result = noClasses().should(Rules.readLoaderInputs()).evaluate(classes);

@@ -1,6 +1,6 @@
 package dev.tewheel.runtime;
 
-import dev.tewheel.runtime.internal.Config;
+import dev.tewheel.runtime.internal.search.Config;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.te.TransformerEngine;

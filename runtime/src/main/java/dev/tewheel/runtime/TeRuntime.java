@@ -1,8 +1,24 @@
 package dev.tewheel.runtime;
 
-
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.error.LoadException;
-import dev.tewheel.runtime.internal.LoadedLibrary;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.ffm.NativeAccess;
+import dev.tewheel.runtime.internal.ffm.Symbols;
+import dev.tewheel.runtime.internal.ffm.VersionGetter;
+import dev.tewheel.runtime.internal.host.LinkerHost;
+import dev.tewheel.runtime.internal.host.PinnedLibrary;
+import dev.tewheel.runtime.internal.load.LoadCheck;
+import dev.tewheel.runtime.internal.load.LoadSequence;
+import dev.tewheel.runtime.internal.load.LoadedLibrary;
+import dev.tewheel.runtime.internal.search.Config;
+import dev.tewheel.runtime.internal.search.Discovery;
+import dev.tewheel.runtime.internal.search.JitCheck;
+import dev.tewheel.runtime.internal.search.NcclGate;
+import dev.tewheel.runtime.internal.search.Resolver;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.report.Availability;
@@ -15,22 +31,6 @@ import dev.tewheel.runtime.report.NcclEpCandidate;
 import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.runtime.te.TransformerEngine;
-import dev.tewheel.bundle.layout.WheelLibPaths;
-import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
-import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.loader.Environment;
-import dev.tewheel.runtime.internal.Config;
-import dev.tewheel.runtime.internal.Discovery;
-import dev.tewheel.runtime.internal.JitCheck;
-import dev.tewheel.runtime.internal.LoadSequence;
-import dev.tewheel.runtime.internal.Libc;
-import dev.tewheel.runtime.internal.LoadCheck;
-import dev.tewheel.runtime.internal.NativeAccess;
-import dev.tewheel.runtime.internal.NcclGate;
-import dev.tewheel.runtime.internal.PinnedLibrary;
-import dev.tewheel.runtime.internal.Resolver;
-import dev.tewheel.runtime.internal.Symbols;
-import dev.tewheel.runtime.internal.VersionGetter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -302,7 +302,7 @@ public final class TeRuntime {
         }
         return ProcessState.transformerEngine;
       }
-      Optional<Path> other = Libc.loadedFile(te.get().getFileName().toString())
+      Optional<Path> other = LinkerHost.loadedFile(te.get().getFileName().toString())
           .filter(p -> !WheelLibPaths.sameFile(p, te.get()));
       if (other.isPresent()) {
         throw sequence.failure(te.get().getFileName() + " is already loaded by another component from " + other.get()

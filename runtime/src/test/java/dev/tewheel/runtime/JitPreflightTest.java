@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.internal.ffm.Libc;
 import dev.tewheel.runtime.report.EnvironmentSetting;
 import dev.tewheel.runtime.report.JitPreflight;
-import dev.tewheel.runtime.internal.Libc;
 import dev.tewheel.standins.StandIns;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.runtime.cli.Main;
 import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.internal.host.LiveLoader;
 import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.LoadPrediction;
 import dev.tewheel.runtime.report.NativeWorld;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.runtime.te.TransformerEngine;
-import dev.tewheel.runtime.cli.Main;
-import dev.tewheel.runtime.internal.LiveLoader;
 import dev.tewheel.standins.FloorSpace;
 import dev.tewheel.standins.StandIns;
 import java.io.IOException;

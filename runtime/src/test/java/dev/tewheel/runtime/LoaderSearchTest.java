@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.elf.ElfFile;
-import dev.tewheel.runtime.internal.LiveLoader;
+import dev.tewheel.runtime.internal.host.LiveLoader;
+import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.standins.Gcc;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.ffm.Symbols;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.report.Availability;
-import dev.tewheel.runtime.internal.Libc;
-import dev.tewheel.runtime.internal.Symbols;
 import dev.tewheel.standins.StandIns;
 import dev.tewheel.standins.StandIns.Defect;
 import java.lang.foreign.FunctionDescriptor;

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.host.LinkerHost;
 import dev.tewheel.runtime.report.NativeLibrary;
 import dev.tewheel.runtime.report.NativeWorld;
 import dev.tewheel.runtime.report.NcclStatus;
-import dev.tewheel.runtime.internal.Libc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -105,9 +106,9 @@ class NativeWorldTest {
     // here is not guaranteed, so check what matters: cuBLASLt was loaded before cuBLAS, which NEEDS it and has
     // no RUNPATH to find it otherwise), and the sub-libraries of cuDNN are mapped too.
     for (String part : FakeWorld.CUDNN_PARTS) {
-      assertTrue(Libc.loadedFile("libcudnn_" + part + ".so.9").isPresent(), "libcudnn_" + part + ".so.9 mapped");
+      assertTrue(LinkerHost.loadedFile("libcudnn_" + part + ".so.9").isPresent(), "libcudnn_" + part + ".so.9 mapped");
     }
-    assertTrue(Libc.loadedFile("libcublas.so.12").isPresent());
+    assertTrue(LinkerHost.loadedFile("libcublas.so.12").isPresent());
     assertTrue(after.warnings().isEmpty(), after.warnings().toString());
   }
 

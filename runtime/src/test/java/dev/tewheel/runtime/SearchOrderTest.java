@@ -3,12 +3,12 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.loader.Environment;
-import dev.tewheel.runtime.internal.Config;
-import dev.tewheel.runtime.internal.Resolver;
-import dev.tewheel.runtime.internal.Resolver.Kind;
-import dev.tewheel.runtime.internal.Resolver.Located;
+import dev.tewheel.runtime.internal.search.Config;
+import dev.tewheel.runtime.internal.search.Resolver;
+import dev.tewheel.runtime.internal.search.Resolver.Kind;
+import dev.tewheel.runtime.internal.search.Resolver.Located;
+import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.standins.StandIns;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -3,7 +3,7 @@ package dev.tewheel.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.internal.NcclFunction;
+import dev.tewheel.runtime.internal.ffm.NcclFunction;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.te.TeStructs;

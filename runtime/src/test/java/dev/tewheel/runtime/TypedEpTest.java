@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tewheel.runtime.internal.NcclEpFunction;
-import dev.tewheel.runtime.internal.TeFunction;
+import dev.tewheel.runtime.internal.ffm.NcclEpFunction;
+import dev.tewheel.runtime.internal.ffm.TeFunction;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.nccl.NcclDataType;

@@ -1,7 +1,7 @@
 package dev.tewheel.bench;
 
 import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.internal.LiveLoader;
+import dev.tewheel.runtime.internal.host.LiveLoader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;

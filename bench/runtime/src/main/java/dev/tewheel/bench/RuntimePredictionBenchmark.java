@@ -2,9 +2,9 @@ package dev.tewheel.bench;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.SymbolScope;
+import dev.tewheel.runtime.internal.host.LiveLoader;
 import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.runtime.report.LoadPrediction;
-import dev.tewheel.runtime.internal.LiveLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,10 +7,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.error.NcclException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
-import dev.tewheel.runtime.internal.NativeCalls;
-import dev.tewheel.runtime.internal.NcclFunction;
+import dev.tewheel.runtime.internal.ffm.NativeCalls;
+import dev.tewheel.runtime.internal.ffm.NcclFunction;
+import dev.tewheel.runtime.internal.ffm.Symbols;
 import dev.tewheel.runtime.report.NcclVersion;
-import dev.tewheel.runtime.internal.Symbols;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

@@ -1,7 +1,7 @@
 package dev.tewheel.runtime.nccl;
 
-import dev.tewheel.runtime.internal.NativeObject;
-import dev.tewheel.runtime.internal.NcclFunction;
+import dev.tewheel.runtime.internal.ffm.NativeObject;
+import dev.tewheel.runtime.internal.ffm.NcclFunction;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.nccl;
 
-import dev.tewheel.runtime.internal.CValue;
+import dev.tewheel.runtime.internal.ffm.CValue;
 import dev.tewheel.runtime.ncclep.EpTensor;
 
 /** NCCL's {@code ncclDataType_t} ({@code nccl.h}), the element type of an {@link EpTensor}. */

@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
-import dev.tewheel.runtime.internal.NativeObject;
+import dev.tewheel.runtime.internal.ffm.NativeObject;
 import dev.tewheel.runtime.nccl.NcclComm;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

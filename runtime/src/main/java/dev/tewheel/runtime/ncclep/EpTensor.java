@@ -2,7 +2,7 @@ package dev.tewheel.runtime.ncclep;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
-import dev.tewheel.runtime.internal.NativeObject;
+import dev.tewheel.runtime.internal.ffm.NativeObject;
 import dev.tewheel.runtime.nccl.NcclDataType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

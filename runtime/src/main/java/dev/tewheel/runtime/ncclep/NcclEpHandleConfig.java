@@ -2,7 +2,7 @@ package dev.tewheel.runtime.ncclep;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.internal.Problems;
+import dev.tewheel.runtime.internal.ffm.Problems;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

@@ -8,8 +8,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.internal.Fields;
-import dev.tewheel.runtime.internal.Problems;
+import dev.tewheel.runtime.internal.ffm.Fields;
+import dev.tewheel.runtime.internal.ffm.Problems;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;

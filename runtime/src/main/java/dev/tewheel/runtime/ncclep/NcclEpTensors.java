@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
-import dev.tewheel.runtime.internal.Problems;
+import dev.tewheel.runtime.internal.ffm.Problems;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.function.Function;

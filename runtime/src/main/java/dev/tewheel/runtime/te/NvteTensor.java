@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.te;
 
-import dev.tewheel.runtime.internal.NativeObject;
+import dev.tewheel.runtime.internal.ffm.NativeObject;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 

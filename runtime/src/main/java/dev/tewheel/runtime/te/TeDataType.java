@@ -1,6 +1,6 @@
 package dev.tewheel.runtime.te;
 
-import dev.tewheel.runtime.internal.CValue;
+import dev.tewheel.runtime.internal.ffm.CValue;
 
 /** TE's {@code NVTEDType} ({@code transformer_engine.h}), the element type of an {@link NvteTensor}. */
 public enum TeDataType {

@@ -1,7 +1,7 @@
 package dev.tewheel.runtime.te;
 
-import dev.tewheel.runtime.internal.Fields;
-import dev.tewheel.runtime.internal.Problems;
+import dev.tewheel.runtime.internal.ffm.Fields;
+import dev.tewheel.runtime.internal.ffm.Problems;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.tewheel.runtime.internal.TeFunction;
+import dev.tewheel.runtime.internal.ffm.TeFunction;
 import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

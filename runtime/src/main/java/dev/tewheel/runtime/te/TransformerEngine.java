@@ -5,10 +5,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
-import dev.tewheel.runtime.internal.LoadedLibrary;
-import dev.tewheel.runtime.internal.NativeCalls;
-import dev.tewheel.runtime.internal.Problems;
-import dev.tewheel.runtime.internal.TeFunction;
+import dev.tewheel.runtime.internal.ffm.NativeCalls;
+import dev.tewheel.runtime.internal.ffm.Problems;
+import dev.tewheel.runtime.internal.ffm.TeFunction;
+import dev.tewheel.runtime.internal.load.LoadedLibrary;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.ncclep.NcclEpStructs;

@@ -1,0 +1,74 @@
+package dev.tewheel.runtime.internal.ffm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * What the typed bindings share: the status check folded into a bound handle, unwrapping what invokeExact throws,
+ * and checking struct arguments.
+ */
+public final class NativeCalls {
+  private static final MethodHandle CHECK;
+
+  static {
+    try {
+      CHECK = MethodHandles.lookup().findStatic(NativeCalls.class, "check",
+          MethodType.methodType(void.class, Failure.class, String.class, int.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private NativeCalls() {}
+
+  /** What a nonzero status of {@code function} becomes (NCCL's and NCCL EP's exceptions, with NCCL's text). */
+  @FunctionalInterface
+  public interface Failure {
+    RuntimeException of(String function, int status);
+  }
+
+  /**
+   * {@code downcall}, an {@code int}-returning C function, as a handle returning void that throws
+   * {@code failure}'s exception on a nonzero status: the check lives in the bound handle, so a method is its
+   * argument checks and one call, and the JIT inlines the check with the call.
+   */
+  public static MethodHandle checked(MethodHandle downcall, Failure failure, String function) {
+    return MethodHandles.filterReturnValue(downcall, MethodHandles.insertArguments(CHECK, 0, failure, function));
+  }
+
+  private static void check(Failure failure, String function, int status) {
+    if (status != 0) {
+      throw failure.of(function, status);
+    }
+  }
+
+  public static RuntimeException rethrow(Throwable t) {
+    return Libc.unexpected(t);
+  }
+
+  /**
+   * Checks a struct argument before it crosses into native code, where NCCL EP asserts (aborting the process) or
+   * TE throws (ending the JVM): NULL only when {@code optional}; otherwise large enough for {@code layout}.
+   */
+  public static MemorySegment struct(String function, String parameter, MemorySegment struct, StructLayout layout,
+      boolean optional) {
+    if (struct == null || struct.equals(MemorySegment.NULL)) {
+      if (optional) {
+        return MemorySegment.NULL;
+      }
+      throw new IllegalArgumentException(function + ": " + parameter + " must not be NULL");
+    }
+    if (struct.byteSize() != 0 && struct.byteSize() < layout.byteSize()) {
+      throw new IllegalArgumentException(function + ": " + parameter + " is " + struct.byteSize()
+          + " bytes, smaller than " + layout.name().orElse("its struct") + " (" + layout.byteSize() + " bytes)");
+    }
+    return struct;
+  }
+
+  public static MemorySegment orNull(MemorySegment segment) {
+    return segment == null ? MemorySegment.NULL : segment;
+  }
+}

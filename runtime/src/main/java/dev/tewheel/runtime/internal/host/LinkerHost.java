@@ -1,0 +1,303 @@
+package dev.tewheel.runtime.internal.host;
+
+import dev.tewheel.loader.ElfFiles;
+import dev.tewheel.loader.GlibcVersion;
+import dev.tewheel.loader.Host;
+import dev.tewheel.loader.Hwcaps;
+import dev.tewheel.loader.LdSoCache;
+import dev.tewheel.loader.SearchPaths;
+import dev.tewheel.loader.te.TeLoadSequence;
+import dev.tewheel.runtime.internal.ffm.HostMachine;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What this machine's glibc dynamic linker adds to a search path, as it decides once at process start: the
+ * hwcaps subfolders it tries in every search-path folder before the folder itself ({@code _dl_important_hwcaps}),
+ * the values of {@code $PLATFORM} and {@code $LIB}, and the executable whose DT_RPATH applies to every load.
+ * The rules over those facts are the loader model's ({@link Hwcaps}); this class probes the live facts (glibc's
+ * version and usable-feature bits through FFM, /proc/cpuinfo, /proc/self/exe) and hands them over as a {@link Host}.
+ */
+public final class LinkerHost {
+  private static final Path CPUINFO = Path.of("/proc/cpuinfo");
+  private static final Path SELF = Path.of("/proc/self/exe");
+
+  private static volatile List<String> subfolders;
+  private static volatile Optional<String> platform;
+  private static volatile Optional<String> lib;
+  private static volatile Optional<Host.Executable> executable;
+
+  private LinkerHost() {}
+
+  /**
+   * This process as the loader model's input, now: the variables the model reads as getenv sees them (te-runtime's
+   * own setenv included; System.getenv keeps the copy it made first), /etc/ld.so.cache, the running glibc and its
+   * hwcaps subfolders, {@code $PLATFORM}, {@code $LIB} and the executable. What is mapped is asked of ld.so itself
+   * by name ({@link LinkerHost#loadedFile}, RTLD_NOLOAD) when the model needs it; {@code listed} names the copies
+   * /proc/self/maps shows that the caller asks about by file name (TE's libraries, ...).
+   */
+  public static Host host(List<Host.Mapped> listed) {
+    return new Host(environment(), Optional.of(LdSoCache.FILE), glibc(), subfolders(), platform(), lib(),
+        executable(), new LiveMapped(List.copyOf(listed)));
+  }
+
+  /**
+   * Only the variables the model reads, as getenv sees them now: for a question that asks nothing of the dynamic
+   * linker (which site-packages, ...), so the linker's facts are not probed for it.
+   */
+  public static Host environmentOnly() {
+    return Host.bare().withEnvironment(environment());
+  }
+
+  private static Map<String, String> environment() {
+    Map<String, String> environment = new HashMap<>();
+    List<String> names = new ArrayList<>(TeLoadSequence.environmentNames());
+    names.addAll(SearchPaths.environmentNames());
+    for (String name : names) {
+      String value = Libc.getenv(name);
+      if (value != null) {
+        environment.put(name, value);
+      }
+    }
+    return environment;
+  }
+
+  /** {@link #host(List)} with nothing listed. */
+  public static Host host() {
+    return host(List.of());
+  }
+
+  /**
+   * The file the dynamic linker really mapped for {@code handle}: l_name of its link map, i.e. the name it was first
+   * opened by; for a library te-runtime opened through {@code /proc/self/fd/N} ({@link PinnedLibrary}), the path it
+   * opened. Empty for the main program or when dlinfo fails.
+   */
+  public static Optional<Path> mappedFile(MemorySegment handle) {
+    String name = Libc.linkMapName(handle);
+    if (name == null || name.isEmpty()) {
+      return Optional.empty();
+    }
+    Path opened = PinnedLibrary.openedAs(name);
+    return Optional.of(opened != null ? opened : Path.of(name));
+  }
+
+  /**
+   * The file of an object already loaded in this process whose SONAME (or a name it was opened by) is
+   * {@code soname}: dlopen with RTLD_NOLOAD, which never opens a file and never runs a constructor.
+   */
+  public static Optional<Path> loadedFile(String soname) {
+    Libc.Opened opened = Libc.dlopen(soname, Libc.RTLD_LAZY | Libc.RTLD_NOLOAD);
+    if (!opened.ok()) {
+      return Optional.empty();
+    }
+    try {
+      return mappedFile(opened.handle());
+    } finally {
+      Libc.dlclose(opened.handle());
+    }
+  }
+
+  /** The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked). */
+  private record LiveMapped(List<Host.Mapped> listed) implements Host.MappedObjects {
+    @Override
+    public Optional<Host.Mapped> find(String soname) {
+      return loadedFile(soname).map(file -> new Host.Mapped(soname, file, Host.Scope.LOCAL));
+    }
+  }
+
+  /**
+   * The subfolders tried in each search-path folder, in order, each ending in '/', the folder itself ({@code ""})
+   * last: glibc 2.33+ tries {@code glibc-hwcaps/x86-64-v4 … v2} for the levels this CPU supports, highest first;
+   * glibc before 2.37 then tries the legacy power set of its hwcap names, {@code $PLATFORM} and {@code tls}.
+   */
+  static List<String> subfolders() {
+    List<String> known = subfolders;
+    if (known == null) {
+      known = Hwcaps.subfolders(glibc(), x86Cpu());
+      subfolders = known;
+    }
+    return known;
+  }
+
+  /** {@code $PLATFORM}: on x86-64 {@code haswell} or {@code xeon_phi} for such Intel CPUs, else AT_PLATFORM's. */
+  static Optional<String> platform() {
+    Optional<String> known = platform;
+    if (known == null) {
+      known = x86Cpu().map(Hwcaps::x86Platform);
+      platform = known;
+    }
+    return known;
+  }
+
+  /**
+   * {@code $LIB}: glibc's build sets it from its library folder, which is the folder the running libc.so.6 was
+   * mapped from: upstream takes its last part ({@code lib64} on Fedora), Debian and Ubuntu the whole folder below
+   * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
+   */
+  static Optional<String> lib() {
+    Optional<String> known = lib;
+    if (known == null) {
+      // Asked once: the running libc does not move, and every live host carries it.
+      known = loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
+          .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
+      lib = known;
+    }
+    return known;
+  }
+
+  private static volatile Optional<GlibcVersion> glibc;
+
+  private static Optional<GlibcVersion> glibc() {
+    Optional<GlibcVersion> known = glibc;
+    if (known == null) {
+      known = glibcVersion();
+      glibc = known;
+    }
+    return known;
+  }
+
+  /** The executable, read once; empty when /proc/self/exe cannot be read as ELF. */
+  static Optional<Host.Executable> executable() {
+    Optional<Host.Executable> known = executable;
+    if (known == null) {
+      try {
+        // glibc takes the executable's $ORIGIN from /proc/self/exe, links resolved.
+        Path file = SELF.toRealPath();
+        known = Optional.of(new Host.Executable(file, ElfFiles.readWithoutSymbols(file)));
+      } catch (IOException e) {
+        known = Optional.empty();
+      }
+      executable = known;
+    }
+    return known;
+  }
+
+  private static volatile Optional<Hwcaps.Cpu> cpu;
+
+  /** {@link #readX86Cpu()}, read once: the subfolders and {@code $PLATFORM} both follow from it. */
+  private static Optional<Hwcaps.Cpu> x86Cpu() {
+    Optional<Hwcaps.Cpu> known = cpu;
+    if (known == null) {
+      known = readX86Cpu();
+      cpu = known;
+    }
+    return known;
+  }
+
+  /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
+  private static Optional<Hwcaps.Cpu> readX86Cpu() {
+    if (HostMachine.current() != dev.tewheel.elf.ElfMachine.X86_64) {
+      return Optional.empty();
+    }
+    String vendor = "";
+    try (BufferedReader in = Files.newBufferedReader(CPUINFO, StandardCharsets.US_ASCII)) {
+      String line;
+      int read = 0;
+      while ((line = in.readLine()) != null && read++ < 200) {
+        int colon = line.indexOf(':');
+        if (colon < 0) {
+          continue;
+        }
+        String key = line.substring(0, colon).strip();
+        String value = line.substring(colon + 1).strip();
+        if (key.equals("vendor_id")) {
+          vendor = value;
+        } else if (key.equals("flags")) {
+          Set<String> flags = new HashSet<>();
+          // Split by hand on white space: a regex split would compile a Pattern on the cold path.
+          int start = -1;
+          for (int i = 0; i <= value.length(); i++) {
+            boolean blank = i == value.length() || Character.isWhitespace(value.charAt(i));
+            if (blank && start >= 0) {
+              flags.add(value.substring(start, i));
+              start = -1;
+            } else if (!blank && start < 0) {
+              start = i;
+            }
+          }
+          glibcActive(flags);
+          return Optional.of(new Hwcaps.Cpu(vendor, flags));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no cpuinfo: no subfolders known
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The flags the hwcaps rules read, where they are known, as glibc itself judges them usable: glibc 2.33+ answers
+   * with {@code __x86_get_cpuid_feature_leaf} (sys/platform/x86.h), whose active bits are what its hwcaps and
+   * platform choice read. The kernel's /proc/cpuinfo may hide a flag the CPU has and glibc uses (seen on a VM: no
+   * {@code abm}, while glibc counts LZCNT as usable and searches x86-64-v3 and v4).
+   */
+  private static void glibcActive(Set<String> flags) {
+    int[][] leaves = new int[3][];
+    for (X86Feature feature : X86Feature.values()) {
+      try {
+        if (leaves[feature.leaf] == null) {
+          leaves[feature.leaf] = Libc.x86ActiveFeatures(feature.leaf);
+          if (leaves[feature.leaf] == null) {
+            return; // before 2.33: /proc/cpuinfo stands in
+          }
+        }
+      } catch (RuntimeException e) {
+        return;
+      }
+      if ((leaves[feature.leaf][feature.register] & (1 << feature.bit)) != 0) {
+        flags.add(feature.flag);
+      } else {
+        flags.remove(feature.flag);
+      }
+    }
+  }
+
+  /**
+   * The cpuinfo flags the rules above read, and where glibc keeps each (leaf index, register eax..edx, bit). FPU is
+   * left to /proc/cpuinfo: glibc never marks it active (x86-64 has it by definition).
+   */
+  private enum X86Feature {
+    CX8("cx8", 0, 3, 8), CMOV("cmov", 0, 3, 15), MMX("mmx", 0, 3, 23), FXSR("fxsr", 0, 3, 24),
+    SSE("sse", 0, 3, 25), SSE2("sse2", 0, 3, 26),
+    SSE3("pni", 0, 2, 0), SSSE3("ssse3", 0, 2, 9), FMA("fma", 0, 2, 12), CX16("cx16", 0, 2, 13),
+    SSE4_1("sse4_1", 0, 2, 19), SSE4_2("sse4_2", 0, 2, 20), MOVBE("movbe", 0, 2, 22), POPCNT("popcnt", 0, 2, 23),
+    AVX("avx", 0, 2, 28), F16C("f16c", 0, 2, 29),
+    BMI1("bmi1", 1, 1, 3), AVX2("avx2", 1, 1, 5), BMI2("bmi2", 1, 1, 8), AVX512F("avx512f", 1, 1, 16),
+    AVX512DQ("avx512dq", 1, 1, 17), AVX512PF("avx512pf", 1, 1, 26), AVX512ER("avx512er", 1, 1, 27),
+    AVX512CD("avx512cd", 1, 1, 28), AVX512BW("avx512bw", 1, 1, 30), AVX512VL("avx512vl", 1, 1, 31),
+    LAHF("lahf_lm", 2, 2, 0), LZCNT("abm", 2, 2, 5);
+
+    final String flag;
+    final int leaf;
+    final int register;
+    final int bit;
+
+    X86Feature(String flag, int leaf, int register, int bit) {
+      this.flag = flag;
+      this.leaf = leaf;
+      this.register = register;
+      this.bit = bit;
+    }
+  }
+
+  /** glibc's major and minor from gnu_get_libc_version(); empty on another C library. */
+  private static Optional<GlibcVersion> glibcVersion() {
+    try {
+      return Optional.ofNullable(Libc.glibcVersion()).map(GlibcVersion::parse);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

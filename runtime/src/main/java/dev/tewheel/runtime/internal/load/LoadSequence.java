@@ -1,0 +1,236 @@
+package dev.tewheel.runtime.internal.load;
+
+import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.bundle.ncclep.NcclEpFunctions;
+import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
+import dev.tewheel.bundle.ncclep.NcclEpVersion;
+import dev.tewheel.runtime.error.LoadException;
+import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.ffm.Symbols;
+import dev.tewheel.runtime.internal.ffm.VersionGetter;
+import dev.tewheel.runtime.internal.host.LinkerHost;
+import dev.tewheel.runtime.internal.host.PinnedLibrary;
+import dev.tewheel.runtime.internal.search.Config;
+import dev.tewheel.runtime.internal.search.Discovery;
+import dev.tewheel.runtime.internal.search.JitCheck;
+import dev.tewheel.runtime.internal.search.NcclGate;
+import dev.tewheel.runtime.internal.search.Resolver;
+import dev.tewheel.runtime.report.Availability;
+import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.NcclEpCandidate;
+import dev.tewheel.runtime.report.NcclStatus;
+import dev.tewheel.runtime.report.NcclVersion;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One load by te-runtime (NCCL, NCCL EP or TE), with the state of that attempt: the search made once, the report
+ * resolved once and only when needed (a failure carries it without resolving again), and the steps the loads share,
+ * each written once: the NCCL gate's copy opened on one descriptor, {@code NCCL_EP_HOME} and the JIT's variables,
+ * and the open-check-dlopen-recheck of a pinned file. {@code TeRuntime} keeps only what dlopen makes process-wide.
+ */
+public final class LoadSequence {
+  private final Config config;
+  private Resolver.Located located;
+  private Resolver.Resolution resolution;
+
+  public LoadSequence(Config config) {
+    this.config = Objects.requireNonNull(config);
+  }
+
+  /** The bundle search, made once for this attempt. */
+  public Resolver.Located located() {
+    if (located == null) {
+      located = Resolver.locate(config);
+    }
+    return located;
+  }
+
+  /** The availability rule over {@link #located()}, resolved once for this attempt. */
+  public Resolver.Resolution resolution() {
+    if (resolution == null) {
+      resolution = Resolver.resolve(config, located());
+    }
+    return resolution;
+  }
+
+  /** A failed step: its sentence, with this attempt's report. */
+  public LoadException failure(String message) {
+    return new LoadException(message, resolution().availability());
+  }
+
+  public LoadException failure(String message, Throwable cause) {
+    return new LoadException(message, resolution().availability(), cause);
+  }
+
+  /** The libnccl.so.2 loaded, and its functions. */
+  public record LoadedNccl(NcclVersion version, Symbols symbols) {}
+
+  /**
+   * Loads the {@code libnccl.so.2} the NCCL gate reads, with RTLD_NOW | RTLD_GLOBAL: the copy already mapped (by
+   * SONAME), else the file opened once, its SONAME read and the library loaded through that descriptor. The version
+   * is the loaded copy's.
+   */
+  public LoadedNccl nccl() {
+    NcclStatus gate = NcclGate.probe(Discovery.nccl(config, located().bundle().map(Resolver.Bundle::folder)),
+        config.effectiveMinimumNcclVersion());
+    if (gate.library().isEmpty() || gate.version().isEmpty()) {
+      throw failure("libnccl.so.2 cannot be loaded: " + gate.detail());
+    }
+    Path file = gate.library().get();
+    Libc.Opened opened;
+    if (gate.source() == NcclStatus.Source.ALREADY_MAPPED) {
+      // The copy another component mapped: taken by SONAME, never by a path that may name another file by now.
+      opened = Libc.dlopen(NcclGate.SONAME, Libc.RTLD_NOW | Libc.RTLD_GLOBAL | Libc.RTLD_NOLOAD);
+    } else {
+      // Opened once; its SONAME and version are read from what is loaded through that descriptor.
+      try (PinnedLibrary pinned = PinnedLibrary.open(file, true)) {
+        Optional<String> soname = pinned.soname();
+        if (!soname.equals(Optional.of(NcclGate.SONAME))) {
+          throw failure(file + " has SONAME " + soname.orElse("(none)") + " now, not " + NcclGate.SONAME + " as when"
+              + " the NCCL gate read it: it changed in between, and te-runtime loads only what it checked");
+        }
+        opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
+      } catch (IOException e) {
+        throw failure("libnccl.so.2 cannot be loaded: " + e.getMessage());
+      }
+    }
+    Path mapped = opened(opened, file);
+    // The version of the bytes loaded, which is what the gate read unless the file changed in between.
+    Optional<NcclVersion> version;
+    try {
+      version = NcclGate.version(opened.handle(), mapped);
+    } catch (IllegalStateException e) {
+      throw failure(e.getMessage());
+    }
+    return new LoadedNccl(version.orElseThrow(() -> failure(mapped + " defines no ncclGetVersion now, although the"
+        + " NCCL gate read one: it changed in between")), new Symbols(opened.handle(), mapped));
+  }
+
+  /** dlopen's answer, or a failure with dlerror's text; the file the dynamic linker mapped (dlinfo). */
+  private Path opened(Libc.Opened opened, Path file) {
+    if (!opened.ok()) {
+      throw failure("dlopen(" + file + ") failed: " + opened.error());
+    }
+    return LinkerHost.mappedFile(opened.handle()).orElse(file);
+  }
+
+  /**
+   * What NCCL EP's JIT needs before NCCL EP or TE loads: {@code NCCL_EP_HOME} set (overwrite 0) to the bundle's
+   * folder of shipped headers, as TE's provider does (without it the JIT looks at the build machine's path in
+   * config.h), and the JIT's own variables ({@link JitCheck#apply}).
+   */
+  public Optional<EnvironmentSetting> prepareJit(Optional<Path> ncclEpHome, Optional<Path> sitePackages) {
+    Optional<EnvironmentSetting> home =
+        ncclEpHome.map(folder -> JitCheck.set(Config.NCCL_EP_HOME_ENV, folder.toString(), false));
+    try {
+      JitCheck.apply(sitePackages);
+    } catch (JitCheck.UnsafeCache e) {
+      throw failure(e.getMessage());
+    }
+    return home;
+  }
+
+  /** NCCL EP loaded: its functions and mapped file, and what {@code ncclEpGetVersion} reported. */
+  public record LoadedNcclEp(Symbols symbols, Path mappedFrom, NcclVersion version) {}
+
+  /**
+   * Opens the chosen NCCL EP once and judges it again on that descriptor (the selection rule, the manifest's size
+   * and, with {@code te.verifyDigests}, SHA-256), then dlopen through it (RTLD_NOW | RTLD_LOCAL); checks the file
+   * mapped (dlinfo), every required function (dlsym) and that {@code ncclEpGetVersion}'s major is the SONAME's. A
+   * library that fails a check after dlopen is unloaded.
+   */
+  public LoadedNcclEp ncclEp(Availability availability) {
+    NcclEpCandidate chosen = availability.chosen().orElseThrow();
+    PinnedLibrary pinned;
+    Libc.Opened opened;
+    try {
+      pinned = LoadCheck.ncclEp(resolution().bundle().orElseThrow(), chosen.file(), availability.requiredMajor(),
+          config);
+    } catch (IOException e) {
+      throw failure(e.getMessage(), e);
+    }
+    try {
+      opened = pinned.load(Libc.RTLD_NOW | Libc.RTLD_LOCAL);
+    } catch (IOException e) {
+      pinned.close();
+      throw failure(e.getMessage(), e);
+    }
+    boolean keep = false;
+    try {
+      Path mapped = opened(opened, chosen.file());
+      if (!WheelLibPaths.sameFile(mapped, chosen.file())) {
+        throw failure(Resolver.alreadyLoaded(chosen.soname(), chosen.file(), mapped));
+      }
+      Symbols symbols = new Symbols(opened.handle(), chosen.file());
+      List<String> missing = NcclEpFunctions.REQUIRED.stream().filter(name -> !symbols.defines(name)).toList();
+      if (!missing.isEmpty()) {
+        throw failure(chosen.file() + " does not export " + String.join(", ", missing)
+            + ", which TE's provider resolves");
+      }
+      NcclVersion version = ncclEpVersion(symbols, chosen.file());
+      int sonameMajor = NcclEpLibraryName.sonameMajor(chosen.soname().orElseThrow()).orElseThrow();
+      if (version.major() != sonameMajor) {
+        throw failure(chosen.file() + " has SONAME " + chosen.soname().get() + " but ncclEpGetVersion reports "
+            + version + "; te-runtime refuses a library whose version contradicts its SONAME");
+      }
+      keep = true;
+      return new LoadedNcclEp(symbols, mapped, version);
+    } finally {
+      if (!keep && opened.ok()) {
+        pinned.unload(opened);
+      }
+      pinned.close(); // the descriptor stays open while the library is mapped through its name
+    }
+  }
+
+  private NcclVersion ncclEpVersion(Symbols symbols, Path file) {
+    int[] code = new int[1];
+    int status = VersionGetter.call(symbols.address("ncclEpGetVersion"), code);
+    if (status != 0 || code[0] < 0) {
+      throw failure("ncclEpGetVersion of " + file + " returned status " + status);
+    }
+    try {
+      return Resolver.version(NcclEpVersion.fromCode(code[0]));
+    } catch (IllegalArgumentException e) {
+      throw failure("ncclEpGetVersion of " + file + " reported " + code[0]
+          + ", which is no MAJOR*10000 + MINOR*100 + PATCH", e);
+    }
+  }
+
+  /**
+   * Loads TE, opened once and checked against the manifest on that descriptor ({@link LoadCheck}) before anything is
+   * loaded: {@code dependencies} (TE's native world and NCCL) run first, then {@link #prepareJit}; TE itself is
+   * loaded by path with RTLD_LAZY | RTLD_GLOBAL (its provider asks where it lives), after the path is checked to
+   * still name the file checked, and the file mapped must be that one.
+   *
+   * @param hint a sentence of what stands in the way of TE's world that matches dlerror's text, if any
+   */
+  public LoadedLibrary transformerEngine(Path te, Runnable dependencies, Optional<Path> sitePackages,
+      java.util.function.Function<String, String> hint) {
+    Resolver.Bundle bundle = located().bundle().orElseThrow();
+    try (PinnedLibrary pinned = LoadCheck.transformerEngine(bundle, te, config)) {
+      dependencies.run();
+      Optional<EnvironmentSetting> home = prepareJit(bundle.ncclEpHome(), sitePackages);
+      if (!pinned.isNamedBy(te)) {
+        throw failure(te + " was replaced by another file after te-runtime checked it; te-runtime loads only"
+            + " what it checked. Find out who else changes " + te.getParent());
+      }
+      Libc.Opened opened = Libc.dlopen(te.toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
+      if (!opened.ok()) {
+        throw failure("dlopen(" + te + ") failed: " + opened.error() + hint.apply(opened.error()));
+      }
+      if (!pinned.isMappedBy(opened.handle())) {
+        // Too late to keep its constructors from running, but not to stop here; the library stays mapped.
+        throw failure("the dynamic linker mapped another file than the " + te + " te-runtime checked: it was"
+            + " replaced between the check and dlopen. Find out who else changes " + te.getParent());
+      }
+      return new LoadedLibrary(new Symbols(opened.handle(), te), opened(opened, te), home);
+    } catch (IOException e) {
+      throw failure(e.getMessage());
+    }
+  }
+}
