@@ -1,9 +1,14 @@
 package dev.tewheel.runtime.ncclep;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import dev.tewheel.runtime.internal.NativeObject;
 import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.nccl.NcclDataType;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,12 +22,14 @@ public final class EpGroup implements AutoCloseable {
   private final NcclEp ep;
   private final NativeObject group;
   private final NcclEpGroupConfig config;
+  private final NcclComm comm;
   private final Set<EpHandle> handles = ConcurrentHashMap.newKeySet();
 
-  EpGroup(NcclEp ep, MemorySegment group, NcclEpGroupConfig config) {
+  EpGroup(NcclEp ep, MemorySegment group, NcclEpGroupConfig config, NcclComm comm) {
     this.ep = ep;
     this.group = new NativeObject(group, "the NCCL EP group was destroyed (ncclEpGroupDestroy)");
     this.config = config;
+    this.comm = comm;
   }
 
   /** The native {@code ncclEpGroup_t}. */
@@ -72,6 +79,53 @@ public final class EpGroup implements AutoCloseable {
     EpHandle handle = new EpHandle(this, created, layout);
     handles.add(handle);
     return handle;
+  }
+
+  /**
+   * {@code ncclEpMaskQuery} (a group made with {@code enableMask}): writes each rank's mask, 1 active and 0 masked,
+   * into {@code maskStatus}, a 1-D int32 tensor of one element per rank in device memory, on {@code stream}.
+   */
+  public void maskQuery(EpTensor maskStatus, MemorySegment stream) {
+    requireMask("ncclEpMaskQuery");
+    long[] sizes = maskStatus.sizes();
+    if (maskStatus.datatype() != NcclDataType.INT32 || sizes.length != 1 || sizes[0] != comm.count()) {
+      throw new IllegalArgumentException("ncclEpMaskQuery refused before the native call: mask_status is "
+          + maskStatus.datatype() + " " + Arrays.toString(sizes) + "; it must be INT32 [" + comm.count()
+          + "] (one int per rank)");
+    }
+    ep.maskQuery(segment(), maskStatus.data(), stream);
+  }
+
+  /**
+   * {@code ncclEpMaskUpdate} (a group made with {@code enableMask}): sets every rank's mask at once, 1 active and 0
+   * masked, from {@code mask}, one value per rank (host memory, as the header asks).
+   */
+  public void maskUpdate(int[] mask, MemorySegment stream) {
+    requireMask("ncclEpMaskUpdate");
+    if (mask.length != comm.count() || Arrays.stream(mask).anyMatch(m -> m != 0 && m != 1)) {
+      throw new IllegalArgumentException("ncclEpMaskUpdate refused before the native call: the mask is "
+          + Arrays.toString(mask) + "; it must hold " + comm.count() + " values (one per rank), each 1 (active) or"
+          + " 0 (masked)");
+    }
+    try (Arena arena = Arena.ofConfined()) {
+      ep.maskUpdate(segment(), arena.allocateFrom(JAVA_INT, mask), stream);
+    }
+  }
+
+  /**
+   * {@code ncclEpMaskClean} (a group made with {@code enableMask}), collective over the ranks still active: every
+   * rank active again; the asynchronous error stays until {@link #errorClear()}.
+   */
+  public void maskClean(MemorySegment stream) {
+    requireMask("ncclEpMaskClean");
+    ep.maskClean(segment(), stream);
+  }
+
+  private void requireMask(String function) {
+    if (!config.enableMask()) {
+      throw new IllegalArgumentException(function + " refused before the native call: the group was made without"
+          + " enableMask, which rank masking needs");
+    }
   }
 
   /** {@code ncclEpGetAsyncError}: the group's pending asynchronous error, 0 when none. */

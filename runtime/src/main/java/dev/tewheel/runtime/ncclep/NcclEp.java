@@ -196,7 +196,7 @@ public final class NcclEp {
   public EpGroup createGroup(NcclComm comm, NcclEpGroupConfig config) {
     java.util.Objects.requireNonNull(config, "config");
     try (Arena arena = Arena.ofConfined()) {
-      return new EpGroup(this, createGroup(comm, config.allocate(arena)), config);
+      return new EpGroup(this, createGroup(comm, config.allocate(arena)), config, comm);
     }
   }
 
