@@ -396,7 +396,7 @@ class TypedEpTest {
         NcclEpDispatchConfig.Flag.SEND_ONLY).segment();
     assertEquals(24, dispatch.get(JAVA_INT, 0));
     assertEquals(NcclEpStructs.MAGIC, dispatch.get(JAVA_INT, 4));
-    assertArrayEquals(new int[] {1, 0, NcclEpStructs.BWD_PASS, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
+    assertArrayEquals(new int[] {1, 0, 1 /* NCCL_EP_BWD_PASS */, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
     MemorySegment combine = NcclEpCombineConfig.DEFAULT.segment();
     assertArrayEquals(new int[] {20, NcclEpStructs.MAGIC, 0, 0, 0}, combine.toArray(JAVA_INT), "the initializer's");
     MemorySegment info = NcclEpLayoutInfo.builder()

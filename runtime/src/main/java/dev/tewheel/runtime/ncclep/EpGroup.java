@@ -1,7 +1,10 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.NativeCalls.orNull;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.tewheel.runtime.internal.NativeCalls;
 import dev.tewheel.runtime.internal.NativeObject;
 import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.nccl.NcclDataType;
@@ -19,14 +22,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * that throws {@link IllegalStateException}. Close it before the communicator.
  */
 public final class EpGroup implements AutoCloseable {
-  private final NcclEp ep;
+  /** Each thread's {@code size_t} out-parameter of ncclEpHandleMemSize, a heap segment made once per thread. */
+  private static final ThreadLocal<MemorySegment> SIZE_OUT =
+      ThreadLocal.withInitial(() -> MemorySegment.ofArray(new long[1]));
+
   private final NativeObject group;
   private final NcclEpGroupConfig config;
   private final NcclComm comm;
   private final Set<EpHandle> handles = ConcurrentHashMap.newKeySet();
 
-  EpGroup(NcclEp ep, MemorySegment group, NcclEpGroupConfig config, NcclComm comm) {
-    this.ep = ep;
+  EpGroup(MemorySegment group, NcclEpGroupConfig config, NcclComm comm) {
     this.group = new NativeObject(group, "the NCCL EP group was destroyed (ncclEpGroupDestroy)");
     this.config = config;
     this.comm = comm;
@@ -42,9 +47,19 @@ public final class EpGroup implements AutoCloseable {
     return config;
   }
 
-  /** {@code ncclEpHandleMemSize}: the bytes of routing memory a handle of {@code layout} needs. */
+  /**
+   * {@code ncclEpHandleMemSize}: the bytes of routing memory a handle of {@code layout} needs. The size comes back
+   * through this thread's heap buffer (a critical downcall writes it; no upcall can reenter), so a call allocates
+   * nothing.
+   */
   public long handleMemSize(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk) {
-    return ep.handleMemSize(segment(), layout, handleConfig, numTopk);
+    MemorySegment out = SIZE_OUT.get();
+    try {
+      NcclEp.Bound.HANDLE_MEM_SIZE.invokeExact(segment(), layout.code(), handleConfig.struct(), out, numTopk);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    return out.get(JAVA_LONG, 0);
   }
 
   /**
@@ -52,7 +67,7 @@ public final class EpGroup implements AutoCloseable {
    * collective (see {@code nccl_ep.h}). Route it with {@link EpHandle#update} before the first dispatch.
    */
   public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk) {
-    return handle(layout, ep.initHandle(segment(), layout, handleConfig, numTopk, MemorySegment.NULL));
+    return initHandle(layout, handleConfig, numTopk, MemorySegment.NULL);
   }
 
   /**
@@ -60,7 +75,15 @@ public final class EpGroup implements AutoCloseable {
    * {@link #handleMemSize} bytes, which the handle does not free.
    */
   public EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk, EpTensor handleMem) {
-    return handle(layout, ep.initHandle(segment(), layout, handleConfig, numTopk, handleMem.segment()));
+    return initHandle(layout, handleConfig, numTopk, handleMem.segment());
+  }
+
+  private EpHandle initHandle(EpLayout layout, NcclEpHandleConfig handleConfig, int numTopk, MemorySegment memory) {
+    MemorySegment g = segment();
+    MemorySegment config = handleConfig.struct();
+    return handle(layout, NcclEp.created(out -> {
+      NcclEp.Bound.INIT_HANDLE.invokeExact(out, g, layout.code(), config, numTopk, memory);
+    }));
   }
 
   /**
@@ -71,8 +94,13 @@ public final class EpGroup implements AutoCloseable {
       NcclEpHandleConfig handleConfig, MemorySegment stream) {
     Objects.requireNonNull(layout, "layout");
     EpCallRules.update("ncclEpCreateHandle", config.algorithm(), Objects.requireNonNull(layoutInfo, "layoutInfo"));
-    return handle(layout, ep.createHandle(segment(), layout.code(), topkIdx.segment(), layoutInfo.segment(),
-        handleConfig.struct(), stream));
+    MemorySegment g = segment();
+    MemorySegment topk = topkIdx.segment();
+    MemorySegment info = layoutInfo.segment();
+    MemorySegment config = handleConfig.struct();
+    return handle(layout, NcclEp.created(out -> {
+      NcclEp.Bound.CREATE_HANDLE.invokeExact(out, g, layout.code(), topk, info, config, orNull(stream));
+    }));
   }
 
   private EpHandle handle(EpLayout layout, MemorySegment created) {
@@ -93,7 +121,7 @@ public final class EpGroup implements AutoCloseable {
           + maskStatus.datatype() + " " + Arrays.toString(sizes) + "; it must be INT32 [" + comm.count()
           + "] (one int per rank)");
     }
-    ep.maskQuery(segment(), maskStatus.data(), stream);
+    NcclEp.call(NcclEp.Bound.MASK_QUERY, segment(), maskStatus.data(), orNull(stream));
   }
 
   /**
@@ -108,7 +136,7 @@ public final class EpGroup implements AutoCloseable {
           + " 0 (masked)");
     }
     try (Arena arena = Arena.ofConfined()) {
-      ep.maskUpdate(segment(), arena.allocateFrom(JAVA_INT, mask), stream);
+      NcclEp.call(NcclEp.Bound.MASK_UPDATE, segment(), arena.allocateFrom(JAVA_INT, mask), orNull(stream));
     }
   }
 
@@ -118,7 +146,7 @@ public final class EpGroup implements AutoCloseable {
    */
   public void maskClean(MemorySegment stream) {
     requireMask("ncclEpMaskClean");
-    ep.maskClean(segment(), stream);
+    NcclEp.call(NcclEp.Bound.MASK_CLEAN, segment(), orNull(stream));
   }
 
   private void requireMask(String function) {
@@ -130,12 +158,16 @@ public final class EpGroup implements AutoCloseable {
 
   /** {@code ncclEpGetAsyncError}: the group's pending asynchronous error, 0 when none. */
   public int asyncError() {
-    return ep.getAsyncError(segment());
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment out = arena.allocate(JAVA_INT);
+      NcclEp.call(NcclEp.Bound.GET_ASYNC_ERROR, segment(), out);
+      return out.get(JAVA_INT, 0);
+    }
   }
 
   /** {@code ncclEpErrorClear}. */
   public void errorClear() {
-    ep.errorClear(segment());
+    NcclEp.call(NcclEp.Bound.ERROR_CLEAR, segment());
   }
 
   public boolean isClosed() {
@@ -149,12 +181,8 @@ public final class EpGroup implements AutoCloseable {
       for (EpHandle handle : new ArrayList<>(handles)) {
         handle.close();
       }
-      ep.groupDestroy(g);
+      NcclEp.call(NcclEp.Bound.GROUP_DESTROY, g);
     });
-  }
-
-  NcclEp ep() {
-    return ep;
   }
 
   void forget(EpHandle handle) {
