@@ -116,6 +116,37 @@ class ApiSnapshotTest {
   }
 
   /**
+   * The raw C-int tier is not API: in NCCL EP's owners and TE's library a {@code MemorySegment} crosses only as a
+   * {@code cudaStream_t} or as memory the caller owns ({@code tensor}/{@code createTensor}'s data), one per method;
+   * structs and handles are typed. Each method taking one, with how many it takes; {@code function(...)} is the one
+   * escape hatch per library (it takes none).
+   */
+  @Test
+  void segmentsCrossTheApiOnlyAsStreamsAndCallerOwnedData() {
+    Map<String, Set<String>> actual = new TreeMap<>();
+    for (Class<?> type : List.of(dev.tewheel.runtime.ncclep.NcclEp.class, dev.tewheel.runtime.ncclep.EpGroup.class,
+        dev.tewheel.runtime.ncclep.EpHandle.class, dev.tewheel.runtime.ncclep.EpTensor.class,
+        dev.tewheel.runtime.te.TransformerEngine.class)) {
+      Set<String> methods = new TreeSet<>();
+      for (Method method : type.getDeclaredMethods()) {
+        long segments = Stream.of(method.getParameterTypes()).filter(java.lang.foreign.MemorySegment.class::equals)
+            .count();
+        if (Modifier.isPublic(method.getModifiers()) && segments > 0) {
+          methods.add(method.getName() + ":" + segments);
+        }
+      }
+      actual.put(type.getSimpleName(), methods);
+    }
+    assertEquals(Map.of(
+        "NcclEp", Set.of("tensor:1"),
+        "EpGroup", Set.of("createHandle:1", "maskClean:1", "maskQuery:1", "maskUpdate:1"),
+        "EpHandle", Set.of("combine:1", "complete:1", "dispatch:1", "update:1"),
+        "EpTensor", Set.of(),
+        "TransformerEngine", Set.of("createTensor:1", "epCombine:1", "epCombineBwd:1", "epDispatch:1",
+            "epDispatchBwd:1", "epPrepare:1")), actual);
+  }
+
+  /**
    * Each public type of the exported packages (named relative to {@code dev.tewheel.runtime}, nested ones as
    * {@code Outer.Inner}) and its public members' names.
    */

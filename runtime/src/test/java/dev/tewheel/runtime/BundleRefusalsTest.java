@@ -1,6 +1,5 @@
 package dev.tewheel.runtime;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.report.Availability;
-import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TeDataType;
+import dev.tewheel.runtime.te.TeEpGroupConfig;
 import dev.tewheel.runtime.te.TransformerEngine;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.FileKind;
@@ -142,11 +141,8 @@ class BundleRefusalsTest {
     TransformerEngine te = runtime.loadTransformerEngine();
     Nccl nccl = te.nccl();
     try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
-      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
-      for (String[] field : new String[][] {{"ep_size", "1"}, {"num_experts", "2"}, {"max_tokens_per_rank", "4"},
-          {"hidden_dim", "8"}, {"max_token_dtype", "4"}, {"num_topk", "1"}}) {
-        group.set(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, field[0]), Integer.parseInt(field[1]));
-      }
+      TeEpGroupConfig group = TeEpGroupConfig.builder().epSize(1).numExperts(2).maxTokensPerRank(4).hiddenDim(8)
+          .maxTokenDtype(TeDataType.FLOAT32).numTopk(1).build();
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> te.epInitialize(comm, group));
       assertTrue(e.getMessage().contains("TE's provider would load " + users.resolve("lib/libnccl_ep.so.0")),
           e.getMessage());

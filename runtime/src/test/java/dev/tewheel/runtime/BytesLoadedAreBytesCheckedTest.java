@@ -9,8 +9,8 @@ import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.ncclep.NcclEp;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
-import dev.tewheel.runtime.te.TeStructs;
+import dev.tewheel.runtime.te.TeDataType;
+import dev.tewheel.runtime.te.TeEpGroupConfig;
 import dev.tewheel.runtime.te.TransformerEngine;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -115,12 +115,8 @@ class BytesLoadedAreBytesCheckedTest {
     assertEquals(wheelLib.resolve("nccl_ep").toString(), Bundles.getenv("NCCL_EP_HOME"));
     Nccl nccl = te.nccl();
     try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
-      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
-      for (String[] field : new String[][] {{"ep_size", "1"}, {"num_experts", "2"}, {"max_tokens_per_rank", "4"},
-          {"hidden_dim", "8"}, {"max_token_dtype", "4"}, {"num_topk", "1"}}) {
-        group.set(ValueLayout.JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, field[0]),
-            Integer.parseInt(field[1]));
-      }
+      TeEpGroupConfig group = TeEpGroupConfig.builder().epSize(1).numExperts(2).maxTokensPerRank(4).hiddenDim(8)
+          .maxTokenDtype(TeDataType.FLOAT32).numTopk(1).build();
       te.epInitialize(comm, group);
       assertEquals(List.of(wheelLib.resolve("libnccl_ep.so").toString()), TeEpSequenceTest.mapped("libnccl_ep"));
       assertEquals(wheelLib.resolve("libnccl_ep.so"), ep.mappedFrom());

@@ -14,7 +14,22 @@ import dev.tewheel.runtime.error.NcclEpException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.nccl.NcclDataType;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpHandle;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.ncclep.EpTensor;
 import dev.tewheel.runtime.ncclep.NcclEp;
+import dev.tewheel.runtime.ncclep.NcclEpCombineConfig;
+import dev.tewheel.runtime.ncclep.NcclEpCombineInputs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchConfig;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchInputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpLayoutInfo;
 import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -101,81 +116,63 @@ class ConcurrentLoadTest {
     int tokens = 2;
     int hidden = 4;
     try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
-      MemorySegment config = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
-      assertEquals(112, config.get(JAVA_INT, 0));
-      assertEquals(NcclEpStructs.MAGIC, config.get(JAVA_INT, 4));
-      assertEquals(NcclEpStructs.API_VERSION, config.get(JAVA_INT, 8));
-      // num_experts 0: NCCL EP would assert (ending the process), so te-runtime refuses first.
+      NcclEpGroupConfig.Builder config = NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT)
+          .maxDispatchTokensPerRank(tokens).maxTokenBytes(hidden * 4);
+      MemorySegment struct = config.numExperts(2).build().allocate(arena);
+      assertEquals(112, struct.get(JAVA_INT, 0));
+      assertEquals(NcclEpStructs.MAGIC, struct.get(JAVA_INT, 4));
+      assertEquals(NcclEpStructs.API_VERSION, struct.get(JAVA_INT, 8));
+      // num_experts 0: NCCL EP would assert (ending the process), so te-runtime refuses before any native call.
       IllegalArgumentException asserted = assertThrows(IllegalArgumentException.class,
-          () -> ep.createGroup(comm, config));
-      assertEquals("ncclEpCreateGroup refused before the native call, which would assert: num_experts must be"
-          + " greater than 0", asserted.getMessage());
-      IllegalArgumentException badMagic = assertThrows(IllegalArgumentException.class,
-          () -> ep.createGroup(comm, arena.allocate(NcclEpStructs.GROUP_CONFIG)));
-      assertTrue(badMagic.getMessage().startsWith("ncclEpCreateGroup: config has size 0 and magic 0x00000000"),
-          badMagic.getMessage());
-      // High throughput with rows of 12 bytes: NCCL EP returns ncclInvalidArgument, and the text is NCCL's.
-      set(config, NcclEpStructs.GROUP_CONFIG, "algorithm", NcclEpStructs.ALGO_HIGH_THROUGHPUT);
-      set(config, NcclEpStructs.GROUP_CONFIG, "num_experts", 2);
-      set(config, NcclEpStructs.GROUP_CONFIG, "max_dispatch_tokens_per_rank", tokens);
-      set(config, NcclEpStructs.GROUP_CONFIG, "max_token_bytes", 12);
-      NcclEpException refused = assertThrows(NcclEpException.class, () -> ep.createGroup(comm, config));
-      assertEquals("ncclEpCreateGroup failed with 4 (invalid argument (run with NCCL_DEBUG=WARN for details))",
-          refused.getMessage());
-      assertEquals(4, refused.result());
+          () -> ep.createGroup(comm, config.numExperts(0).build()));
+      assertTrue(asserted.getMessage().contains("num_experts"), asserted.getMessage());
+      // More SMs than the device has: NCCL EP returns ncclInvalidUsage, and the text is NCCL's.
+      NcclEpException refused = assertThrows(NcclEpException.class,
+          () -> ep.createGroup(comm, config.numExperts(2).maxNumSms(1 << 20).build()));
+      assertEquals("ncclEpCreateGroup failed with 5 (" + nccl.errorString(5) + ")", refused.getMessage());
+      assertEquals(5, refused.result());
 
-      set(config, NcclEpStructs.GROUP_CONFIG, "algorithm", NcclEpStructs.ALGO_HIGH_THROUGHPUT);
-      set(config, NcclEpStructs.GROUP_CONFIG, "num_experts", 4); // HT wants a multiple of 4 per rank
-      set(config, NcclEpStructs.GROUP_CONFIG, "max_dispatch_tokens_per_rank", tokens);
-      set(config, NcclEpStructs.GROUP_CONFIG, "max_recv_tokens_per_rank", tokens);
-      set(config, NcclEpStructs.GROUP_CONFIG, "max_token_bytes", hidden * 4);
-      set(config, NcclEpStructs.GROUP_CONFIG, "num_topk", 1);
-      set(config, NcclEpStructs.GROUP_CONFIG, "enable_mask", 1); // the async error functions need it
-      MemorySegment group = ep.createGroup(comm, config);
-      assertEquals(0, ep.getAsyncError(group));
-      ep.errorClear(group);
+      EpGroup group = ep.createGroup(comm, config.numExperts(4) // HT wants a multiple of 4 per rank
+          .maxNumSms(0).maxRecvTokensPerRank(tokens).numTopk(1)
+          .enableMask(true).build()); // the async error functions need it
+      assertEquals(0, group.asyncError());
+      group.errorClear();
 
-      long memSize = ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, 1);
-      MemorySegment memory = arena.allocate(memSize, 256);
-      MemorySegment handleMem = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_UINT8, memory, memSize);
-      MemorySegment handle = ep.initHandle(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, 1,
-          handleMem);
+      long memSize = group.handleMemSize(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, 1);
+      EpTensor handleMem = ep.tensor(NcclDataType.UINT8, arena.allocate(memSize, 256), memSize);
+      EpHandle handle = group.initHandle(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, 1, handleMem);
       // Token 0 to expert 1, token 1 to expert 0.
       MemorySegment routes = arena.allocateFrom(JAVA_LONG, 1, 0);
-      ep.updateHandle(handle, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT64, routes, tokens, 1),
-          MemorySegment.NULL, MemorySegment.NULL);
+      handle.update(ep.tensor(NcclDataType.INT64, routes, tokens, 1), NcclEpLayoutInfo.NONE, MemorySegment.NULL);
 
       MemorySegment input = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1, 2, 3, 4, 5, 6, 7, 8);
       MemorySegment received = arena.allocate(ValueLayout.JAVA_FLOAT, (long) tokens * hidden);
-      MemorySegment inputs = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_INPUTS);
-      inputs.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, input, tokens, hidden));
       MemorySegment weights = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0.5f, 0.75f);
-      inputs.set(ADDRESS, 16, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, weights, tokens, 1));
-      MemorySegment outputs = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_OUTPUTS);
-      outputs.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, received, tokens, hidden));
       MemorySegment receivedWeights = arena.allocate(ValueLayout.JAVA_FLOAT, tokens);
-      outputs.set(ADDRESS, 16, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, receivedWeights, tokens));
-      ep.dispatch(handle, inputs, outputs, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+      EpTensor receivedT = ep.tensor(NcclDataType.FLOAT32, received, tokens, hidden);
+      handle.dispatch(NcclEpDispatchInputs.builder().tokens(ep.tensor(NcclDataType.FLOAT32, input, tokens, hidden))
+              .topkWeights(ep.tensor(NcclDataType.FLOAT32, weights, tokens, 1)).build(),
+          NcclEpDispatchOutputs.builder().tokens(receivedT)
+              .topkWeights(ep.tensor(NcclDataType.FLOAT32, receivedWeights, tokens)).build(),
+          NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
       // Expert-major: expert 0 holds token 1, expert 1 holds token 0.
       assertArrayEquals(new float[] {5, 6, 7, 8, 1, 2, 3, 4}, received.toArray(ValueLayout.JAVA_FLOAT));
       assertArrayEquals(new float[] {0.75f, 0.5f}, receivedWeights.toArray(ValueLayout.JAVA_FLOAT));
 
       MemorySegment combined = arena.allocate(ValueLayout.JAVA_FLOAT, (long) tokens * hidden);
-      MemorySegment combineIn = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_INPUTS);
-      combineIn.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, received, tokens, hidden));
-      MemorySegment combineOut = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_OUTPUTS);
-      combineOut.set(ADDRESS, 8, NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, combined, tokens, hidden));
-      ep.combine(handle, combineIn, combineOut, MemorySegment.NULL, MemorySegment.NULL);
+      handle.combine(NcclEpCombineInputs.builder().tokens(receivedT).build(), NcclEpCombineOutputs.builder()
+          .tokens(ep.tensor(NcclDataType.FLOAT32, combined, tokens, hidden)).build(), NcclEpCombineConfig.DEFAULT,
+          MemorySegment.NULL);
       assertArrayEquals(input.toArray(ValueLayout.JAVA_FLOAT), combined.toArray(ValueLayout.JAVA_FLOAT));
 
-      ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
-      ep.handleDestroy(handle);
-      MemorySegment allocated = ep.tensorAlloc(NcclEpStructs.NCCL_FLOAT32, new long[] {tokens, hidden},
-          MemorySegment.NULL);
-      assertEquals(2, allocated.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.TENSOR, "ndim")));
-      ep.tensorDestroy(allocated);
-      ep.groupDestroy(group);
-      assertThrows(IllegalArgumentException.class, () -> ep.groupDestroy(MemorySegment.NULL));
+      // High throughput has no send_only operation to complete: refused before ncclEpComplete.
+      assertThrows(IllegalArgumentException.class, () -> handle.complete(MemorySegment.NULL));
+      handle.close();
+      try (EpTensor allocated = ep.allocateTensor(NcclDataType.FLOAT32, tokens, hidden)) {
+        assertEquals(2, allocated.segment().get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.TENSOR, "ndim")));
+      }
+      group.close();
+      assertThrows(IllegalStateException.class, group::errorClear);
     }
 
     MethodHandle getVersion = ep.function("ncclEpGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
@@ -188,10 +185,6 @@ class ConcurrentLoadTest {
     UnresolvedSymbolException missing = assertThrows(UnresolvedSymbolException.class,
         () -> ep.function("ncclEpNoSuchFunction", FunctionDescriptor.ofVoid()));
     assertTrue(missing.getMessage().startsWith("Unresolved symbol: ncclEpNoSuchFunction in "), missing.getMessage());
-  }
-
-  private static void set(MemorySegment struct, java.lang.foreign.StructLayout layout, String field, int value) {
-    struct.set(JAVA_INT, NcclEpStructs.offset(layout, field), value);
   }
 
   static void secondBundle(Path temp) throws Exception {

@@ -13,11 +13,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.te.CommWindow;
 import dev.tewheel.runtime.te.NvteTensor;
+import dev.tewheel.runtime.te.TeDataType;
+import dev.tewheel.runtime.te.TeEpGroupConfig;
+import dev.tewheel.runtime.te.TeEpLayerConfig;
 import dev.tewheel.runtime.te.TeStructs;
 import dev.tewheel.runtime.te.TransformerEngine;
 import java.lang.foreign.Arena;
@@ -88,14 +90,9 @@ class TeEpSequenceTest {
     try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
       assertEquals(1, comm.count());
       assertEquals(0, comm.userRank());
-      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
-      groupInt(group, "ep_size", 1);
-      groupInt(group, "num_experts", EXPERTS);
-      groupInt(group, "max_tokens_per_rank", TOKENS);
-      groupInt(group, "max_recv_tokens_per_rank", TOKENS * TOP_K);
-      groupInt(group, "hidden_dim", HIDDEN);
-      groupInt(group, "max_token_dtype", TeStructs.FLOAT32);
-      groupInt(group, "num_topk", TOP_K);
+      TeEpGroupConfig group = TeEpGroupConfig.builder().epSize(1).numExperts(EXPERTS).maxTokensPerRank(TOKENS)
+          .maxRecvTokensPerRank(TOKENS * TOP_K).hiddenDim(HIDDEN).maxTokenDtype(TeDataType.FLOAT32).numTopk(TOP_K)
+          .build();
       te.epInitialize(comm, group);
       assertTrue(te.epInitialized());
 
@@ -103,8 +100,7 @@ class TeEpSequenceTest {
       // libtransformer_engine.so), and only there.
       assertEquals(List.of(wheelLib.resolve("libnccl_ep.so").toString()), mapped("libnccl_ep"));
 
-      MemorySegment layer = TeStructs.allocate(arena, TeStructs.EP_LAYER_CONFIG);
-      layer.set(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_LAYER_CONFIG, "top_k"), TOP_K);
+      TeEpLayerConfig layer = TeEpLayerConfig.of(TOP_K, 0);
       long memSize = te.epHandleMemSize(layer);
       assertTrue(memSize > 0, "handle memory size " + memSize);
       MemorySegment memory = arena.allocate(memSize, 256);
@@ -202,12 +198,8 @@ class TeEpSequenceTest {
     assertTrue(availability.reason().contains("reports 2.28.9, older than the 2.30.4 NCCL EP needs"),
         availability.reason());
     try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined()) {
-      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
-      groupInt(group, "ep_size", 1);
-      groupInt(group, "num_experts", EXPERTS);
-      groupInt(group, "max_tokens_per_rank", TOKENS);
-      groupInt(group, "hidden_dim", HIDDEN);
-      groupInt(group, "max_token_dtype", TeStructs.FLOAT32);
+      TeEpGroupConfig group = TeEpGroupConfig.builder().epSize(1).numExperts(EXPERTS).maxTokensPerRank(TOKENS)
+          .hiddenDim(HIDDEN).maxTokenDtype(TeDataType.FLOAT32).build();
       IllegalStateException refused = assertThrows(IllegalStateException.class, () -> te.epInitialize(comm, group));
       assertTrue(refused.getMessage().startsWith("nvte_ep_initialize refused before any native call: NCCL EP is"
           + " not available: libnccl.so.2 already mapped in this process"), refused.getMessage());
@@ -241,21 +233,19 @@ class TeEpSequenceTest {
   static void guardedInitialize(Path wheelLib) throws Throwable {
     TransformerEngine te = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build()
         .loadTransformerEngine();
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment group = TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG);
-      assertThrows(NullPointerException.class, () -> te.epInitialize(null, group));
-      Nccl nccl = te.nccl();
-      try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0)) {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-            () -> te.epInitialize(comm, group));
-        assertEquals("nvte_ep_initialize refused before the native call: ep_size must be positive, got 0",
-            refused.getMessage());
-      }
+    TeEpGroupConfig.Builder group = TeEpGroupConfig.builder().numExperts(EXPERTS).maxTokensPerRank(TOKENS)
+        .hiddenDim(HIDDEN).maxTokenDtype(TeDataType.FLOAT32);
+    assertThrows(NullPointerException.class, () -> te.epInitialize(null, group.epSize(1).build()));
+    // A zeroed ep_size (TE's validate_config would throw through the downcall) never becomes a config.
+    IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> group.epSize(0).build());
+    assertTrue(zero.getMessage().contains("ep_size must be positive, got 0"), zero.getMessage());
+    Nccl nccl = te.nccl();
+    try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0)) {
+      IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+          () -> te.epInitialize(comm, group.epSize(2).build()));
+      assertEquals("nvte_ep_initialize refused before the native call: ep_comm size (1) must equal ep_size (2). Pass"
+          + " the EP sub-communicator, not the world comm", refused.getMessage());
     }
-  }
-
-  private static void groupInt(MemorySegment group, String field, int value) {
-    group.set(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, field), value);
   }
 
   /** The files of this process's mappings whose name contains {@code part}, once each. */

@@ -203,6 +203,57 @@ class TypedEpTest {
   }
 
   @Test
+  void rankMasksAreQueriedUpdatedAndCleanedThroughTheGroupAndRefusedWithoutEnableMask() throws Exception {
+    FreshJvm.run(getClass(), "masks", temp);
+  }
+
+  /** One rank, low latency: the mask NCCL EP reports follows each update and clean; wrong shapes never reach it. */
+  static void masks(Path temp) throws Exception {
+    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
+    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
+    Nccl nccl = ep.nccl();
+    NcclEpGroupConfig.Builder config = NcclEpGroupConfig.builder().numExperts(2).maxDispatchTokensPerRank(2)
+        .maxTokenBytes(16);
+    try (NcclComm comm = nccl.commInitRank(1, nccl.uniqueId(), 0); Arena arena = Arena.ofConfined();
+        EpGroup group = ep.createGroup(comm, config.enableMask(true).build());
+        EpTensor status = ep.tensor(NcclDataType.INT32, arena.allocate(4), 1)) {
+      group.maskQuery(status, MemorySegment.NULL);
+      assertArrayEquals(new int[] {1}, status.data().toArray(JAVA_INT), "every rank active at creation");
+      group.maskUpdate(new int[] {0}, MemorySegment.NULL);
+      group.maskQuery(status, MemorySegment.NULL);
+      assertArrayEquals(new int[] {0}, status.data().toArray(JAVA_INT), "the mask just set");
+      // the clean needs a low-latency handle (nccl_ep.h: it resets that algorithm's buffers)
+      long size = group.handleMemSize(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, 1);
+      group.initHandle(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, 1,
+          ep.tensor(NcclDataType.UINT8, arena.allocate(size, 256), size));
+      group.maskClean(MemorySegment.NULL);
+      group.maskQuery(status, MemorySegment.NULL);
+      assertArrayEquals(new int[] {1}, status.data().toArray(JAVA_INT), "every rank active after the clean");
+      assertEquals(0, group.asyncError());
+
+      IllegalArgumentException twoRanks = assertThrows(IllegalArgumentException.class,
+          () -> group.maskUpdate(new int[] {1, 1}, MemorySegment.NULL));
+      assertEquals("ncclEpMaskUpdate refused before the native call: the mask is [1, 1]; it must hold 1 values (one"
+          + " per rank), each 1 (active) or 0 (masked)", twoRanks.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> group.maskUpdate(new int[] {2}, MemorySegment.NULL));
+      try (EpTensor floats = ep.tensor(NcclDataType.FLOAT32, arena.allocate(4), 1)) {
+        IllegalArgumentException wrongType = assertThrows(IllegalArgumentException.class,
+            () -> group.maskQuery(floats, MemorySegment.NULL));
+        assertEquals("ncclEpMaskQuery refused before the native call: mask_status is FLOAT32 [1]; it must be INT32 [1]"
+            + " (one int per rank)", wrongType.getMessage());
+      }
+      try (EpGroup unmasked = ep.createGroup(comm, config.enableMask(false).build())) {
+        IllegalArgumentException noMask = assertThrows(IllegalArgumentException.class,
+            () -> unmasked.maskClean(MemorySegment.NULL));
+        assertEquals("ncclEpMaskClean refused before the native call: the group was made without enableMask, which"
+            + " rank masking needs", noMask.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> unmasked.maskQuery(status, MemorySegment.NULL));
+        assertThrows(IllegalArgumentException.class, () -> unmasked.maskUpdate(new int[] {1}, MemorySegment.NULL));
+      }
+    }
+  }
+
+  @Test
   void typedCallsMoveTokensThroughNcclEpAndRefuseWhatTheHeaderForbids() throws Exception {
     FreshJvm.run(getClass(), "typedCalls", temp);
   }
@@ -345,7 +396,7 @@ class TypedEpTest {
         NcclEpDispatchConfig.Flag.SEND_ONLY).segment();
     assertEquals(24, dispatch.get(JAVA_INT, 0));
     assertEquals(NcclEpStructs.MAGIC, dispatch.get(JAVA_INT, 4));
-    assertArrayEquals(new int[] {1, 0, NcclEpStructs.BWD_PASS, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
+    assertArrayEquals(new int[] {1, 0, 1 /* NCCL_EP_BWD_PASS */, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
     MemorySegment combine = NcclEpCombineConfig.DEFAULT.segment();
     assertArrayEquals(new int[] {20, NcclEpStructs.MAGIC, 0, 0, 0}, combine.toArray(JAVA_INT), "the initializer's");
     MemorySegment info = NcclEpLayoutInfo.builder()

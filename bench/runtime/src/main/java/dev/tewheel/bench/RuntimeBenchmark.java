@@ -10,7 +10,6 @@ import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
 import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import dev.tewheel.runtime.TeRuntime;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -29,15 +28,17 @@ import org.openjdk.jmh.annotations.TearDown;
  * mapping); each path calls the same function in the same mapping of the stand-in NCCL EP and checks its status.
  * Two functions: {@code ncclEpGetVersion(int *)}, a trivial getter that te-runtime calls through a cached critical
  * handle writing to a heap array ({@link NcclEp#getVersion()}; targets: at most 1.2x JNI, at least 10x faster than
- * JNA), and {@code ncclEpHandleMemSize(group, layout, config, size_t *, num_topk)}, an ordinary typed function of
- * the API ({@link NcclEp#handleMemSize}: the group and config checks, the call through its constant critical handle
- * with the size written to a heap array, the status check), and the same through the typed owner
- * ({@link EpGroup#handleMemSize}), on a one-rank high-throughput group. Run with {@code -prof gc} for the bytes each
+ * JNA), and {@code ncclEpHandleMemSize(group, layout, config, size_t *, num_topk)}, an ordinary function of the API,
+ * through the typed owner ({@link EpGroup#handleMemSize}: the open-group check, the call through its constant
+ * critical handle with the size written to a heap array, the status check folded into the handle) and through the
+ * raw handle the escape hatch ({@link NcclEp#function}) gives, on a one-rank high-throughput group. Run with {@code -prof gc} for the bytes each
  * call allocates.
  */
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class RuntimeBenchmark extends WarmBenchmark {
   private static final int TOPK = 2;
+  /** {@code NCCL_EP_LAYOUT_EXPERT_MAJOR}, as the raw handle, JNI and JNA take it. */
+  private static final int LAYOUT = EpLayout.EXPERT_MAJOR.code();
 
   private NcclEp ep;
   private RuntimeJna jna;
@@ -67,16 +68,16 @@ public class RuntimeBenchmark extends WarmBenchmark {
         .maxDispatchTokensPerRank(16).maxRecvTokensPerRank(32).maxTokenBytes(2048).build());
     group = epGroup.segment();
     rawEp = ep;
-    long size = ffmHandleMemSize();
+    long size = typedHandleMemSize();
     long raw;
     try {
       raw = rawHandleMemSize();
     } catch (Throwable t) {
       throw new IllegalStateException("the raw handle failed", t);
     }
-    if (size <= 0 || typedHandleMemSize() != size || raw != size || jniHandleMemSize() != size
-        || jnaHandleMemSize() != size || jnaDirectHandleMemSize() != size) {
-      throw new IllegalStateException("the six paths disagree on ncclEpHandleMemSize");
+    if (size <= 0 || raw != size || jniHandleMemSize() != size || jnaHandleMemSize() != size
+        || jnaDirectHandleMemSize() != size) {
+      throw new IllegalStateException("the five paths disagree on ncclEpHandleMemSize");
     }
   }
 
@@ -118,11 +119,6 @@ public class RuntimeBenchmark extends WarmBenchmark {
     return version[0];
   }
 
-  @Benchmark
-  public long ffmHandleMemSize() {
-    return ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, TOPK);
-  }
-
   /** The typed API: the group owner, the layout enum and the handle config's struct written once. */
   @Benchmark
   public long typedHandleMemSize() {
@@ -135,8 +131,7 @@ public class RuntimeBenchmark extends WarmBenchmark {
    */
   @Benchmark
   public long rawHandleMemSize() throws Throwable {
-    int status = (int) Raw.HANDLE_MEM_SIZE.invokeExact(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL,
-        rawOut, TOPK);
+    int status = (int) Raw.HANDLE_MEM_SIZE.invokeExact(group, LAYOUT, MemorySegment.NULL, rawOut, TOPK);
     if (status != 0) {
       throw new IllegalStateException("ncclEpHandleMemSize failed: " + status);
     }
@@ -152,7 +147,7 @@ public class RuntimeBenchmark extends WarmBenchmark {
 
   @Benchmark
   public long jniHandleMemSize() {
-    long size = RuntimeJni.handleMemSize(group.address(), NcclEpStructs.LAYOUT_EXPERT_MAJOR, TOPK);
+    long size = RuntimeJni.handleMemSize(group.address(), LAYOUT, TOPK);
     if (size < 0) {
       throw new IllegalStateException("ncclEpHandleMemSize failed");
     }
@@ -162,7 +157,7 @@ public class RuntimeBenchmark extends WarmBenchmark {
   @Benchmark
   public long jnaHandleMemSize() {
     LongByReference size = new LongByReference();
-    if (jna.ncclEpHandleMemSize(new Pointer(group.address()), NcclEpStructs.LAYOUT_EXPERT_MAJOR, null, size, TOPK)
+    if (jna.ncclEpHandleMemSize(new Pointer(group.address()), LAYOUT, null, size, TOPK)
         != 0) {
       throw new IllegalStateException("ncclEpHandleMemSize failed");
     }
@@ -172,7 +167,7 @@ public class RuntimeBenchmark extends WarmBenchmark {
   @Benchmark
   public long jnaDirectHandleMemSize() {
     long[] size = new long[1];
-    if (RuntimeJna.Direct.ncclEpHandleMemSize(group.address(), NcclEpStructs.LAYOUT_EXPERT_MAJOR, null, size, TOPK)
+    if (RuntimeJna.Direct.ncclEpHandleMemSize(group.address(), LAYOUT, null, size, TOPK)
         != 0) {
       throw new IllegalStateException("ncclEpHandleMemSize failed");
     }

@@ -1,6 +1,6 @@
 package dev.tewheel.gpu;
 
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.EpLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,40 +18,40 @@ import java.util.Locale;
  *       1/2 s(e0) + 1/2 s(e1) (1, 1.5 or 2; with a masked rank, only the experts of the ranks still active count).
  * </ul>
  */
-record EpCase(String name, boolean highThroughput, int layout, int hidden, int tokens, boolean masked) {
+record EpCase(String name, boolean highThroughput, EpLayout layout, int hidden, int tokens, boolean masked) {
   static final int E = 8;
   static final int K = 2;
   static final float WEIGHT = 0.5f;
 
   static final List<EpCase> ALL = List.of(
-      ll(NcclEpStructs.LAYOUT_EXPERT_MAJOR, 1024, 128, false),
-      ll(NcclEpStructs.LAYOUT_EXPERT_MAJOR, 7168, 128, false),
-      ll(NcclEpStructs.LAYOUT_RANK_MAJOR, 1024, 128, false),
-      ll(NcclEpStructs.LAYOUT_RANK_MAJOR, 7168, 128, false),
-      ht(NcclEpStructs.LAYOUT_EXPERT_MAJOR, 1024, 128),
-      ht(NcclEpStructs.LAYOUT_EXPERT_MAJOR, 7168, 4096),
-      ht(NcclEpStructs.LAYOUT_FLAT, 1024, 128),
-      ht(NcclEpStructs.LAYOUT_FLAT, 7168, 4096),
-      ll(NcclEpStructs.LAYOUT_EXPERT_MAJOR, 1024, 128, true));
+      ll(EpLayout.EXPERT_MAJOR, 1024, 128, false),
+      ll(EpLayout.EXPERT_MAJOR, 7168, 128, false),
+      ll(EpLayout.RANK_MAJOR, 1024, 128, false),
+      ll(EpLayout.RANK_MAJOR, 7168, 128, false),
+      ht(EpLayout.EXPERT_MAJOR, 1024, 128),
+      ht(EpLayout.EXPERT_MAJOR, 7168, 4096),
+      ht(EpLayout.FLAT, 1024, 128),
+      ht(EpLayout.FLAT, 7168, 4096),
+      ll(EpLayout.EXPERT_MAJOR, 1024, 128, true));
 
-  private static EpCase ll(int layout, int hidden, int tokens, boolean masked) {
+  private static EpCase ll(EpLayout layout, int hidden, int tokens, boolean masked) {
     return new EpCase(name("ll", layout, hidden, tokens, masked), false, layout, hidden, tokens, masked);
   }
 
-  private static EpCase ht(int layout, int hidden, int tokens) {
+  private static EpCase ht(EpLayout layout, int hidden, int tokens) {
     return new EpCase(name("ht", layout, hidden, tokens, false), true, layout, hidden, tokens, false);
   }
 
-  private static String name(String algorithm, int layout, int hidden, int tokens, boolean masked) {
+  private static String name(String algorithm, EpLayout layout, int hidden, int tokens, boolean masked) {
     return algorithm + "-" + layoutName(layout) + (masked ? "-mask" : "") + "-h" + hidden + "-t" + tokens;
   }
 
-  static String layoutName(int layout) {
+  static String layoutName(EpLayout layout) {
     return switch (layout) {
-      case NcclEpStructs.LAYOUT_EXPERT_MAJOR -> "em";
-      case NcclEpStructs.LAYOUT_RANK_MAJOR -> "rm";
-      case NcclEpStructs.LAYOUT_FLAT -> "flat";
-      default -> "layout" + layout;
+      case EXPERT_MAJOR -> "em";
+      case RANK_MAJOR -> "rm";
+      case FLAT -> "flat";
+      case UNSET -> "unset";
     };
   }
 

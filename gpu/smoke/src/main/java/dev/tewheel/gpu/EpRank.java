@@ -18,14 +18,27 @@ import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.JitPreflight;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.nccl.NcclDataType;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpHandle;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.ncclep.EpTensor;
 import dev.tewheel.runtime.ncclep.NcclEp;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineConfig;
+import dev.tewheel.runtime.ncclep.NcclEpCombineInputs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchConfig;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchInputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpLayoutInfo;
 import dev.tewheel.runtime.nccl.NcclUniqueId;
 import dev.tewheel.runtime.TeRuntime;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,9 +188,13 @@ public final class EpRank {
         + " others, then masks cleaned" : ""));
     int before = failures;
     List<MemorySegment> device = new ArrayList<>();
+    List<EpTensor> tensors = new ArrayList<>();
     try (Arena arena = Arena.ofConfined()) {
-      new CaseRun(c, arena, device).run();
+      new CaseRun(c, arena, device, tensors).run();
     } finally {
+      for (EpTensor t : tensors) {
+        t.close(); // the descriptors; the memory they describe is freed next
+      }
       for (MemorySegment d : device) {
         nccl.memFree(d);
       }
@@ -192,38 +209,40 @@ public final class EpRank {
     final EpCase c;
     final Arena arena;
     final List<MemorySegment> device;
+    final List<EpTensor> tensors;
     final int t;
     final int h;
     final boolean ht;
-    final int layout;
-    MemorySegment group;
-    MemorySegment handle;
+    final EpLayout layout;
+    EpGroup group;
+    EpHandle handle;
     MemorySegment dx;
-    MemorySegment tx;
-    MemorySegment ttopk;
-    MemorySegment tw;
+    EpTensor tx;
+    EpTensor ttopk;
+    EpTensor tw;
     MemorySegment dy;
-    MemorySegment ty;
+    EpTensor ty;
     // receive side
     long rows; // rows of the receive tensor
     MemorySegment drecv;
-    MemorySegment trecv;
+    EpTensor trecv;
     MemorySegment dexp; // expert outputs, same shape
-    MemorySegment texp;
+    EpTensor texp;
     MemorySegment drw;
-    MemorySegment trw;
+    EpTensor trw;
     MemorySegment dri;
-    MemorySegment tri;
+    EpTensor tri;
     MemorySegment dcnt;
     MemorySegment doff;
     MemorySegment dtotal;
     MemorySegment dbyrank;
-    MemorySegment info;
+    NcclEpLayoutInfo info;
 
-    CaseRun(EpCase c, Arena arena, List<MemorySegment> device) {
+    CaseRun(EpCase c, Arena arena, List<MemorySegment> device, List<EpTensor> tensors) {
       this.c = c;
       this.arena = arena;
       this.device = device;
+      this.tensors = tensors;
       this.t = c.tokens();
       this.h = c.hidden();
       this.ht = c.highThroughput();
@@ -246,7 +265,7 @@ public final class EpRank {
         t0 = System.nanoTime();
         makeHandle();
         cuda.synchronize();
-        time(ht ? "ncclEpCreateHandle (HT routing)" : layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR
+        time(ht ? "ncclEpCreateHandle (HT routing)" : layout == EpLayout.EXPERT_MAJOR
             ? "ncclEpHandleMemSize+InitHandle+UpdateHandle" : "ncclEpCreateHandle", t0);
         outputs();
         try {
@@ -258,12 +277,12 @@ public final class EpRank {
           round("warm", false);
         } finally {
           t0 = System.nanoTime();
-          ep.handleDestroy(handle);
+          handle.close();
           time("ncclEpHandleDestroy", t0);
         }
       } finally {
         long t0d = System.nanoTime();
-        ep.groupDestroy(group);
+        group.close();
         time("ncclEpGroupDestroy", t0d);
       }
     }
@@ -290,54 +309,46 @@ public final class EpRank {
       cuda.toDevice(dx, x);
       cuda.toDevice(dtopk, topk);
       cuda.toDevice(dw, w);
-      tx = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, dx, t, h);
-      ttopk = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT64, dtopk, t, K);
-      tw = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, dw, t, K);
+      tx = tensor(NcclDataType.BFLOAT16, dx, t, h);
+      ttopk = tensor(NcclDataType.INT64, dtopk, t, K);
+      tw = tensor(NcclDataType.FLOAT32, dw, t, K);
       dy = alloc(2L * t * h);
-      ty = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, dy, t, h);
+      ty = tensor(NcclDataType.BFLOAT16, dy, t, h);
     }
 
-    MemorySegment groupConfig() {
-      StructLayout g = NcclEpStructs.GROUP_CONFIG;
-      MemorySegment cfg = NcclEpStructs.allocate(arena, g);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "algorithm"),
-          ht ? NcclEpStructs.ALGO_HIGH_THROUGHPUT : NcclEpStructs.ALGO_LOW_LATENCY);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_experts"), E);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_dispatch_tokens_per_rank"), t);
-      // AUTO: LL ignores it; HT's eager mode, whose receive buffers are sized to recv_total_counter
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), NcclEpStructs.AUTO);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_token_bytes"), h * 2);
-      cfg.set(JAVA_LONG, NcclEpStructs.offset(g, "timeout_ns"), 20_000_000_000L); // a hung kernel gives up after 20 s
-      if (ht) {
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_topk"), K); // eager expert-major needs it
-      }
-      if (c.masked()) {
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "enable_mask"), 1);
-      }
-      return cfg;
+    NcclEpGroupConfig groupConfig() {
+      // max_recv_tokens_per_rank stays NCCL_EP_AUTO: LL ignores it; HT's eager mode, whose receive buffers are sized
+      // to recv_total_counter
+      return NcclEpGroupConfig.builder().algorithm(ht ? EpAlgorithm.HIGH_THROUGHPUT : EpAlgorithm.LOW_LATENCY)
+          .numExperts(E).maxDispatchTokensPerRank(t).maxTokenBytes(h * 2)
+          .timeoutNs(20_000_000_000L) // a hung kernel gives up after 20 s
+          .numTopk(ht ? K : 0) // eager expert-major needs it
+          .enableMask(c.masked()).build();
     }
 
     void makeHandle() {
-      if (!ht && layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
-        long bytes = ep.handleMemSize(group, layout, MemorySegment.NULL, K);
+      if (!ht && layout == EpLayout.EXPERT_MAJOR) {
+        long bytes = group.handleMemSize(layout, NcclEpHandleConfig.DEFAULT, K);
         MemorySegment mem = alloc(bytes);
-        MemorySegment tmem = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_UINT8, mem, bytes);
-        handle = ep.initHandle(group, layout, MemorySegment.NULL, K, tmem);
-        ep.updateHandle(handle, ttopk, MemorySegment.NULL, MemorySegment.NULL);
+        EpTensor tmem = tensor(NcclDataType.UINT8, mem, bytes);
+        handle = group.initHandle(layout, NcclEpHandleConfig.DEFAULT, K, tmem);
+        handle.update(ttopk, NcclEpLayoutInfo.NONE, MemorySegment.NULL);
         return;
       }
-      MemorySegment hinfo = MemorySegment.NULL;
+      NcclEpLayoutInfo hinfo = NcclEpLayoutInfo.NONE;
       if (ht) {
         dcnt = alloc(4L * local);
         dtotal = alloc(4);
-        hinfo = struct(NcclEpStructs.LAYOUT_INFO, "expert_counters", tensor(NcclEpStructs.NCCL_INT32, dcnt, local));
-        set(hinfo, NcclEpStructs.LAYOUT_INFO, "recv_total_counter", tensor(NcclEpStructs.NCCL_INT32, dtotal, 1));
-        if (layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+        NcclEpLayoutInfo.Builder b = NcclEpLayoutInfo.builder()
+            .expertCounters(tensor(NcclDataType.INT32, dcnt, local))
+            .recvTotalCounter(tensor(NcclDataType.INT32, dtotal, 1));
+        if (layout == EpLayout.EXPERT_MAJOR) {
           doff = alloc(4L * local);
-          set(hinfo, NcclEpStructs.LAYOUT_INFO, "expert_offsets", tensor(NcclEpStructs.NCCL_INT32, doff, local));
+          b.expertOffsets(tensor(NcclDataType.INT32, doff, local));
         }
+        hinfo = b.build();
       }
-      handle = ep.createHandle(group, layout, ttopk, hinfo, MemorySegment.NULL, MemorySegment.NULL);
+      handle = group.createHandle(layout, ttopk, hinfo, NcclEpHandleConfig.DEFAULT, MemorySegment.NULL);
     }
 
     /** The receive tensors; HT's are sized to recv_total_counter (query, then allocate). */
@@ -346,65 +357,66 @@ public final class EpRank {
       if (ht) {
         rows = Math.max(1, hostInts(dtotal, 1)[0]);
         drecv = alloc(2L * rows * h);
-        trecv = tensor(NcclEpStructs.NCCL_BFLOAT16, drecv, rows, h);
+        trecv = tensor(NcclDataType.BFLOAT16, drecv, rows, h);
         dexp = alloc(2L * rows * h);
-        texp = tensor(NcclEpStructs.NCCL_BFLOAT16, dexp, rows, h);
-        if (layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+        texp = tensor(NcclDataType.BFLOAT16, dexp, rows, h);
+        if (layout == EpLayout.EXPERT_MAJOR) {
           drw = alloc(4L * rows);
-          trw = tensor(NcclEpStructs.NCCL_FLOAT32, drw, rows);
+          trw = tensor(NcclDataType.FLOAT32, drw, rows);
         } else {
           drw = alloc(4L * rows * K);
-          trw = tensor(NcclEpStructs.NCCL_FLOAT32, drw, rows, K);
+          trw = tensor(NcclDataType.FLOAT32, drw, rows, K);
           dri = alloc(8L * rows * K);
-          tri = tensor(NcclEpStructs.NCCL_INT64, dri, rows, K);
+          tri = tensor(NcclDataType.INT64, dri, rows, K);
         }
-        info = MemorySegment.NULL;
-      } else if (layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+        info = NcclEpLayoutInfo.NONE;
+      } else if (layout == EpLayout.EXPERT_MAJOR) {
         rows = (long) local * p * t;
         drecv = alloc(2L * rows * h);
-        trecv = tensor(NcclEpStructs.NCCL_BFLOAT16, drecv, local, (long) p * t, h);
+        trecv = tensor(NcclDataType.BFLOAT16, drecv, local, (long) p * t, h);
         dexp = alloc(2L * rows * h);
-        texp = tensor(NcclEpStructs.NCCL_BFLOAT16, dexp, local, (long) p * t, h);
+        texp = tensor(NcclDataType.BFLOAT16, dexp, local, (long) p * t, h);
         dcnt = alloc(4L * local);
-        info = struct(NcclEpStructs.LAYOUT_INFO, "expert_counters", tensor(NcclEpStructs.NCCL_INT32, dcnt, local));
+        info = NcclEpLayoutInfo.builder().expertCounters(tensor(NcclDataType.INT32, dcnt, local)).build();
       } else {
         rows = (long) p * t;
         drecv = alloc(2L * rows * h);
-        trecv = tensor(NcclEpStructs.NCCL_BFLOAT16, drecv, p, t, h);
+        trecv = tensor(NcclDataType.BFLOAT16, drecv, p, t, h);
         dexp = alloc(2L * rows * h);
-        texp = tensor(NcclEpStructs.NCCL_BFLOAT16, dexp, p, t, h);
+        texp = tensor(NcclDataType.BFLOAT16, dexp, p, t, h);
         drw = alloc(4L * rows * K);
-        trw = tensor(NcclEpStructs.NCCL_FLOAT32, drw, p, t, K);
+        trw = tensor(NcclDataType.FLOAT32, drw, p, t, K);
         dri = alloc(4L * rows * K);
-        tri = tensor(NcclEpStructs.NCCL_INT32, dri, p, t, K);
+        tri = tensor(NcclDataType.INT32, dri, p, t, K);
         dbyrank = alloc(4L * p);
-        info = struct(NcclEpStructs.LAYOUT_INFO, "src_rank_counters", tensor(NcclEpStructs.NCCL_INT32, dbyrank, p));
+        info = NcclEpLayoutInfo.builder().srcRankCounters(tensor(NcclDataType.INT32, dbyrank, p)).build();
       }
     }
 
     /** Rank 0 masks every other rank and runs alone; the others wait; then all clean the masks (collective). */
     void maskedRound() {
-      MemorySegment status = alloc(4L * ranks);
+      MemorySegment dstatus = alloc(4L * ranks);
+      EpTensor status = tensor(NcclDataType.INT32, dstatus, ranks);
       check(maskIs(status, all(1)), "ncclEpMaskQuery: every rank active at creation");
       if (me == 0) {
         int[] mask = all(0);
         mask[0] = 1;
         long t0 = System.nanoTime();
-        ep.maskUpdate(group, arena.allocateFrom(JAVA_INT, mask), MemorySegment.NULL);
+        group.maskUpdate(mask, MemorySegment.NULL);
         cuda.synchronize();
         time("ncclEpMaskUpdate", t0);
         check(maskIs(status, mask), "ncclEpMaskQuery after ncclEpMaskUpdate: " + java.util.Arrays.toString(mask));
         round("first", true);
-        check(ep.getAsyncError(group) == 0, "ncclEpGetAsyncError: 0 (no rank timed out)");
+        check(group.asyncError() == 0, "ncclEpGetAsyncError: 0 (no rank timed out)");
       } else {
         System.out.println("  rank " + me + " is masked by rank 0 and takes no part until the masks are cleaned");
       }
       long t0 = System.nanoTime();
-      ep.maskClean(group, MemorySegment.NULL);
+      group.maskClean(MemorySegment.NULL);
       cuda.synchronize();
       time("ncclEpMaskClean (collective)", t0);
       check(maskIs(status, all(1)), "ncclEpMaskQuery after ncclEpMaskClean: every rank active again");
-      ep.errorClear(group);
+      group.errorClear();
     }
 
     int[] all(int v) {
@@ -413,29 +425,25 @@ public final class EpRank {
       return a;
     }
 
-    boolean maskIs(MemorySegment status, int[] want) {
-      ep.maskQuery(group, status, MemorySegment.NULL);
+    boolean maskIs(EpTensor status, int[] want) {
+      group.maskQuery(status, MemorySegment.NULL);
       cuda.synchronize();
-      int[] got = hostInts(status, ranks);
+      int[] got = hostInts(status.data(), ranks);
       return java.util.Arrays.equals(got, want);
     }
 
     /** dispatch, check, the experts, combine, check; {@code masked}: only rank 0's experts take part. */
     void round(String which, boolean masked) {
-      MemorySegment din = struct(NcclEpStructs.DISPATCH_INPUTS, "tokens", tx);
-      MemorySegment dout = struct(NcclEpStructs.DISPATCH_OUTPUTS, "tokens", trecv);
-      if (ht || layout == NcclEpStructs.LAYOUT_RANK_MAJOR) {
-        set(din, NcclEpStructs.DISPATCH_INPUTS, "topk_weights", tw);
-        set(dout, NcclEpStructs.DISPATCH_OUTPUTS, "topk_weights", trw);
-        if (tri != null) {
-          set(dout, NcclEpStructs.DISPATCH_OUTPUTS, "topk_idx", tri);
-        }
+      var din = NcclEpDispatchInputs.builder().tokens(tx);
+      var dout = NcclEpDispatchOutputs.builder().tokens(trecv);
+      if (ht || layout == EpLayout.RANK_MAJOR) {
+        din.topkWeights(tw);
+        dout.topkWeights(trw).topkIdx(tri); // tri: null (no topk_idx) for HT expert-major
       }
-      MemorySegment dcfg = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_CONFIG);
       long t0 = System.nanoTime();
-      ep.dispatch(handle, din, dout, info, dcfg, MemorySegment.NULL);
+      handle.dispatch(din.build(), dout.build(), info, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
       if (!ht) {
-        ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
+        handle.complete(MemorySegment.NULL);
       }
       cuda.synchronize();
       double dispatchMs = time("ncclEpDispatch (" + which + ")", t0);
@@ -446,17 +454,16 @@ public final class EpRank {
             + " %.2f GB/s%n", me, c.name(), received, h * 2, dispatchMs, bytes / dispatchMs / 1e6);
       }
       experts();
-      MemorySegment cin = struct(NcclEpStructs.COMBINE_INPUTS, "tokens", texp);
-      MemorySegment cout = struct(NcclEpStructs.COMBINE_OUTPUTS, "tokens", ty);
-      if (!ht && layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
-        set(cout, NcclEpStructs.COMBINE_OUTPUTS, "topk_weights", tw); // LL expert-major weighs on the receive side
+      NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(texp).build();
+      var cout = NcclEpCombineOutputs.builder().tokens(ty);
+      if (!ht && layout == EpLayout.EXPERT_MAJOR) {
+        cout.topkWeights(tw); // LL expert-major weighs on the receive side
       }
       cuda.toDevice(dy, arena.allocate(2L * t * h)); // zeros: combine must write every element
-      MemorySegment ccfg = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_CONFIG);
       t0 = System.nanoTime();
-      ep.combine(handle, cin, cout, ccfg, MemorySegment.NULL);
+      handle.combine(cin, cout.build(), NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
       if (!ht) {
-        ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
+        handle.complete(MemorySegment.NULL);
       }
       cuda.synchronize();
       time("ncclEpCombine (" + which + ")", t0);
@@ -471,7 +478,7 @@ public final class EpRank {
       int bad = 0;
       long received = 0;
       String detail;
-      if (!ht && layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+      if (!ht && layout == EpLayout.EXPERT_MAJOR) {
         int[] cnt = hostInts(dcnt, local);
         for (int e = 0; e < local; e++) {
           BitSet want = new BitSet();
@@ -522,7 +529,7 @@ public final class EpRank {
           received += byRank[q];
         }
         detail = "src_rank_counters " + java.util.Arrays.toString(byRank);
-      } else if (layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+      } else if (layout == EpLayout.EXPERT_MAJOR) {
         int[] cnt = hostInts(dcnt, local);
         int[] off = hostInts(doff, local);
         int total = hostInts(dtotal, 1)[0];
@@ -664,11 +671,11 @@ public final class EpRank {
       MemorySegment recv = arena.allocate(2L * rows * h);
       cuda.toHost(recv, drecv);
       float[] factor = new float[(int) rows];
-      if (!ht && layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+      if (!ht && layout == EpLayout.EXPERT_MAJOR) {
         for (long r = 0; r < rows; r++) {
           factor[(int) r] = scale(me * local + (int) (r / ((long) ranks * t)));
         }
-      } else if (ht && layout == NcclEpStructs.LAYOUT_EXPERT_MAJOR) {
+      } else if (ht && layout == EpLayout.EXPERT_MAJOR) {
         int[] off = hostInts(doff, local);
         float[] w = hostFloats(drw, (int) rows);
         for (int e = 0; e < local; e++) {
@@ -679,7 +686,7 @@ public final class EpRank {
         }
       } else {
         float[] w = hostFloats(drw, (int) (rows * K));
-        long[] idx = layout == NcclEpStructs.LAYOUT_FLAT ? hostLongs(dri, (int) (rows * K)) : null;
+        long[] idx = layout == EpLayout.FLAT ? hostLongs(dri, (int) (rows * K)) : null;
         int[] idx32 = idx == null ? hostInts(dri, (int) (rows * K)) : null;
         for (int r = 0; r < rows; r++) {
           float f = 0;
@@ -735,18 +742,11 @@ public final class EpRank {
           + " token x (1/2 s(e0) + 1/2 s(e1))" + (masked ? " over the experts of active ranks only" : "") + first);
     }
 
-    MemorySegment tensor(int type, MemorySegment data, long... sizes) {
-      return NcclEpStructs.tensor(arena, type, data, sizes);
-    }
-
-    MemorySegment struct(StructLayout layout, String field, MemorySegment value) {
-      MemorySegment s = NcclEpStructs.allocate(arena, layout);
-      s.set(ADDRESS, NcclEpStructs.offset(layout, field), value);
-      return s;
-    }
-
-    void set(MemorySegment s, StructLayout layout, String field, MemorySegment value) {
-      s.set(ADDRESS, NcclEpStructs.offset(layout, field), value);
+    /** An NCCL EP tensor describing device memory of this case, closed when the case ends. */
+    EpTensor tensor(NcclDataType type, MemorySegment data, long... sizes) {
+      EpTensor tensor = ep.tensor(type, data, sizes);
+      tensors.add(tensor);
+      return tensor;
     }
 
     int[] hostInts(MemorySegment d, int n) {
@@ -788,7 +788,7 @@ public final class EpRank {
           JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
       for (String which : new String[] {"first", "warm"}) {
         long t0 = System.nanoTime();
-        int r = NativeCall.value(() -> (int) allToAll.invokeExact(send, recv, block / 2, NcclEpStructs.NCCL_BFLOAT16,
+        int r = NativeCall.value(() -> (int) allToAll.invokeExact(send, recv, block / 2, NcclDataType.BFLOAT16.code(),
             comm.segment(), MemorySegment.NULL));
         cuda.synchronize();
         double ms = ms(t0);
@@ -812,7 +812,7 @@ public final class EpRank {
       cuda.toDevice(d.asSlice(0, 4), host);
       MethodHandle allReduce = nccl.function("ncclAllReduce", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
           JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-      int r = NativeCall.value(() -> (int) allReduce.invokeExact(d, d, 1L, NcclEpStructs.NCCL_INT32, 0, comm.segment(),
+      int r = NativeCall.value(() -> (int) allReduce.invokeExact(d, d, 1L, NcclDataType.INT32.code(), 0, comm.segment(),
           MemorySegment.NULL));
       if (r != 0) {
         throw new IllegalStateException("ncclAllReduce failed with " + r + " (" + nccl.errorString(r) + ")");

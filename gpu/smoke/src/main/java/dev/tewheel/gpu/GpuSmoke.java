@@ -11,9 +11,23 @@ import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
+import dev.tewheel.runtime.nccl.NcclDataType;
+import dev.tewheel.runtime.ncclep.EpAlgorithm;
+import dev.tewheel.runtime.ncclep.EpGroup;
+import dev.tewheel.runtime.ncclep.EpHandle;
+import dev.tewheel.runtime.ncclep.EpLayout;
+import dev.tewheel.runtime.ncclep.EpTensor;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.error.NcclEpException;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineConfig;
+import dev.tewheel.runtime.ncclep.NcclEpCombineInputs;
+import dev.tewheel.runtime.ncclep.NcclEpCombineOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchConfig;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchInputs;
+import dev.tewheel.runtime.ncclep.NcclEpDispatchOutputs;
+import dev.tewheel.runtime.ncclep.NcclEpGroupConfig;
+import dev.tewheel.runtime.ncclep.NcclEpHandleConfig;
+import dev.tewheel.runtime.ncclep.NcclEpLayoutInfo;
 import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.nccl.NcclUniqueId;
 import dev.tewheel.runtime.report.NcclVersion;
@@ -23,7 +37,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -254,6 +267,7 @@ public final class GpuSmoke {
   private Optional<NcclEpException> exchange(Nccl nccl, NcclEp ep, Cuda cuda, String step, boolean expectFailure) {
     boolean ht = options.algorithm().equals("ht");
     List<MemorySegment> device = new ArrayList<>();
+    List<EpTensor> tensors = new ArrayList<>();
     try (Arena arena = Arena.ofConfined()) {
       long t0 = System.nanoTime();
       NcclUniqueId id = nccl.uniqueId();
@@ -285,63 +299,53 @@ public final class GpuSmoke {
       cuda.toDevice(dx, x);
       cuda.toDevice(dtopk, topk);
       cuda.toDevice(dw, weights);
-      MemorySegment tx = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, dx, T, H);
-      MemorySegment ttopk = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT64, dtopk, T, K);
-      MemorySegment tw = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, dw, T, K);
+      EpTensor tx = tensor(ep, tensors, NcclDataType.BFLOAT16, dx, T, H);
+      EpTensor ttopk = tensor(ep, tensors, NcclDataType.INT64, dtopk, T, K);
+      EpTensor tw = tensor(ep, tensors, NcclDataType.FLOAT32, dw, T, K);
 
-      MemorySegment cfg = NcclEpStructs.allocate(arena, NcclEpStructs.GROUP_CONFIG);
-      StructLayout g = NcclEpStructs.GROUP_CONFIG;
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "algorithm"),
-          ht ? NcclEpStructs.ALGO_HIGH_THROUGHPUT : NcclEpStructs.ALGO_LOW_LATENCY);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_experts"), E);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_dispatch_tokens_per_rank"), T);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_token_bytes"), H * 2);
-      cfg.set(JAVA_LONG, NcclEpStructs.offset(g, "rdma_buffer_size"), NcclEpStructs.AUTO);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_qp_per_rank"), NcclEpStructs.AUTO);
-      cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_channels"), NcclEpStructs.AUTO);
-      cfg.set(JAVA_LONG, NcclEpStructs.offset(g, "timeout_ns"), 20_000_000_000L); // a hung kernel gives up after 20 s
+      // rdma_buffer_size, num_qp_per_rank and num_channels stay NCCL_EP_AUTO (the builder's zeroes)
+      NcclEpGroupConfig.Builder cfg = NcclEpGroupConfig.builder()
+          .algorithm(ht ? EpAlgorithm.HIGH_THROUGHPUT : EpAlgorithm.LOW_LATENCY).numExperts(E)
+          .maxDispatchTokensPerRank(T).maxTokenBytes(H * 2)
+          .timeoutNs(20_000_000_000L); // a hung kernel gives up after 20 s
       int recvSlots = T * K; // HT's static bound: ranks * tokens * top-k
       if (ht) {
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), recvSlots);
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "num_topk"), K);
-      } else {
-        cfg.set(JAVA_INT, NcclEpStructs.offset(g, "max_recv_tokens_per_rank"), NcclEpStructs.AUTO); // "LL: unused"
-      }
+        cfg.maxRecvTokensPerRank(recvSlots).numTopk(K);
+      } // LL: max_recv_tokens_per_rank stays NCCL_EP_AUTO ("LL: unused")
       t0 = System.nanoTime();
-      MemorySegment group = ep.createGroup(comm, cfg);
+      EpGroup group = ep.createGroup(comm, cfg.build());
       cuda.synchronize();
       time("ncclEpCreateGroup", t0);
 
       MemorySegment y = arena.allocate(2L * T * H);
       MemorySegment dy = alloc(nccl, device, y.byteSize());
-      MemorySegment ty = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, dy, T, H);
+      EpTensor ty = tensor(ep, tensors, NcclDataType.BFLOAT16, dy, T, H);
       int bad;
-      MemorySegment handle;
+      EpHandle handle;
       try {
         if (!ht) {
           // the handle over caller-owned routing memory in three calls: size, init, update
           t0 = System.nanoTime();
-          long handleBytes = ep.handleMemSize(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, K);
+          long handleBytes = group.handleMemSize(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, K);
           MemorySegment dmem = alloc(nccl, device, handleBytes);
-          MemorySegment tmem = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_UINT8, dmem, handleBytes);
-          handle = ep.initHandle(group, NcclEpStructs.LAYOUT_EXPERT_MAJOR, MemorySegment.NULL, K, tmem);
-          ep.updateHandle(handle, ttopk, MemorySegment.NULL, MemorySegment.NULL);
+          EpTensor tmem = tensor(ep, tensors, NcclDataType.UINT8, dmem, handleBytes);
+          handle = group.initHandle(EpLayout.EXPERT_MAJOR, NcclEpHandleConfig.DEFAULT, K, tmem);
+          handle.update(ttopk, NcclEpLayoutInfo.NONE, MemorySegment.NULL);
           cuda.synchronize();
           time("ncclEpHandleMemSize+InitHandle+UpdateHandle", t0);
           System.out.println("  handle memory: " + handleBytes + " bytes from ncclMemAlloc");
 
           MemorySegment drecv = alloc(nccl, device, 2L * E * T * H);
           MemorySegment dcnt = alloc(nccl, device, 4L * E);
-          MemorySegment trecv = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, drecv, E, T, H);
-          MemorySegment tcnt = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT32, dcnt, E);
-          MemorySegment din = struct(arena, NcclEpStructs.DISPATCH_INPUTS, "tokens", tx);
-          MemorySegment dout = struct(arena, NcclEpStructs.DISPATCH_OUTPUTS, "tokens", trecv);
-          MemorySegment info = struct(arena, NcclEpStructs.LAYOUT_INFO, "expert_counters", tcnt);
-          MemorySegment dcfg = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_CONFIG);
+          EpTensor trecv = tensor(ep, tensors, NcclDataType.BFLOAT16, drecv, E, T, H);
+          EpTensor tcnt = tensor(ep, tensors, NcclDataType.INT32, dcnt, E);
+          NcclEpDispatchInputs din = NcclEpDispatchInputs.builder().tokens(tx).build();
+          NcclEpDispatchOutputs dout = NcclEpDispatchOutputs.builder().tokens(trecv).build();
+          NcclEpLayoutInfo info = NcclEpLayoutInfo.builder().expertCounters(tcnt).build();
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
-            ep.dispatch(handle, din, dout, info, dcfg, MemorySegment.NULL);
-            ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
+            handle.dispatch(din, dout, info, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
+            handle.complete(MemorySegment.NULL);
             cuda.synchronize();
             time("ncclEpDispatch+Complete (" + n + ")", t0);
           }
@@ -382,27 +386,23 @@ public final class GpuSmoke {
           check(step, dispatchBad == 0, "dispatch: expert_counters [" + counts + "], each expert received exactly the"
               + " tokens routed to it, every row intact");
 
-          MemorySegment cin = struct(arena, NcclEpStructs.COMBINE_INPUTS, "tokens", trecv); // identity expert
-          MemorySegment cout = struct(arena, NcclEpStructs.COMBINE_OUTPUTS, "tokens", ty);
-          cout.set(ADDRESS, NcclEpStructs.offset(NcclEpStructs.COMBINE_OUTPUTS, "topk_weights"), tw);
-          MemorySegment ccfg = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_CONFIG);
+          NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(trecv).build(); // identity expert
+          NcclEpCombineOutputs cout = NcclEpCombineOutputs.builder().tokens(ty).topkWeights(tw).build();
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
-            ep.combine(handle, cin, cout, ccfg, MemorySegment.NULL);
-            ep.complete(handle, MemorySegment.NULL, MemorySegment.NULL);
+            handle.combine(cin, cout, NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
+            handle.complete(MemorySegment.NULL);
             cuda.synchronize();
             time("ncclEpCombine+Complete (" + n + ")", t0);
           }
         } else {
           MemorySegment dtotal = alloc(nccl, device, 4);
           MemorySegment decnt = alloc(nccl, device, 4L * E);
-          MemorySegment ttotal = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT32, dtotal, 1);
-          MemorySegment tecnt = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT32, decnt, E);
-          MemorySegment hinfo = struct(arena, NcclEpStructs.LAYOUT_INFO, "recv_total_counter", ttotal);
-          hinfo.set(ADDRESS, NcclEpStructs.offset(NcclEpStructs.LAYOUT_INFO, "expert_counters"), tecnt);
+          EpTensor ttotal = tensor(ep, tensors, NcclDataType.INT32, dtotal, 1);
+          EpTensor tecnt = tensor(ep, tensors, NcclDataType.INT32, decnt, E);
+          NcclEpLayoutInfo hinfo = NcclEpLayoutInfo.builder().recvTotalCounter(ttotal).expertCounters(tecnt).build();
           t0 = System.nanoTime();
-          handle = ep.createHandle(group, NcclEpStructs.LAYOUT_FLAT, ttopk, hinfo, MemorySegment.NULL,
-              MemorySegment.NULL);
+          handle = group.createHandle(EpLayout.FLAT, ttopk, hinfo, NcclEpHandleConfig.DEFAULT, MemorySegment.NULL);
           cuda.synchronize();
           time("ncclEpCreateHandle", t0);
           MemorySegment total = arena.allocate(4);
@@ -412,18 +412,15 @@ public final class GpuSmoke {
           MemorySegment drecv = alloc(nccl, device, 2L * recvSlots * H);
           MemorySegment drw = alloc(nccl, device, 4L * recvSlots * K);
           MemorySegment dri = alloc(nccl, device, 8L * recvSlots * K);
-          MemorySegment trecv = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_BFLOAT16, drecv, recvSlots, H);
-          MemorySegment trw = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_FLOAT32, drw, recvSlots, K);
-          MemorySegment tri = NcclEpStructs.tensor(arena, NcclEpStructs.NCCL_INT64, dri, recvSlots, K);
-          MemorySegment din = struct(arena, NcclEpStructs.DISPATCH_INPUTS, "tokens", tx);
-          din.set(ADDRESS, NcclEpStructs.offset(NcclEpStructs.DISPATCH_INPUTS, "topk_weights"), tw);
-          MemorySegment dout = struct(arena, NcclEpStructs.DISPATCH_OUTPUTS, "tokens", trecv);
-          dout.set(ADDRESS, NcclEpStructs.offset(NcclEpStructs.DISPATCH_OUTPUTS, "topk_weights"), trw);
-          dout.set(ADDRESS, NcclEpStructs.offset(NcclEpStructs.DISPATCH_OUTPUTS, "topk_idx"), tri);
-          MemorySegment dcfg = NcclEpStructs.allocate(arena, NcclEpStructs.DISPATCH_CONFIG);
+          EpTensor trecv = tensor(ep, tensors, NcclDataType.BFLOAT16, drecv, recvSlots, H);
+          EpTensor trw = tensor(ep, tensors, NcclDataType.FLOAT32, drw, recvSlots, K);
+          EpTensor tri = tensor(ep, tensors, NcclDataType.INT64, dri, recvSlots, K);
+          NcclEpDispatchInputs din = NcclEpDispatchInputs.builder().tokens(tx).topkWeights(tw).build();
+          NcclEpDispatchOutputs dout = NcclEpDispatchOutputs.builder().tokens(trecv).topkWeights(trw).topkIdx(tri)
+              .build();
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
-            ep.dispatch(handle, din, dout, MemorySegment.NULL, dcfg, MemorySegment.NULL);
+            handle.dispatch(din, dout, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
             cuda.synchronize();
             time("ncclEpDispatch (" + n + ")", t0);
           }
@@ -446,12 +443,11 @@ public final class GpuSmoke {
           }
           check(step, dispatchBad == 0 && got.size() == T && n == T, "dispatch: " + n + " row(s) received, one per"
               + " token, every row intact");
-          MemorySegment cin = struct(arena, NcclEpStructs.COMBINE_INPUTS, "tokens", trecv);
-          MemorySegment cout = struct(arena, NcclEpStructs.COMBINE_OUTPUTS, "tokens", ty);
-          MemorySegment ccfg = NcclEpStructs.allocate(arena, NcclEpStructs.COMBINE_CONFIG);
+          NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(trecv).build();
+          NcclEpCombineOutputs cout = NcclEpCombineOutputs.builder().tokens(ty).build();
           for (String c : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
-            ep.combine(handle, cin, cout, ccfg, MemorySegment.NULL);
+            handle.combine(cin, cout, NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
             cuda.synchronize();
             time("ncclEpCombine (" + c + ")", t0);
           }
@@ -482,8 +478,11 @@ public final class GpuSmoke {
       check(step, bad == 0, "combine: " + (T * H - bad) + " of " + (T * H) + " elements equal the input"
           + (ht ? "" : " (two copies weighed 1/2 each)"));
       t0 = System.nanoTime();
-      ep.handleDestroy(handle);
-      ep.groupDestroy(group);
+      handle.close();
+      group.close();
+      for (EpTensor t : tensors) {
+        t.close(); // the descriptors; the memory they describe is freed next
+      }
       for (MemorySegment d : device) {
         nccl.memFree(d);
       }
@@ -499,11 +498,12 @@ public final class GpuSmoke {
     return d;
   }
 
-  /** A zeroed NCCL EP struct with one pointer member set. */
-  private static MemorySegment struct(Arena arena, StructLayout layout, String field, MemorySegment value) {
-    MemorySegment s = NcclEpStructs.allocate(arena, layout);
-    s.set(ADDRESS, NcclEpStructs.offset(layout, field), value);
-    return s;
+  /** An NCCL EP tensor describing device memory this run owns, kept in {@code tensors} to be closed. */
+  private static EpTensor tensor(NcclEp ep, List<EpTensor> tensors, NcclDataType type, MemorySegment data,
+      long... sizes) {
+    EpTensor t = ep.tensor(type, data, sizes);
+    tensors.add(t);
+    return t;
   }
 
   // ---------------------------------------------------------------------------------------------------------------

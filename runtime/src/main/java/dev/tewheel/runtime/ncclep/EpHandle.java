@@ -1,5 +1,7 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.ffm.NativeCalls.orNull;
+
 import dev.tewheel.runtime.internal.ffm.NativeObject;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -23,7 +25,7 @@ public final class EpHandle implements AutoCloseable {
     this.layout = layout;
   }
 
-  /** The native {@code ncclEpHandle_t}, for the raw methods of {@link NcclEp}. */
+  /** The native {@code ncclEpHandle_t}, for a function reached through {@link NcclEp#function}. */
   public MemorySegment segment() {
     return handle.address();
   }
@@ -38,7 +40,7 @@ public final class EpHandle implements AutoCloseable {
    */
   public void update(EpTensor topkIdx, NcclEpLayoutInfo layoutInfo, MemorySegment stream) {
     EpCallRules.update("ncclEpUpdateHandle", algorithm(), Objects.requireNonNull(layoutInfo, "layoutInfo"));
-    group.ep().updateHandle(segment(), topkIdx.segment(), layoutInfo.segment(), stream);
+    NcclEp.call(NcclEp.Bound.UPDATE_HANDLE, segment(), topkIdx.segment(), layoutInfo.segment(), orNull(stream));
   }
 
   /** {@code ncclEpDispatch}, collective: sends each token to the ranks of its experts. */
@@ -47,7 +49,7 @@ public final class EpHandle implements AutoCloseable {
     MemorySegment in = inputs.segment();
     MemorySegment out = outputs.segment();
     EpCallRules.dispatch(this, inputs, outputs, layoutInfo, config);
-    group.ep().dispatch(segment(), in, out, layoutInfo.segment(), config.segment(), stream);
+    NcclEp.call(NcclEp.Bound.DISPATCH, segment(), in, out, layoutInfo.segment(), config.segment(), orNull(stream));
   }
 
   /** {@code ncclEpCombine}, collective: brings the experts' outputs back to each token's rank and sums them. */
@@ -56,7 +58,7 @@ public final class EpHandle implements AutoCloseable {
     MemorySegment in = inputs.segment();
     MemorySegment out = outputs.segment();
     EpCallRules.combine(this, inputs, outputs, config);
-    group.ep().combine(segment(), in, out, config.segment(), stream);
+    NcclEp.call(NcclEp.Bound.COMBINE, segment(), in, out, config.segment(), orNull(stream));
   }
 
   /**
@@ -68,7 +70,7 @@ public final class EpHandle implements AutoCloseable {
       throw new IllegalArgumentException("ncclEpComplete refused before the native call: only low latency has"
           + " send_only operations to complete");
     }
-    group.ep().complete(segment(), MemorySegment.NULL, stream);
+    NcclEp.call(NcclEp.Bound.COMPLETE, segment(), MemorySegment.NULL, orNull(stream));
   }
 
   public boolean isClosed() {
@@ -80,7 +82,7 @@ public final class EpHandle implements AutoCloseable {
   public void close() {
     handle.close(h -> {
       group.forget(this);
-      group.ep().handleDestroy(h);
+      NcclEp.call(NcclEp.Bound.HANDLE_DESTROY, h);
     });
   }
 

@@ -15,15 +15,13 @@ import java.lang.foreign.MemorySegment;
  * {@link IllegalStateException}, also through a dispatch or combine struct that points at it.
  */
 public final class EpTensor implements AutoCloseable {
-  private final NcclEp ep;
   private final NativeObject tensor;
   private final NcclDataType datatype;
   private final long[] sizes;
   /** The arena of a descriptor of caller-owned memory; null for a tensor NCCL EP allocated. */
   private final Arena descriptor;
 
-  EpTensor(NcclEp ep, MemorySegment tensor, NcclDataType datatype, long[] sizes, Arena descriptor) {
-    this.ep = ep;
+  EpTensor(MemorySegment tensor, NcclDataType datatype, long[] sizes, Arena descriptor) {
     this.tensor = new NativeObject(tensor, "the NCCL EP tensor was destroyed (ncclEpTensorDestroy)");
     this.datatype = datatype;
     this.sizes = sizes.clone();
@@ -67,7 +65,7 @@ public final class EpTensor implements AutoCloseable {
   public void close() {
     tensor.close(t -> {
       if (descriptor == null) {
-        ep.tensorDestroy(t);
+        NcclEp.call(NcclEp.Bound.TENSOR_DESTROY, t);
       } else {
         descriptor.close();
       }

@@ -41,7 +41,7 @@ public record NcclEpCombineConfig(boolean sendOnly, EpPassDirection passDirectio
     return new NcclEpCombineConfig(List.of(flags).contains(Flag.SEND_ONLY), passDirection, quantRecipe);
   }
 
-  /** The {@code ncclEpCombineConfig_t*}, for the raw {@link NcclEp#combine}. */
+  /** The {@code ncclEpCombineConfig_t*}, for a call through {@link NcclEp#function}. */
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.COMBINE_CONFIG);
   }

@@ -58,7 +58,7 @@ public record NcclEpDispatchConfig(boolean sendOnly, boolean roundScales, EpPass
         quantRecipe);
   }
 
-  /** The {@code ncclEpDispatchConfig_t*}, for the raw {@link NcclEp#dispatch}. */
+  /** The {@code ncclEpDispatchConfig_t*}, for a call through {@link NcclEp#function}. */
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.DISPATCH_CONFIG);
   }

@@ -43,7 +43,7 @@ public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters
   }
 
   /**
-   * The {@code ncclEpLayoutInfo_t*} ({@link MemorySegment#NULL} for {@link #NONE}), for the raw methods.
+   * The {@code ncclEpLayoutInfo_t*} ({@link MemorySegment#NULL} for {@link #NONE}), for a call through {@link NcclEp#function}.
    *
    * @throws IllegalStateException when a tensor it points at was closed
    */

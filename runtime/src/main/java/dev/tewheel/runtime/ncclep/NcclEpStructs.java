@@ -34,37 +34,6 @@ public final class NcclEpStructs {
   public static final int TENSOR_MAGIC = 0xCAFECAFE;
   /** {@code NCCL_EP_API_VERSION}, the group config's {@code version}. */
   public static final int API_VERSION = 2;
-  /** {@code NCCL_EP_AUTO}. */
-  public static final int AUTO = 0;
-
-  /** {@code ncclEpAlgorithm_t}. */
-  public static final int ALGO_LOW_LATENCY = 0;
-  public static final int ALGO_HIGH_THROUGHPUT = 1;
-  /** {@code ncclEpLayout_t}. */
-  public static final int LAYOUT_UNSET = 0;
-  public static final int LAYOUT_EXPERT_MAJOR = 1;
-  public static final int LAYOUT_RANK_MAJOR = 2;
-  public static final int LAYOUT_FLAT = 3;
-  /** {@code ncclEpPassDir_t}. */
-  public static final int FWD_PASS = 0;
-  public static final int BWD_PASS = 1;
-  /** {@code ncclEpZeroCopyMode_t}. */
-  public static final int ZERO_COPY_AUTO = 0;
-  public static final int ZERO_COPY_OFF = 1;
-  public static final int ZERO_COPY_ON = 2;
-  /** {@code ncclEpOverflowPolicy_t}. */
-  public static final int OVERFLOW_AUTO = 0;
-  public static final int OVERFLOW_TRAP = 1;
-  public static final int OVERFLOW_DROP = 2;
-
-  /** {@code ncclDataType_t} values NCCL EP's tensors use (NCCL's enum). */
-  public static final int NCCL_UINT8 = 1;
-  public static final int NCCL_INT32 = 2;
-  public static final int NCCL_INT64 = 4;
-  public static final int NCCL_FLOAT16 = 6;
-  public static final int NCCL_FLOAT32 = 7;
-  public static final int NCCL_BFLOAT16 = 9;
-
   /** {@code ncclEpTensor_t}, 48 bytes. */
   public static final StructLayout TENSOR = sized("ncclEpTensor_t", JAVA_INT.withName("ndim"),
       JAVA_INT.withName("datatype"), ADDRESS.withName("data"), ADDRESS.withName("win_hdl"),
@@ -148,7 +117,7 @@ public final class NcclEpStructs {
    * An {@code ncclEpTensor_t} over memory the caller owns (device memory from {@code ncclMemAlloc} on a GPU), as
    * TE's backend describes its tensors: {@code data} set, no window, {@code sizes} a copy in {@code arena}.
    */
-  public static MemorySegment tensor(Arena arena, int datatype, MemorySegment data, long... sizes) {
+  static MemorySegment tensor(Arena arena, int datatype, MemorySegment data, long... sizes) {
     MemorySegment tensor = allocate(arena, TENSOR);
     MemorySegment dims = arena.allocateFrom(JAVA_LONG, sizes);
     tensor.set(JAVA_INT, offset(TENSOR, "ndim"), sizes.length);

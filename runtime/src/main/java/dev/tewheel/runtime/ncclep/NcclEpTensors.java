@@ -20,7 +20,7 @@ public sealed interface NcclEpTensors
   EpTensor topkWeights();
 
   /**
-   * The C struct, for the raw methods of {@link NcclEp}.
+   * The C struct, for a call through {@link NcclEp#function}.
    *
    * @throws IllegalStateException when a tensor it points at was closed
    */

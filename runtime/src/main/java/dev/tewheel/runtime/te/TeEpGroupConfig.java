@@ -54,7 +54,7 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
    * ends the JVM), in its order and words, added to {@code problems}. {@code dtype} is the C value; -1 when it is
    * unset (reported by the builder), which skips the row-size rules.
    */
-  static Problems problems(Problems problems, int epSize, int experts, int maxTokens, int maxRecv, int hidden,
+  private static Problems problems(Problems problems, int epSize, int experts, int maxTokens, int maxRecv, int hidden,
       int sms, int dtype, boolean zeroCopy, boolean drop) {
     problems.check(epSize > 0, "ep_size must be positive, got " + epSize)
         .check(experts > 0, "num_experts must be positive, got " + experts)

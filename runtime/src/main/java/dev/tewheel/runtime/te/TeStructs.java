@@ -8,7 +8,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.internal.ffm.TeFunction;
-import dev.tewheel.runtime.ncclep.NcclEpStructs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
@@ -62,11 +61,6 @@ public final class TeStructs {
   public static final StructLayout BASIC_TENSOR = structLayout(
       ADDRESS.withName("data_ptr"), JAVA_INT.withName("dtype"), paddingLayout(4), SHAPE.withName("shape"))
       .withName("NVTEBasicTensor");
-
-  /** The smallest {@code struct_size} TE accepts, per config (its base fields; frozen). */
-  static final long GROUP_CONFIG_MIN_SIZE = NcclEpStructs.offset(EP_GROUP_CONFIG, "zero_copy") + 4;
-  static final long LAYER_CONFIG_MIN_SIZE =
-      NcclEpStructs.offset(EP_LAYER_CONFIG, "dispatch_output_per_expert_alignment") + 8;
 
   private TeStructs() {}
 

@@ -5,10 +5,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
-import dev.tewheel.runtime.internal.ffm.NativeCalls;
-import dev.tewheel.runtime.internal.ffm.Problems;
-import dev.tewheel.runtime.internal.ffm.TeFunction;
 import dev.tewheel.runtime.internal.load.LoadedLibrary;
+import dev.tewheel.runtime.internal.ffm.NativeCalls;
+import dev.tewheel.runtime.internal.ffm.TeFunction;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.nccl.NcclComm;
 import dev.tewheel.runtime.ncclep.NcclEpStructs;
@@ -21,7 +20,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -35,9 +33,9 @@ import java.util.function.Supplier;
  *
  * <p>TE reports errors by throwing C++ exceptions. One thrown through a foreign-function downcall ends the JVM, so
  * every method here first establishes the preconditions TE checks (NCCL EP available by te-runtime's rule, the
- * NCCL gate on the NCCL actually mapped, initialized or not, shapes, dtypes, config sizes) and throws a Java exception
- * instead of making a call that would throw. What Java cannot see (e.g. the GPU's architecture, SM 90+) stays TE's
- * to check.
+ * NCCL gate on the NCCL actually mapped, initialized or not, shapes, dtypes; the configs are typed and checked by
+ * TE's rules when built) and throws a Java exception instead of making a call that would throw. What Java cannot
+ * see (e.g. the GPU's architecture, SM 90+) stays TE's to check.
  */
 public final class TransformerEngine {
   private final LoadedLibrary library;
@@ -147,18 +145,17 @@ public final class TransformerEngine {
 
   /**
    * {@code nvte_ep_initialize}: bootstraps TE's EP backend on an EP communicator; TE's provider then sets
-   * {@code NCCL_EP_HOME} (unless set) and dlopens NCCL EP.
+   * {@code NCCL_EP_HOME} (unless set) and dlopens NCCL EP. The config was checked by TE's rules when it was built; its
+   * struct lives for the call only (TE copies it).
    *
-   * @param groupConfig a {@link TeStructs#EP_GROUP_CONFIG}
    * @throws IllegalStateException before any native call, when NCCL EP is not available (by the same rule TE's
    *     provider loads with, including NCCL >= 2.30.4 for the NCCL mapped in this process), or EP is initialized
-   * @throws IllegalArgumentException before any native call, for a config TE would refuse
+   * @throws IllegalArgumentException before any native call, when {@code comm}'s size is not the config's ep_size
    */
-  public void epInitialize(NcclComm comm, MemorySegment groupConfig) {
+  public void epInitialize(NcclComm comm, TeEpGroupConfig groupConfig) {
     Objects.requireNonNull(comm, "comm");
+    Objects.requireNonNull(groupConfig, "groupConfig");
     String fn = TeFunction.EP_INITIALIZE.symbol;
-    MemorySegment config = normalized(fn, "group_config", groupConfig, TeStructs.EP_GROUP_CONFIG,
-        TeStructs.GROUP_CONFIG_MIN_SIZE);
     synchronized (epState) {
       if (epInitialized) {
         throw new IllegalStateException(fn + " refused: EP is already initialized in this process;"
@@ -169,28 +166,18 @@ public final class TransformerEngine {
         throw new IllegalStateException(fn + " refused before any native call: NCCL EP is not"
             + " available: " + report.reason());
       }
-      validateGroupConfig(config, comm);
-      try {
-        bound(TeFunction.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig);
+      int count = comm.count();
+      require(count == groupConfig.epSize(), fn, "ep_comm size (" + count + ") must equal ep_size ("
+          + groupConfig.epSize() + "). Pass the EP sub-communicator, not the world comm");
+      try (Arena arena = Arena.ofConfined()) {
+        bound(TeFunction.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig.allocate(arena));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
       epInitialized = true;
-      maxTokenDtype =
-          config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype"));
+      maxTokenDtype = groupConfig.maxTokenDtype().code();
       cachedTopK = null;
       prepared.clear();
-    }
-  }
-
-  /**
-   * {@link #epInitialize(NcclComm, MemorySegment)} with a config checked when it was built; the struct lives for
-   * the call only (TE copies it).
-   */
-  public void epInitialize(NcclComm comm, TeEpGroupConfig groupConfig) {
-    Objects.requireNonNull(groupConfig, "groupConfig");
-    try (Arena arena = Arena.ofConfined()) {
-      epInitialize(comm, groupConfig.allocate(arena));
     }
   }
 
@@ -216,33 +203,16 @@ public final class TransformerEngine {
   }
 
   /** {@code nvte_ep_handle_mem_size}: the bytes of handle memory a layer needs. */
-  public long epHandleMemSize(MemorySegment layerConfig) {
-    String fn = TeFunction.EP_HANDLE_MEM_SIZE.symbol;
-    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
-        TeStructs.LAYER_CONFIG_MIN_SIZE);
+  public long epHandleMemSize(TeEpLayerConfig layerConfig) {
+    MemorySegment layer = layerConfig.struct();
     synchronized (epState) {
-      requireInitialized(fn);
-      topK(fn, layer);
+      requireInitialized(TeFunction.EP_HANDLE_MEM_SIZE.symbol);
       try {
-        return (long) bound(TeFunction.EP_HANDLE_MEM_SIZE).invokeExact(layerConfig);
+        return (long) bound(TeFunction.EP_HANDLE_MEM_SIZE).invokeExact(layer);
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
     }
-  }
-
-  /** {@link #epHandleMemSize(MemorySegment)} for a typed layer config. */
-  public long epHandleMemSize(TeEpLayerConfig layerConfig) {
-    Objects.requireNonNull(layerConfig, "layerConfig");
-    return epHandleMemSize(layerConfig.struct());
-  }
-
-  /** {@link #epPrepare(NvteTensor, NvteTensor, NvteTensor, NvteTensor, MemorySegment, MemorySegment)}, typed. */
-  public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
-      NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
-    Objects.requireNonNull(layerConfig, "layerConfig");
-    epPrepare(handleMem, topkIdx, recvTokensPerExpert, totalRecvTokensPerRank,
-        layerConfig.struct(), stream);
   }
 
   /**
@@ -250,15 +220,14 @@ public final class TransformerEngine {
    * [tokens, top_k]); the counters are optional (null).
    */
   public void epPrepare(NvteTensor handleMem, NvteTensor topkIdx, NvteTensor recvTokensPerExpert,
-      NvteTensor totalRecvTokensPerRank, MemorySegment layerConfig, MemorySegment stream) {
+      NvteTensor totalRecvTokensPerRank, TeEpLayerConfig layerConfig, MemorySegment stream) {
     String fn = TeFunction.EP_PREPARE.symbol;
-    MemorySegment layer = normalized(fn, "layer_cfg", layerConfig, TeStructs.EP_LAYER_CONFIG,
-        TeStructs.LAYER_CONFIG_MIN_SIZE);
+    MemorySegment layerStruct = layerConfig.struct();
     synchronized (epState) {
       requireInitialized(fn);
       long memory = handleMemory(fn, handleMem);
-      int topK = topK(fn, layer);
-      long alignment = layer.get(JAVA_LONG, 16);
+      int topK = layerConfig.topK();
+      long alignment = layerConfig.dispatchOutputPerExpertAlignment();
       dims(fn, "topk_idx", topkIdx, 2);
       described(fn, "topk_idx", topkIdx);
       if (recvTokensPerExpert != null) {
@@ -276,7 +245,7 @@ public final class TransformerEngine {
       }
       try {
         bound(TeFunction.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(),
-            handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerConfig,
+            handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerStruct,
             NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
@@ -398,60 +367,6 @@ public final class TransformerEngine {
   }
 
   // TE's checks, made in Java first.
-
-  private void validateGroupConfig(MemorySegment config, NcclComm comm) {
-    String fn = TeFunction.EP_INITIALIZE.symbol;
-    int epSize = field(config, "ep_size");
-    int experts = field(config, "num_experts");
-    int maxTokens = field(config, "max_tokens_per_rank");
-    int maxRecv = field(config, "max_recv_tokens_per_rank");
-    int hidden = field(config, "hidden_dim");
-    int sms = field(config, "num_comm_sms");
-    int dtype = field(config, "max_token_dtype");
-    boolean zeroCopy = field(config, "zero_copy") != 0;
-    boolean drop = field(config, "drop_on_overflow") != 0;
-    List<String> problems = TeEpGroupConfig.problems(new Problems(fn), epSize, experts, maxTokens, maxRecv,
-        hidden, sms, dtype, zeroCopy, drop).list();
-    require(problems.isEmpty(), fn, problems.isEmpty() ? "" : problems.get(0));
-    int count = comm.count();
-    require(count == epSize, fn, "ep_comm size (" + count + ") must equal ep_size (" + epSize
-        + "). Pass the EP sub-communicator, not the world comm");
-  }
-
-  /** TE reads {@code struct_size} bytes of a config (0 meaning its base size) and refuses less than the base. */
-  private static MemorySegment normalized(String fn, String parameter, MemorySegment config,
-      java.lang.foreign.StructLayout layout, long minSize) {
-    MemorySegment struct = NativeCalls.struct(fn, parameter, config, layout, false);
-    @SuppressWarnings("restricted") // a config the caller passes; its size is checked below
-    MemorySegment head = struct.byteSize() == 0 ? struct.reinterpret(8) : struct;
-    long declared = head.get(JAVA_LONG, 0);
-    long want = declared == 0 ? minSize : declared;
-    if (Long.compareUnsigned(want, minSize) < 0) {
-      throw new IllegalArgumentException(fn + ": " + parameter + ".struct_size (" + declared + ") is below the"
-          + " required minimum " + minSize + "; allocate it with TeStructs.allocate");
-    }
-    // A heap copy, 8-byte aligned (long[]): read in Java only, so no native memory per call.
-    MemorySegment copy = MemorySegment.ofArray(new long[(int) ((layout.byteSize() + 7) / 8)]);
-    long bytes = Math.min(want, layout.byteSize());
-    @SuppressWarnings("restricted")
-    MemorySegment source = struct.byteSize() == 0 ? struct.reinterpret(bytes) : struct;
-    if (source.byteSize() < bytes) {
-      throw new IllegalArgumentException(fn + ": " + parameter + " declares struct_size " + declared + " but is "
-          + source.byteSize() + " bytes");
-    }
-    MemorySegment.copy(source, 0, copy, 0, bytes);
-    return copy;
-  }
-
-  private static int field(MemorySegment config, String name) {
-    return config.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, name));
-  }
-
-  private static int topK(String fn, MemorySegment layer) {
-    int topK = layer.get(JAVA_INT, 8);
-    require(topK > 0, fn, "top_k must be > 0, got " + topK);
-    return topK;
-  }
 
   private void requireInitialized(String fn) {
     if (!epInitialized) {
