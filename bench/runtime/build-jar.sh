@@ -29,8 +29,8 @@ third_party=(
 )
 processor="$repo/org/openjdk/jmh/jmh-generator-annprocess/$jmh/jmh-generator-annprocess-$jmh.jar"
 modules=()
-for module in elf bundle loader runtime src/native; do
-  jar=$(ls "$root/$module"/target/*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e tests | head -1 || true)
+for module in json elf bundle loader runtime src/native; do
+  jar=$(ls "$root/$module"/target/*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e tests -e javadoc | head -1 || true)
   if [[ -z $jar ]]; then
     echo "build-jar.sh: no jar in $root/$module/target; build first: ./mvnw -B -q -o -pl runtime -am package" \
       "-DskipTests" >&2
