@@ -17,9 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 
 /**
  * The structs, enums and constants of NCCL EP's {@code nccl_ep.h} (0.1.0, API version 2) on LP64 Linux, as
@@ -140,13 +138,6 @@ public final class NcclEpStructs {
   }
 
   /**
-   * Each value's struct. A WeakHashMap: an entry lives while the value first written for it (its key) is reachable;
-   * after that an equal value writes the struct again. A struct in use is reachable from its caller, so its auto
-   * arena keeps it.
-   */
-  private static final Map<Record, MemorySegment> WRITTEN = new WeakHashMap<>();
-
-  /**
    * The NCCL EP struct of {@code layout} ({@code *_INIT}'s size and magic) with the components of {@code values}
    * written into it: the struct a per-call config or tensor set passes on every call, written once per value (equal
    * values, equal structs) and kept while the value first written is reachable. It holds addresses only, never the value.
@@ -158,14 +149,7 @@ public final class NcclEpStructs {
     for (EpTensor tensor : tensors) {
       EpTensor.checkOpen(tensor);
     }
-    synchronized (WRITTEN) {
-      MemorySegment struct = WRITTEN.get(values);
-      if (struct == null) {
-        struct = Fields.write(values, allocate(Arena.ofAuto(), layout), layout);
-        WRITTEN.put(values, struct);
-      }
-      return struct;
-    }
+    return Fields.written(values, layout, NcclEpStructs::allocate);
   }
 
   /** A tensor struct's one required member. */

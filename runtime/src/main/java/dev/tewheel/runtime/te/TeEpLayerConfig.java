@@ -4,22 +4,17 @@ import dev.tewheel.runtime.internal.ffm.Fields;
 import dev.tewheel.runtime.internal.ffm.Problems;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * TE's {@code NVTEEpLayerConfig}, checked in Java: a layer's {@code top_k} and per-expert alignment. Its C struct
- * ({@code NVTE_EP_LAYER_CONFIG_INIT}, then the two fields) is written once per value and kept, so the EP calls that
- * take it allocate nothing.
+ * ({@code NVTE_EP_LAYER_CONFIG_INIT}, then the two fields) is written once per value and kept while that value is
+ * reachable, so the EP calls that take it allocate nothing.
  *
  * @param topK {@code top_k}, greater than 0
  * @param dispatchOutputPerExpertAlignment {@code dispatch_output_per_expert_alignment}, in tokens: 0, 1 (no
  *     padding) or a power of two
  */
 public record TeEpLayerConfig(int topK, long dispatchOutputPerExpertAlignment) {
-  /** Each value's struct: a model has a handful (top_k by power-of-two alignment). */
-  private static final Map<TeEpLayerConfig, MemorySegment> STRUCTS = new ConcurrentHashMap<>();
-
   /** @throws IllegalArgumentException naming every value TE would refuse */
   public TeEpLayerConfig {
     new Problems("NVTEEpLayerConfig").check(topK > 0, "top_k must be > 0, got " + topK)
@@ -40,10 +35,8 @@ public record TeEpLayerConfig(int topK, long dispatchOutputPerExpertAlignment) {
     return arena.allocate(TeStructs.EP_LAYER_CONFIG).copyFrom(struct());
   }
 
-  /** The struct written once for this value, in the global arena. */
+  /** The struct written once for this value, kept while the value first written is reachable. */
   MemorySegment struct() {
-    MemorySegment struct = STRUCTS.get(this);
-    return struct != null ? struct : STRUCTS.computeIfAbsent(this, c -> Fields.write(c,
-        TeStructs.allocate(Arena.global(), TeStructs.EP_LAYER_CONFIG), TeStructs.EP_LAYER_CONFIG));
+    return Fields.written(this, TeStructs.EP_LAYER_CONFIG, TeStructs::allocate);
   }
 }

@@ -5,12 +5,16 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.AddressLayout;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.RecordComponent;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.BiFunction;
 
 /**
  * The one place a typed config becomes its C struct: each component of a config record is written to the struct
@@ -18,7 +22,31 @@ import java.lang.reflect.RecordComponent;
  * components are its field list and no config repeats offsets. Runs when a config is built, never per call.
  */
 public final class Fields {
+  /**
+   * Each value's struct. A WeakHashMap: an entry lives while the value first written for it (its key) is reachable;
+   * after that an equal value writes the struct again. A struct in use is reachable from its caller, so its auto
+   * arena keeps it; so memory stays bounded however many values a program makes.
+   */
+  private static final Map<Record, MemorySegment> WRITTEN = new WeakHashMap<>();
+
   private Fields() {}
+
+  /**
+   * The struct of {@code values}: {@code blank}'s struct (the header's {@code *_INIT}) with every component written,
+   * once per value (equal values, the same struct), kept while the value first written is reachable. What a config
+   * or tensor set passes on every call, so those calls allocate nothing.
+   */
+  public static MemorySegment written(Record values, StructLayout layout,
+      BiFunction<Arena, StructLayout, MemorySegment> blank) {
+    synchronized (WRITTEN) {
+      MemorySegment struct = WRITTEN.get(values);
+      if (struct == null) {
+        struct = write(values, blank.apply(Arena.ofAuto(), layout), layout);
+        WRITTEN.put(values, struct);
+      }
+      return struct;
+    }
+  }
 
   /**
    * Writes every component of {@code values} into {@code struct}, laid out as {@code layout}, and returns
