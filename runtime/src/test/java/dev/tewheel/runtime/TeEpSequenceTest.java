@@ -122,16 +122,16 @@ class TeEpSequenceTest {
       MemorySegment receivedWeights = arena.allocate(JAVA_FLOAT, (long) TOKENS * TOP_K);
       MemorySegment expertOut = arena.allocate(JAVA_FLOAT, (long) TOKENS * TOP_K * HIDDEN);
       MemorySegment result = arena.allocate(JAVA_FLOAT, (long) TOKENS * HIDDEN);
-      try (NvteTensor handleMem = te.createTensor(memory, TeStructs.BYTE, memSize);
-          NvteTensor tokensT = te.createTensor(tokens, TeStructs.FLOAT32, TOKENS, HIDDEN);
-          NvteTensor routesT = te.createTensor(routes, TeStructs.INT64, TOKENS, TOP_K);
-          NvteTensor weightsT = te.createTensor(weights, TeStructs.FLOAT32, TOKENS, TOP_K);
-          NvteTensor perExpertT = te.createTensor(perExpert, TeStructs.INT32, EXPERTS);
-          NvteTensor totalT = te.createTensor(total, TeStructs.INT32, 1);
-          NvteTensor receivedT = te.createTensor(received, TeStructs.FLOAT32, TOKENS * TOP_K, HIDDEN);
-          NvteTensor receivedWeightsT = te.createTensor(receivedWeights, TeStructs.FLOAT32, TOKENS * TOP_K);
-          NvteTensor expertOutT = te.createTensor(expertOut, TeStructs.FLOAT32, TOKENS * TOP_K, HIDDEN);
-          NvteTensor resultT = te.createTensor(result, TeStructs.FLOAT32, TOKENS, HIDDEN)) {
+      try (NvteTensor handleMem = te.createTensor(memory, TeDataType.BYTE, memSize);
+          NvteTensor tokensT = te.createTensor(tokens, TeDataType.FLOAT32, TOKENS, HIDDEN);
+          NvteTensor routesT = te.createTensor(routes, TeDataType.INT64, TOKENS, TOP_K);
+          NvteTensor weightsT = te.createTensor(weights, TeDataType.FLOAT32, TOKENS, TOP_K);
+          NvteTensor perExpertT = te.createTensor(perExpert, TeDataType.INT32, EXPERTS);
+          NvteTensor totalT = te.createTensor(total, TeDataType.INT32, 1);
+          NvteTensor receivedT = te.createTensor(received, TeDataType.FLOAT32, TOKENS * TOP_K, HIDDEN);
+          NvteTensor receivedWeightsT = te.createTensor(receivedWeights, TeDataType.FLOAT32, TOKENS * TOP_K);
+          NvteTensor expertOutT = te.createTensor(expertOut, TeDataType.FLOAT32, TOKENS * TOP_K, HIDDEN);
+          NvteTensor resultT = te.createTensor(result, TeDataType.FLOAT32, TOKENS, HIDDEN)) {
         te.epPrepare(handleMem, routesT, perExpertT, totalT, layer, MemorySegment.NULL);
         assertArrayEquals(new int[] {2, 2, 2, 2}, perExpert.toArray(JAVA_INT), "tokens routed to each expert");
         assertEquals(TOKENS * TOP_K, total.get(JAVA_INT, 0));
@@ -167,7 +167,7 @@ class TeEpSequenceTest {
         }
 
         // The guards: a 3-D token tensor is refused in Java, and TE is still usable afterwards.
-        try (NvteTensor cube = te.createTensor(tokens, TeStructs.FLOAT32, 2, 2, HIDDEN)) {
+        try (NvteTensor cube = te.createTensor(tokens, TeDataType.FLOAT32, 2, 2, HIDDEN)) {
           IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> te.epDispatch(
               handleMem, routesT, cube, CommWindow.NONE, weightsT, CommWindow.NONE, receivedT, CommWindow.NONE,
               receivedWeightsT, CommWindow.NONE, MemorySegment.NULL));

@@ -13,10 +13,10 @@ public final class NvteTensor implements AutoCloseable {
   private final TransformerEngine te;
   private final NativeObject handle;
   private final MemorySegment data;
-  private final int dtype;
+  private final TeDataType dtype;
   private final long[] shape;
 
-  NvteTensor(TransformerEngine te, MemorySegment handle, MemorySegment data, int dtype, long[] shape) {
+  NvteTensor(TransformerEngine te, MemorySegment handle, MemorySegment data, TeDataType dtype, long[] shape) {
     this.te = te;
     this.handle = new NativeObject(handle, "the NVTETensor was destroyed");
     this.data = data;
@@ -35,7 +35,7 @@ public final class NvteTensor implements AutoCloseable {
   }
 
   /** The {@code NVTEDType} (see {@link TeStructs}). */
-  public int dtype() {
+  public TeDataType dtype() {
     return dtype;
   }
 

@@ -40,7 +40,7 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
     Problems problems = new Problems("NVTEEpGroupConfig").check(maxTokenDtype != null, "max_token_dtype is required"
         + " (TE has no default; a zeroed field would mean BYTE)");
     problems(problems, epSize, numExperts, maxTokensPerRank, maxRecvTokensPerRank, hiddenDim,
-        numCommSms, maxTokenDtype == null ? -1 : maxTokenDtype.code(), zeroCopy, dropOnOverflow);
+        numCommSms, maxTokenDtype, zeroCopy, dropOnOverflow);
     problems.throwIfAny();
   }
 
@@ -51,11 +51,11 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
 
   /**
    * TE's {@code validate_config}, written once: what it would throw for these values (a throw through a downcall
-   * ends the JVM), in its order and words, added to {@code problems}. {@code dtype} is the C value; -1 when it is
-   * unset (reported by the builder), which skips the row-size rules.
+   * ends the JVM), in its order and words, added to {@code problems}. {@code dtype} is null when it is unset
+   * (reported by the caller), which skips the row-size rules; an enum value is never out of range.
    */
   private static Problems problems(Problems problems, int epSize, int experts, int maxTokens, int maxRecv, int hidden,
-      int sms, int dtype, boolean zeroCopy, boolean drop) {
+      int sms, TeDataType dtype, boolean zeroCopy, boolean drop) {
     problems.check(epSize > 0, "ep_size must be positive, got " + epSize)
         .check(experts > 0, "num_experts must be positive, got " + experts)
         .check(maxTokens > 0, "max_tokens_per_rank must be positive, got " + maxTokens)
@@ -65,12 +65,10 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
         .check(!(drop && maxRecv == 0), "drop_on_overflow is not supported in eager mode"
             + " (max_recv_tokens_per_rank = 0)")
         .check(hidden > 0, "hidden_dim must be positive, got " + hidden);
-    boolean known = dtype >= 0 && dtype < TeStructs.NUM_TYPES;
-    problems.check(known || dtype == -1, "max_token_dtype out of range, got " + dtype);
-    if (known && hidden > 0) {
-      long rowBytes = (long) hidden * TeStructs.elementSize(dtype);
+    if (dtype != null && hidden > 0) {
+      long rowBytes = (long) hidden * dtype.bytes();
       problems.check(rowBytes >= 16, "hidden_dim * sizeof(max_token_dtype) must be >= 16 (NCCL EP 16B row"
-          + " alignment); got hidden_dim=" + hidden + ", element_bytes=" + TeStructs.elementSize(dtype))
+          + " alignment); got hidden_dim=" + hidden + ", element_bytes=" + dtype.bytes())
           .check(rowBytes <= 0xFFFF_FFFFL, "hidden_dim * sizeof(max_token_dtype) exceeds 4 GiB; got " + rowBytes);
     }
     if (epSize > 0) {

@@ -17,21 +17,6 @@ import java.lang.foreign.StructLayout;
  * {@code comm_window.h}, {@code transformer_engine.h}), as layouts on LP64 Linux whose member names are the C names.
  */
 public final class TeStructs {
-  /** {@code NVTEDType}. */
-  public static final int BYTE = 0;
-  public static final int INT16 = 1;
-  public static final int INT32 = 2;
-  public static final int INT64 = 3;
-  public static final int FLOAT32 = 4;
-  public static final int FLOAT16 = 5;
-  public static final int BFLOAT16 = 6;
-  public static final int FLOAT8E4M3 = 7;
-  public static final int FLOAT8E5M2 = 8;
-  public static final int FLOAT8E8M0 = 9;
-  public static final int FLOAT4E2M1 = 10;
-  /** {@code kNVTENumTypes}. */
-  public static final int NUM_TYPES = 11;
-
   /** {@code NVTE_DELAYED_TENSOR_SCALING}: an unquantized tensor. */
   public static final int DELAYED_TENSOR_SCALING = 0;
   /** {@code kNVTERowwiseData}. */
@@ -72,10 +57,5 @@ public final class TeStructs {
     MemorySegment config = arena.allocate(layout);
     config.set(JAVA_LONG, 0, layout.byteSize());
     return config;
-  }
-
-  /** The element size TE's {@code typeToSize} gives, in bytes; 0 for sub-byte FP4. */
-  static int elementSize(int dtype) {
-    return dtype >= 0 && dtype < NUM_TYPES ? TeDataType.of(dtype).bytes() : 0;
   }
 }

@@ -51,8 +51,8 @@ public final class TransformerEngine {
    */
   private final Object epState = new Object();
   private boolean epInitialized;
-  /** The group's {@code max_token_dtype} (NVTEDType). */
-  private int maxTokenDtype;
+  /** The group's {@code max_token_dtype}. */
+  private TeDataType maxTokenDtype = TeDataType.BYTE;
   /** The top_k and alignment of the first prepared layer, which TE caches for the process. */
   private Integer cachedTopK;
   private long cachedAlignment;
@@ -107,11 +107,9 @@ public final class TransformerEngine {
    * {@code nvte_create_tensor} + {@code nvte_set_tensor_param(kNVTERowwiseData)}: an unquantized tensor over
    * {@code data} (device memory on a GPU; not freed by the tensor).
    */
-  public NvteTensor createTensor(MemorySegment data, int dtype, long... shape) {
+  public NvteTensor createTensor(MemorySegment data, TeDataType dtype, long... shape) {
     Objects.requireNonNull(data, "data");
-    if (dtype < 0 || dtype >= TeStructs.NUM_TYPES) {
-      throw new IllegalArgumentException("NVTEDType " + dtype + " is out of range 0.." + (TeStructs.NUM_TYPES - 1));
-    }
+    Objects.requireNonNull(dtype, "dtype");
     if (shape.length == 0 || shape.length > 15) {
       throw new IllegalArgumentException("an NVTETensor has 1 to 15 dimensions, not " + shape.length);
     }
@@ -122,7 +120,7 @@ public final class TransformerEngine {
       holder.set(ADDRESS, 0, handle);
       MemorySegment basic = arena.allocate(TeStructs.BASIC_TENSOR);
       basic.set(ADDRESS, 0, data);
-      basic.set(JAVA_INT, 8, dtype);
+      basic.set(JAVA_INT, 8, dtype.code());
       long shapeAt = NcclEpStructs.offset(TeStructs.BASIC_TENSOR, "shape");
       for (int i = 0; i < shape.length; i++) {
         basic.set(JAVA_LONG, shapeAt + 8L * i, shape[i]);
@@ -175,7 +173,7 @@ public final class TransformerEngine {
         throw NativeCalls.rethrow(t);
       }
       epInitialized = true;
-      maxTokenDtype = groupConfig.maxTokenDtype().code();
+      maxTokenDtype = groupConfig.maxTokenDtype();
       cachedTopK = null;
       prepared.clear();
     }
@@ -270,7 +268,7 @@ public final class TransformerEngine {
       requirePrepared(fn, handleMem);
       tokens(fn, "tokens", tokens);
       tokens(fn, "recv_tokens", recvTokens);
-      if (tokens.dtype() == TeStructs.FLOAT8E4M3 || tokens.dtype() == TeStructs.FLOAT8E5M2) {
+      if (tokens.dtype() == TeDataType.FLOAT8_E4M3 || tokens.dtype() == TeDataType.FLOAT8_E5M2) {
         throw new IllegalArgumentException(fn + ": FP8 tokens need a block scaling mode (e.g. MXFP8); this tensor"
             + " has per-tensor scaling");
       }
@@ -398,7 +396,7 @@ public final class TransformerEngine {
   /** A tensor of token rows: 2-D, its dtype no wider than the group's {@code max_token_dtype}. */
   private void tokens(String fn, String name, NvteTensor tensor) {
     dims(fn, name, tensor, 2);
-    require(TeStructs.elementSize(tensor.dtype()) <= TeStructs.elementSize(maxTokenDtype), fn,
+    require(tensor.dtype().bytes() <= maxTokenDtype.bytes(), fn,
         name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
             + maxTokenDtype + ")");
   }
@@ -409,8 +407,8 @@ public final class TransformerEngine {
 
   /** TE's make_nccl_ep_tensor: a dtype NCCL knows, and data (or a window) unless the tensor is empty. */
   private static void described(String fn, String name, NvteTensor tensor, CommWindow window) {
-    int dtype = tensor.dtype();
-    require(dtype != TeStructs.INT16 && dtype != TeStructs.FLOAT4E2M1, fn, name + ": NVTEDType " + dtype
+    TeDataType dtype = tensor.dtype();
+    require(dtype != TeDataType.INT16 && dtype != TeDataType.FLOAT4_E2M1, fn, name + ": NVTEDType " + dtype
         + " has no NCCL data type (TE's EP supports byte, int32, int64, float32, float16, bfloat16 and FP8)");
     require(window != null && (window.hasWindow() || !tensor.data().equals(MemorySegment.NULL)
         || tensor.numel() == 0), fn, name + ": non-empty tensor data must not be null");
