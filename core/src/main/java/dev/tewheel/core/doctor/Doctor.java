@@ -2,6 +2,7 @@ package dev.tewheel.core.doctor;
 
 import dev.tewheel.core.doctor.Finding.Severity;
 import dev.tewheel.loader.SearchPaths;
+import dev.tewheel.loader.te.NcclEpJit;
 import dev.tewheel.loader.te.TeLoadSequence;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +24,8 @@ import java.util.regex.Pattern;
 public final class Doctor {
   /**
    * The variables that decide TE's import and its libraries' loading, read from the current environment unless
-   * given; the report shows those set. glibc's and TE's search roots are the loader model's own lists; TE's
-   * switches, NCCL EP's JIT lookup, PYTHONPATH and PATH are doctor's.
+   * given; the report shows those set. glibc's and TE's search roots and NCCL EP's JIT lookup are the loader model's
+   * own lists; TE's switches and PYTHONPATH are doctor's.
    */
   public static final List<String> VARIABLES = variableNames();
 
@@ -32,9 +33,8 @@ public final class Doctor {
     List<String> names = new ArrayList<>(SearchPaths.environmentNames());
     TeLoadSequence.environmentNames().stream().filter(n -> !n.startsWith("TE_NATIVE_") && !names.contains(n))
         .forEach(names::add);
-    names.addAll(List.of("PYTHONPATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD", "NVTE_CUDA_INCLUDE_DIR",
-        "NCCL_EP_HOME", "NCCL_EP_JIT_SOURCE_DIR", "NCCL_EP_JIT_BUILD_INCLUDE_DIR", "NCCL_EP_JIT_CUDA_INCLUDE_DIR",
-        "NCCL_EP_JIT_NVCC", "NCCL_HOME", "NVCC", "PATH"));
+    names.addAll(List.of("PYTHONPATH", "NVTE_PROJECT_BUILDING", "NVTE_RELEASE_BUILD", "NVTE_CUDA_INCLUDE_DIR"));
+    NcclEpJit.VARIABLES.stream().filter(n -> !names.contains(n)).forEach(names::add);
     return List.copyOf(names);
   }
 

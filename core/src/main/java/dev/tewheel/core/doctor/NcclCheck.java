@@ -9,6 +9,7 @@ import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.Binding;
 import dev.tewheel.loader.ElfFiles;
 import dev.tewheel.loader.LoaderSearch;
+import dev.tewheel.loader.te.NcclEpJit;
 import dev.tewheel.loader.te.NcclEpProvider;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,8 +23,9 @@ import java.util.Optional;
  * NCCL after TE's import: which {@code libnccl.so.2} binds (the copy the import mapped, else the one glibc's search
  * finds for NCCL EP, which has no RUNPATH), whether that is pip's NCCL, and NCCL EP's availability by TE's provider
  * rule ({@link NcclEpProvider}): the library the provider opens and its major, NCCL at least {@value
- * NcclGate#MINIMUM} (read from the file, nothing loaded), the JIT's headers and an nvcc. Availability is no import
- * failure: what is missing is a warning.
+ * NcclGate#MINIMUM} (read from the file, nothing loaded), the JIT's headers and an nvcc by the JIT's lookup ({@link
+ * NcclEpJit}, te-runtime's preflight's too, so an empty or relative PATH entry is skipped and named by one rule).
+ * Availability is no import failure: what is missing is a warning.
  */
 final class NcclCheck {
   static final String SONAME = "libnccl.so.2";
@@ -85,22 +87,29 @@ final class NcclCheck {
               .orElse(" says no release (no 'NCCL version' text, no versioned file name), and NCCL EP needs "
                   + NcclGate.MINIMUM), fix).about(SONAME, n.file(), n.distribution()));
     }
-    NcclEpProvider.Jit jit = NcclEpProvider.jit(variables, choice.home());
+    // The JIT's lookup as te-runtime's preflight makes it, NCCL_EP_HOME while unset being the provider's.
+    Optional<Path> providerHome = NcclEpProvider.home(null, core.get().getParent());
+    NcclEpJit.Lookup jit = NcclEpJit.lookup(variables, providerHome, "TE's provider (sets NCCL_EP_HOME="
+        + providerHome.get() + " when it is unset)", Optional.empty(), Optional.empty());
     if (!jit.headers()) {
       missing.add(Finding.of("DOCTOR-NCCL-EP", Severity.WARNING, "NCCL EP unavailable: its JIT finds no kernel"
-          + " headers: " + jit.sourceDir().map(d -> d.resolve("device") + " is not a folder").orElse("no folder")
-          + " (" + jit.sourceDirSource() + ")", coreLabel.map(l -> "pip install --force-reinstall " + l
-              + " (TE's wheel ships them in wheel_lib/nccl_ep/include)")
+          + " headers: " + jit.sourceDir().folder().map(d -> d.resolve("device") + " is not a folder")
+              .orElse("no folder") + " (" + jit.sourceDir().source() + ")", coreLabel.map(l -> "pip install"
+              + " --force-reinstall " + l + " (TE's wheel ships them in wheel_lib/nccl_ep/include)")
               .orElse("export NCCL_EP_JIT_SOURCE_DIR=<NCCL EP's include/nccl_ep>")));
     }
-    if (jit.nvcc().isEmpty()) {
+    for (String unnamed : jit.nvcc().unnamed()) {
+      missing.add(Finding.of("DOCTOR-NCCL-EP", Severity.WARNING, "NCCL EP unavailable: " + unnamed,
+          "export NCCL_EP_JIT_NVCC=<the CUDA toolkit's bin/nvcc>"));
+    }
+    if (jit.nvcc().file().isEmpty()) {
       missing.add(Finding.of("DOCTOR-NCCL-EP", Severity.WARNING, "NCCL EP unavailable: its JIT finds no nvcc ("
-          + jit.nvccSource() + "; it tries NCCL_EP_JIT_NVCC, NVCC, $CUDA_HOME/bin/nvcc or $CUDA_PATH/bin/nvcc,"
+          + jit.nvcc().source() + "; it tries NCCL_EP_JIT_NVCC, NVCC, $CUDA_HOME/bin/nvcc or $CUDA_PATH/bin/nvcc,"
           + " then PATH)", "export NCCL_EP_JIT_NVCC=<the CUDA toolkit's bin/nvcc>"));
     }
     findings.addAll(missing);
     DoctorReport.NcclEp ep = new DoctorReport.NcclEp(missing.isEmpty(), library, choice.requiredMajor(),
-        jit.headers() ? jit.sourceDir() : Optional.empty(), jit.nvcc());
+        jit.headers() ? jit.sourceDir().folder() : Optional.empty(), jit.nvcc().file());
     return new Result(nccl, Optional.of(ep), findings);
   }
 

@@ -50,6 +50,31 @@ class DoctorNcclTest {
   }
 
   @Test
+  void aRelativePathEntryHoldingNvccIsNamedAndSkippedByTheRuleTeRuntimesPreflightApplies() throws Exception {
+    DoctorEnvironments.Environment env = environments.fixed("nccl-ep-available", "nccl-ep-relative-path", List.of());
+    Path nvcc = Path.of(env.variables().get("NCCL_EP_JIT_NVCC"));
+    // A relative entry that reaches the nvcc from the folder doctor runs in, then a named folder without one.
+    String entry = Path.of("").toAbsolutePath().relativize(nvcc.getParent()).toString();
+    Map<String, String> variables = new HashMap<>(env.variables());
+    variables.remove("NCCL_EP_JIT_NVCC");
+    variables.put("PATH", entry + ":" + root);
+    DoctorReport report = Doctor.examine(new DoctorRequest(Optional.empty(), List.of(env.sitePackages()),
+        variables));
+    String context = String.join("\n", report.lines());
+    assertEquals(DoctorReport.Verdict.WORKS, report.verdict(), context);
+    DoctorReport.NcclEp ep = report.ncclEp().orElseThrow();
+    assertEquals(List.of(false, Optional.empty()), List.of(ep.available(), ep.nvcc()), context);
+    List<String> messages = findings(report, "DOCTOR-NCCL-EP").stream().map(Finding::message).toList();
+    String named = "the PATH entry '" + entry + "' (relative, so a folder below the current one)";
+    assertEquals(List.of("NCCL EP unavailable: nvcc: " + named + " holds " + nvcc + ", which NCCL EP's JIT would"
+        + " run before any nvcc in a named folder. Remove the entry from PATH, or set NCCL_EP_JIT_NVCC to the nvcc"
+        + " to use", "NCCL EP unavailable: its JIT finds no nvcc (PATH; " + named + " is skipped: te-wheel runs and"
+        + " loads nothing from a folder not named by an absolute path, so it looks for programs only in the other"
+        + " entries. Name the folder by its absolute path, or remove the entry; it tries NCCL_EP_JIT_NVCC, NVCC,"
+        + " $CUDA_HOME/bin/nvcc or $CUDA_PATH/bin/nvcc, then PATH)"), messages, context);
+  }
+
+  @Test
   void ncclBelow2304LeavesTheImportWorkingAndNcclEpUnavailableWithThePipFix() throws Exception {
     DoctorEnvironments.Environment env = environments.make("nccl-ep-old-nccl");
     DoctorReport report = examine(env);

@@ -16,16 +16,13 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Where TE's NCCL EP provider takes NCCL EP from, and what NCCL EP's JIT needs, as files and variables say it, with
- * nothing loaded or run (design.md, "The artifacts"; te-runtime's TeProvider and JitCheck apply the same order in a
- * live process). The provider sets {@code NCCL_EP_HOME} to {@code <its folder>/nccl_ep} when it is unset (setenv
+ * Where TE's NCCL EP provider takes NCCL EP from, as files and variables say it, with nothing loaded (design.md, "The
+ * artifacts"; te-runtime's TeProvider applies the same order in a live process; the JIT's lookup: {@link
+ * NcclEpJit}). The provider sets {@code NCCL_EP_HOME} to {@code <its folder>/nccl_ep} when it is unset (setenv
  * without overwriting, so an empty value stays empty and names no home), then opens the first of
  * {@code $NCCL_EP_HOME/lib/libnccl_ep.so.<M>}, {@code $NCCL_EP_HOME/lib/libnccl_ep.so} (when the home is not empty)
  * and the same two names beside itself whose SONAME is {@code libnccl_ep.so.<M>}, M being the NCCL_EP_MAJOR it was
- * built with. The JIT takes its kernel headers from {@code $NCCL_EP_JIT_SOURCE_DIR}, else
- * {@code $NCCL_EP_HOME/include/nccl_ep} (an empty value counts as unset there: config.h's build-machine path), and
- * nvcc from {@code $NCCL_EP_JIT_NVCC}, {@code $NVCC}, {@code $CUDA_HOME/bin/nvcc} (or {@code $CUDA_PATH}'s), then
- * PATH.
+ * built with.
  */
 public final class NcclEpProvider {
   public static final String HOME = "NCCL_EP_HOME";
@@ -62,10 +59,6 @@ public final class NcclEpProvider {
       return selection.flatMap(NcclEpSelection::chosen).map(c -> c.file());
     }
   }
-
-  /** What the JIT finds: its kernel headers' folder and nvcc, each with where it came from. */
-  public record Jit(Optional<Path> sourceDir, String sourceDirSource, boolean headers, Optional<Path> nvcc,
-      String nvccSource) {}
 
   /**
    * The NCCL_EP_HOME the provider reads: the variable's value, {@code <core folder>/nccl_ep} when it is unset (the
@@ -128,91 +121,11 @@ public final class NcclEpProvider {
     return new Choice(home, homeSource, major, majorSource, candidates, Optional.ofNullable(opened), selection);
   }
 
-  /**
-   * Where the JIT takes nvcc from: a file ({@code $NCCL_EP_JIT_NVCC} or {@code $NVCC} naming a path, kept when
-   * executable; else {@code $CUDA_HOME/bin/nvcc}, or {@code $CUDA_PATH}'s when CUDA_HOME is unset, when it exists), or
-   * a name to look up on PATH (that of NCCL_EP_JIT_NVCC or NVCC without a '/', else {@code nvcc}).
-   *
-   * @param file the file, when no PATH lookup is left
-   * @param onPath the name to look up on PATH, or null
-   * @param source which variable decided, as {@code NAME=value}, or {@code PATH}
-   */
-  public record Nvcc(Optional<Path> file, String onPath, String source) {}
-
-  /** The JIT's nvcc lookup under {@code variables}, up to PATH (whose search the caller makes). */
-  public static Nvcc nvcc(Map<String, String> variables) {
-    for (String name : List.of("NCCL_EP_JIT_NVCC", "NVCC")) {
-      String explicit = set(variables, name);
-      if (explicit != null) {
-        return explicit.contains("/") ? new Nvcc(Optional.of(Path.of(explicit)).filter(Files::isExecutable), null,
-            name + "=" + explicit) : new Nvcc(Optional.empty(), explicit, name + "=" + explicit);
-      }
-    }
-    for (String name : List.of("CUDA_HOME", "CUDA_PATH")) {
-      String root = set(variables, name);
-      if (root != null) {
-        Path nvcc = Path.of(root, "bin", "nvcc");
-        if (Files.exists(nvcc)) {
-          return new Nvcc(Optional.of(nvcc), null, name + "=" + root);
-        }
-        break; // $CUDA_PATH is the JIT's alternative to an unset $CUDA_HOME only
-      }
-    }
-    return new Nvcc(Optional.empty(), "nvcc", "PATH");
-  }
-
-  /**
-   * The JIT's kernel-header folder: {@code $NCCL_EP_JIT_SOURCE_DIR}, else {@code <home>/include/nccl_ep}; empty when
-   * neither is set (the JIT then takes config.h's build-machine path).
-   */
-  public static Optional<Path> sourceDir(Map<String, String> variables, Optional<Path> home) {
-    String source = set(variables, "NCCL_EP_JIT_SOURCE_DIR");
-    return source != null ? Optional.of(Path.of(source)) : home.map(h -> h.resolve("include/nccl_ep"));
-  }
-
-  /**
-   * The JIT's headers and nvcc under {@code variables}, NCCL_EP_HOME being {@code home} (none: the JIT falls back to
-   * config.h's build-machine path, which is not read here).
-   */
-  public static Jit jit(Map<String, String> variables, Optional<Path> home) {
-    Optional<Path> sourceDir = sourceDir(variables, home);
-    String sourceDirSource = set(variables, "NCCL_EP_JIT_SOURCE_DIR") != null ? "NCCL_EP_JIT_SOURCE_DIR"
-        : home.isPresent() ? HOME : HOME + " is empty, so the JIT takes config.h's build-machine path";
-    boolean headers = sourceDir.isPresent() && Files.isDirectory(sourceDir.get().resolve("device"));
-    Nvcc nvcc = nvcc(variables);
-    return new Jit(sourceDir, sourceDirSource, headers,
-        nvcc.onPath() == null ? nvcc.file() : onPath(variables, nvcc.onPath()), nvcc.source());
-  }
-
-  /** The first executable {@code name} in a folder PATH names by an absolute path (relative entries skipped). */
-  private static Optional<Path> onPath(Map<String, String> variables, String name) {
-    String path = variables.get("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String folder : path.split(":", -1)) {
-      if (!folder.startsWith("/")) {
-        continue;
-      }
-      Path file = Path.of(folder, name);
-      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
-        return Optional.of(file);
-      }
-    }
-    return Optional.empty();
-  }
-
   /** The first {@link #MAX_HEADER} bytes of a file, as text. */
   private static String head(Path file) throws IOException {
     try (java.io.InputStream in = Files.newInputStream(file)) {
       return new String(in.readNBytes(MAX_HEADER), StandardCharsets.ISO_8859_1);
     }
-  }
-
-  /** A variable's value; an empty one counts as unset, as in the provider and the JIT. */
-  private static String set(Map<String, String> variables, String name) {
-    String value = variables.get(name);
-    return value == null || value.isEmpty() ? null : value;
   }
 
   private static boolean hasSoname(Path file, String soname) {

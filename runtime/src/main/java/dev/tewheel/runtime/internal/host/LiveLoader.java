@@ -5,6 +5,7 @@ import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.Binding;
 import dev.tewheel.loader.LoadPredictor;
 import dev.tewheel.loader.LoaderSearch;
+import dev.tewheel.loader.UnnamedFolders;
 import dev.tewheel.runtime.report.Dependency;
 import dev.tewheel.runtime.report.LoadPrediction;
 import java.nio.file.Path;

@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A file te-runtime names is opened once ({@link PinnedLibrary}): its SONAME is read and the library loaded through
  * that descriptor. The loader's search is left to dlopen only while no empty or relative entry of its lists holds a
  * copy; otherwise te-runtime takes the copy of the named folders itself, and says which entries it passed over
- * ({@link UnnamedFolders}): a report must not run a library someone left in the current folder.
+ * ({@link dev.tewheel.loader.UnnamedFolders}): a report must not run a library someone left in the current folder.
  *
  * <p>A file's version is a property of the file, so the gate remembers what each file reported while it stays the
  * same file ({@link FileStamp}), and a later probe of it (loadNcclEp() repeats availability()'s)

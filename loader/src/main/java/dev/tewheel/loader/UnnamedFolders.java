@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal.host;
+package dev.tewheel.loader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,14 +6,14 @@ import java.util.List;
 /**
  * The rule for search lists ({@code PATH}, {@code LD_LIBRARY_PATH}, RPATH and RUNPATH entries): an entry that is
  * empty or relative names no folder of its own; it means the current folder, or one below it, wherever the process
- * happens to run. glibc's dlopen and a shell search such entries; te-runtime, when it looks for a program to run or a
- * library to load itself, skips them and says so (docs/runtime.md, "Nothing runs from an unnamed folder"): a report
- * run in a folder someone else filled must not run what they put there.
+ * happens to run. glibc's dlopen and a shell search such entries; te-wheel, when it looks for a program or a library
+ * itself (te-runtime to run or load it, doctor to report it), skips them and says so (docs/runtime.md, "Nothing runs
+ * from an unnamed folder"): a report run in a folder someone else filled must not run what they put there.
  */
 public final class UnnamedFolders {
   private UnnamedFolders() {}
 
-  /** Whether te-runtime may take a file from {@code folder}: only an absolute folder names one. */
+  /** Whether te-wheel may take a file from {@code folder}: only an absolute folder names one. */
   public static boolean named(String folder) {
     return folder.startsWith("/");
   }
@@ -57,9 +57,9 @@ public final class UnnamedFolders {
   }
 
   /**
-   * The warning for each unnamed entry of {@code list}: what te-runtime does with it, and the fix.
+   * The warning for each unnamed entry of {@code list}: what te-wheel does with it, and the fix.
    *
-   * @param what what te-runtime looks for in the list ("programs", "libraries")
+   * @param what what te-wheel looks for in the list ("programs", "libraries")
    */
   public static List<String> warnings(String list, String value, String separators, String what) {
     return warnings(list, in(value, separators), what);
@@ -69,8 +69,8 @@ public final class UnnamedFolders {
   public static List<String> warnings(String list, List<String> entries, String what) {
     List<String> warnings = new ArrayList<>();
     for (String entry : unnamed(entries)) {
-      warnings.add(describe(list, entry) + " is skipped: te-runtime runs and loads nothing from a folder not named"
-          + " by an absolute path, so it looks for " + what + " only in the other entries. Name the folder by its"
+      warnings.add(describe(list, entry) + " is skipped: te-wheel runs and loads nothing from a folder not named by"
+          + " an absolute path, so it looks for " + what + " only in the other entries. Name the folder by its"
           + " absolute path, or remove the entry");
     }
     return warnings;

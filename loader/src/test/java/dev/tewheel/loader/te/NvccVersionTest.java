@@ -1,4 +1,4 @@
-package dev.tewheel.runtime.internal.search;
+package dev.tewheel.loader.te;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -63,13 +63,13 @@ class NvccVersionTest {
     assertEquals(Optional.empty(), version(temp.resolve("bare/bin/nvcc")));
   }
 
-  /** JitCheck.nvccVersion of an nvcc that leaves a mark if run, asserting it never ran. */
+  /** NcclEpJit.nvccVersion of an nvcc that leaves a mark if run, asserting it never ran. */
   private Optional<String> version(Path nvcc) throws Exception {
     Path mark = temp.resolve("ran");
     Files.createDirectories(nvcc.getParent());
     Files.writeString(nvcc, "#!/bin/sh\necho ran >> " + mark + "\necho 'release 99.9, V99.9.99'\n");
     assertTrue(nvcc.toFile().setExecutable(true));
-    Optional<String> version = JitCheck.nvccVersion(nvcc);
+    Optional<String> version = NcclEpJit.nvccVersion(nvcc);
     assertFalse(Files.exists(mark), "nvcc ran");
     return version;
   }
