@@ -187,11 +187,20 @@ public record Manifest(String layout, String ncclEpHome, String includeRoot, Lis
    * @throws ManifestException when the stream holds more, or is not a manifest of {@link #SCHEMA}
    */
   public static Manifest read(InputStream in, String source) throws IOException {
+    return parse(new String(bytes(in, source), StandardCharsets.UTF_8), source);
+  }
+
+  /**
+   * A manifest's bytes from a stream, at most {@link #MAX_BYTES} of them, for a caller that also hashes them.
+   *
+   * @throws ManifestException when the stream holds more
+   */
+  public static byte[] bytes(InputStream in, String source) throws IOException {
     byte[] bytes = in.readNBytes(MAX_BYTES + 1);
     if (bytes.length > MAX_BYTES) {
       throw tooLarge(source + " is");
     }
-    return parse(new String(bytes, StandardCharsets.UTF_8), source);
+    return bytes;
   }
 
   private static ManifestException tooLarge(String what) {

@@ -1,11 +1,11 @@
 package dev.tewheel.core.jar;
 
 import dev.tewheel.bundle.io.AtomicFiles;
-import dev.tewheel.bundle.io.Sha256;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.bundle.manifest.ManifestFiles;
 import dev.tewheel.core.check.catalogue.CheckCatalogue;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.deps.CudaVariantCheck;
@@ -250,20 +250,14 @@ public final class WheelLibJar {
    */
   private static void copyChecked(ConfinedFolder folder, ManifestEntry entry, java.io.OutputStream jar, Path wheelLib)
       throws IOException {
-    java.security.MessageDigest sha256 = Sha256.newDigest();
-    long copied = 0;
+    ManifestFiles.Copied copied;
     try (ConfinedFolder.Opened file = folder.openFile(entry.path())) {
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = file.in().read(buffer)) > 0; ) {
-        sha256.update(buffer, 0, n);
-        jar.write(buffer, 0, n);
-        copied += n;
-      }
+      copied = ManifestFiles.copy(file.in(), entry, jar);
     }
-    String digest = Sha256.hex(sha256.digest());
-    if (copied != entry.size() || !digest.equals(entry.sha256())) {
-      throw new IOException(wheelLib.resolve(entry.path()) + " holds " + copied + " bytes of sha256 " + digest
-          + ", not the " + entry.size() + " bytes of sha256 " + entry.sha256() + " its manifest lists: it changed"
+    if (!copied.matches()) {
+      throw new IOException(wheelLib.resolve(entry.path()) + " holds " + (copied.bytes() > entry.size() ? "more than "
+          : "") + copied.bytes() + " bytes of sha256 " + copied.sha256() + ", not the " + entry.size()
+          + " bytes of sha256 " + entry.sha256() + " its manifest lists: it changed"
           + " since te:assemble-wheel-lib wrote it (or was swapped while being packed); nothing was written. Run"
           + " te:assemble-wheel-lib again");
     }

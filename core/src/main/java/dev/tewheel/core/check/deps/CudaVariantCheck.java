@@ -1,11 +1,12 @@
 package dev.tewheel.core.check.deps;
 
+import dev.tewheel.bundle.cuda.CudaSonames;
+import dev.tewheel.bundle.cuda.CudaSonames.CudaNeeded;
 import dev.tewheel.core.check.CheckSettings;
 import dev.tewheel.core.check.Libraries;
 import dev.tewheel.core.check.Subject;
 import dev.tewheel.core.check.SubjectCheck;
 import dev.tewheel.core.check.SubjectFile;
-import dev.tewheel.core.check.deps.CudaSonames.CudaNeeded;
 import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.gate.Severity;
 import dev.tewheel.elf.ElfFile;

@@ -3,6 +3,7 @@ package dev.tewheel.core.check.deps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.cuda.CudaSonames;
 import dev.tewheel.core.requirement.Requirement;
 import java.util.List;
 import org.junit.jupiter.api.Test;

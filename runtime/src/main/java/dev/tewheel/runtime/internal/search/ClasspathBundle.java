@@ -1,18 +1,19 @@
 package dev.tewheel.runtime.internal.search;
 
 import dev.tewheel.bundle.io.Sha256;
+import dev.tewheel.bundle.layout.BundleFiles;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.FileKind;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.bundle.manifest.ManifestException;
+import dev.tewheel.bundle.manifest.ManifestFiles;
 import dev.tewheel.runtime.internal.ffm.Libc;
 import dev.tewheel.runtime.internal.host.TrustedFolder;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -25,7 +26,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +55,6 @@ import java.util.stream.Stream;
  * </ul>
  */
 final class ClasspathBundle {
-  /** The resource folder looked up when none is configured. */
-  public static final String DEFAULT_RESOURCE_FOLDER = Layout.RESOURCE_FOLDER;
   /** The property that picks another cache folder. */
   public static final String CACHE_PROPERTY = "te.cacheDir";
 
@@ -65,13 +63,7 @@ final class ClasspathBundle {
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   private static final Map<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
-  /**
-   * A class-path bundle ready to use.
-   *
-   * @param folder the extracted wheel_lib
-   * @param manifest its manifest
-   * @param extractedNow whether this call wrote any file
-   */
+  /** A class-path bundle ready to use: the extracted wheel_lib, its manifest, whether this call wrote any file. */
   public record Extracted(Path folder, Manifest manifest, boolean extractedNow) {}
 
   private ClasspathBundle() {}
@@ -84,59 +76,39 @@ final class ClasspathBundle {
   }
 
   /**
-   * Extracts the bundle under {@code resourceFolder}, or returns empty when the class path has no manifest there.
+   * Extracts the bundle whose files {@code files} opens, or returns empty when it has no manifest; {@code label}
+   * names it in messages ({@code class path resource <folder>}).
    *
    * @throws BundleProblem when the cache folder cannot be used, the class path's bundle is damaged, or an extracted
    *     file differs from the manifest
    */
-  public static Optional<Extracted> extract(ClassLoader loader, String resourceFolder, Path cacheRoot)
-      throws BundleProblem {
-    String folder = trimSlashes(resourceFolder);
-    return extract(name -> loader.getResourceAsStream(folder + "/" + name), "class path resource " + folder,
-        cacheRoot);
-  }
-
-  /** Reads one file of a bundle by its path in the bundle; null when the bundle lacks it. */
-  public interface BundleFiles {
-    InputStream open(String name) throws IOException;
-  }
-
-  /**
-   * Extracts the bundle whose files {@code files} opens (one jar's, never mixed with another's), or returns empty
-   * when it has no manifest; {@code label} names it in messages ({@code class path resource <folder>}).
-   */
   public static Optional<Extracted> extract(BundleFiles files, String label, Path cacheRoot) throws BundleProblem {
-    String folder = label;
-    String manifestName = folder + "/" + Layout.MANIFEST;
+    String manifestName = label + "/" + Layout.MANIFEST;
     byte[] manifestBytes;
+    Manifest manifest;
     try (InputStream in = files.open(Layout.MANIFEST)) {
       if (in == null) {
         return Optional.empty();
       }
-      manifestBytes = in.readNBytes(Manifest.MAX_BYTES + 1);
+      manifestBytes = Manifest.bytes(in, manifestName);
+      manifest = Manifest.parse(new String(manifestBytes, StandardCharsets.UTF_8), manifestName);
     } catch (IOException e) {
       throw new BundleProblem("could not read " + manifestName + ": " + e.getMessage(), e);
-    }
-    if (manifestBytes.length > Manifest.MAX_BYTES) {
-      throw new BundleProblem(manifestName + " is larger than " + Manifest.MAX_BYTES
-          + " bytes; it is not a te-wheel manifest");
-    }
-    Manifest manifest;
-    try {
-      manifest = Manifest.parse(new String(manifestBytes, StandardCharsets.UTF_8), manifestName);
     } catch (ManifestException e) {
       throw new BundleProblem(e.getMessage(), e);
     }
+    String manifestSha256 = Sha256.hex(Sha256.of(manifestBytes));
+    // Every file, then the manifest: its presence says every file before it was published.
+    List<ManifestEntry> all = new ArrayList<>(manifest.files());
+    all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, manifestSha256));
     Path root = cacheRoot.toAbsolutePath().normalize();
     try {
       root = prepareCacheFolder(root);
-      Path target = root.resolve(Sha256.hex(Sha256.of(manifestBytes)).substring(0, 32));
-      List<ManifestEntry> all = new ArrayList<>(manifest.files());
-      all.add(ManifestEntry.header(Layout.MANIFEST, manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes))));
+      Path target = root.resolve(manifestSha256.substring(0, 32));
       boolean wrote = false;
       // A complete bundle needs no lock (none is taken on a read-only file system), only the folder rule.
-      if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS) || !complete(trusted(target), manifest)) {
-        wrote = extractLocked(files, folder, manifest, manifestBytes, root, target);
+      if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS) || !complete(trusted(target), all)) {
+        wrote = extractLocked(files, label, all, root, target);
       }
       List<String> problems = Digests.check(trusted(target), all, true);
       if (!problems.isEmpty()) {
@@ -146,7 +118,7 @@ final class ClasspathBundle {
       }
       return Optional.of(new Extracted(target, manifest, wrote));
     } catch (IOException e) {
-      throw new BundleProblem("could not extract " + folder + " into " + root + ": " + e
+      throw new BundleProblem("could not extract " + label + " into " + root + ": " + e
           + ". Pick another cache folder with -D" + CACHE_PROPERTY + "=<folder>", e);
     }
   }
@@ -179,8 +151,8 @@ final class ClasspathBundle {
     }
   }
 
-  private static boolean extractLocked(BundleFiles files, String folder, Manifest manifest, byte[] manifestBytes,
-      Path root, Path target) throws IOException, BundleProblem {
+  private static boolean extractLocked(BundleFiles files, String label, List<ManifestEntry> all, Path root,
+      Path target) throws IOException, BundleProblem {
     ReentrantLock inProcess = LOCKS.computeIfAbsent(target, t -> new ReentrantLock());
     inProcess.lock();
     try (FileChannel channel = FileChannel.open(root.resolve(target.getFileName() + ".lock"),
@@ -190,41 +162,29 @@ final class ClasspathBundle {
         Files.createDirectories(target, TrustedFolder.PRIVATE);
       }
       trusted(target);
-      if (complete(target, manifest)) {
+      if (complete(target, all)) {
         return false;
       }
       removeLeftovers(target);
       boolean wrote = false;
-      for (ManifestEntry entry : manifest.files()) {
+      for (ManifestEntry entry : all) {
         Path file = WheelLibPaths.inside(target, entry.path());
         if (file == null) {
           throw new BundleProblem("the class path bundle's manifest lists '" + entry.path()
               + "', which is outside the bundle");
         }
-        wrote |= publish(file, entry.size(), entry.sha256(), entry.kind() != FileKind.HEADER,
-            () -> files.open(entry.path()), folder + "/" + entry.path());
+        wrote |= publish(file, entry, files, label + "/" + entry.path());
       }
-      // The manifest last: its presence says every file before it was published.
-      wrote |= publish(target.resolve(Layout.MANIFEST), manifestBytes.length, Sha256.hex(Sha256.of(manifestBytes)), false,
-          () -> new ByteArrayInputStream(manifestBytes), folder + "/" + Layout.MANIFEST);
       return wrote;
     } finally {
       inProcess.unlock();
     }
   }
 
-  /** Whether the manifest, published last, and every file it lists are there. */
-  private static boolean complete(Path target, Manifest manifest) {
-    if (!Files.isRegularFile(target.resolve(Layout.MANIFEST), LinkOption.NOFOLLOW_LINKS)) {
-      return false;
-    }
-    for (ManifestEntry entry : manifest.files()) {
-      Path file = WheelLibPaths.inside(target, entry.path());
-      if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        return false;
-      }
-    }
-    return true;
+  /** Whether every file is there, the manifest (published last) among them. */
+  private static boolean complete(Path target, List<ManifestEntry> all) {
+    return all.stream().map(entry -> WheelLibPaths.inside(target, entry.path()))
+        .allMatch(file -> file != null && Files.exists(file, LinkOption.NOFOLLOW_LINKS));
   }
 
   /** Temporary files of a run that died mid-write; only called under both locks, so no one is writing them. */
@@ -239,13 +199,12 @@ final class ClasspathBundle {
     }
   }
 
-  private interface Source {
-    InputStream open() throws IOException;
-  }
-
-  /** Writes one file beside its final name and publishes it, unless a finished copy is there; true if written. */
-  private static boolean publish(Path file, long size, String sha256, boolean executable, Source source,
-      String resource) throws IOException, BundleProblem {
+  /**
+   * Writes one file beside its final name, checks it against its entry and publishes it, unless a finished copy is
+   * there; true if written.
+   */
+  private static boolean publish(Path file, ManifestEntry entry, BundleFiles files, String resource)
+      throws IOException, BundleProblem {
     if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       return false;
     }
@@ -253,33 +212,20 @@ final class ClasspathBundle {
     Files.createDirectories(parent, TrustedFolder.PRIVATE);
     Path temp = Files.createTempFile(parent, "." + file.getFileName() + ".", TEMP_SUFFIX, OWNER_ONLY_FILE);
     try {
-      MessageDigest digest = Sha256.newDigest();
-      long written = 0;
-      try (InputStream in = source.open(); FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+      ManifestFiles.Copied copied;
+      try (InputStream in = files.open(entry.path());
+          FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         if (in == null) {
           throw new BundleProblem(resource + " is missing, though the bundle's manifest lists it");
         }
-        byte[] buffer = new byte[1 << 16];
-        for (int n; (n = in.read(buffer)) > 0; ) {
-          written += n;
-          if (written > size) {
-            break;
-          }
-          digest.update(buffer, 0, n);
-          ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
-          while (chunk.hasRemaining()) {
-            out.write(chunk);
-          }
-        }
+        copied = ManifestFiles.copy(in, entry, Channels.newOutputStream(out));
         out.force(true);
       }
-      String actual = Sha256.hex(digest.digest());
-      if (written != size || !actual.equals(sha256)) {
-        throw new BundleProblem(resource + " does not match the bundle's manifest ("
-            + (written != size ? (written > size ? "more than " : "") + written + " bytes, expected " + size
-                : "sha256 " + actual + ", expected " + sha256)
+      if (!copied.matches()) {
+        throw new BundleProblem(resource + " does not match the bundle's manifest (" + copied.difference()
             + "): the jar that carries it is damaged; rebuild it");
       }
+      boolean executable = entry.kind() != FileKind.HEADER;
       Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString(executable ? "r-x------" : "r--------"));
       try {
         Files.createLink(file, temp);
@@ -306,16 +252,5 @@ final class ClasspathBundle {
     } catch (IOException e) {
       // Some file systems cannot open or sync a folder; the files themselves were synced.
     }
-  }
-
-  private static String trimSlashes(String folder) {
-    String trimmed = folder.strip();
-    while (trimmed.startsWith("/")) {
-      trimmed = trimmed.substring(1);
-    }
-    while (trimmed.endsWith("/")) {
-      trimmed = trimmed.substring(0, trimmed.length() - 1);
-    }
-    return trimmed;
   }
 }

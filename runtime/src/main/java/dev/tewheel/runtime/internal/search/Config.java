@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal.search;
 
+import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.runtime.report.Provenance;
@@ -85,7 +86,7 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
       return resourceFolder;
     }
     String text = property(RESOURCE_FOLDER_PROPERTY);
-    return text == null ? ClasspathBundle.DEFAULT_RESOURCE_FOLDER : text;
+    return text == null ? Layout.RESOURCE_FOLDER : text;
   }
 
   public ClassLoader effectiveClassLoader() {

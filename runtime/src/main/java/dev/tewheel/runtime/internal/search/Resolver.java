@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal.search;
 
+import dev.tewheel.bundle.classpath.FoundBundle;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.Manifest;
@@ -139,7 +140,7 @@ public final class Resolver {
     String classPathSource = "class path resource " + resources;
     Path cache = config.effectiveCacheFolder();
     try {
-      List<ClasspathBundles.Found> found = ClasspathBundles.find(config.effectiveClassLoader(), resources);
+      List<FoundBundle> found = ClasspathBundles.find(config.effectiveClassLoader(), resources);
       if (found.isEmpty()) {
         steps.add(new SearchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
         return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
@@ -148,16 +149,16 @@ public final class Resolver {
             + resources));
       }
       Integer configured = ClasspathBundles.configuredVariant();
-      ClasspathBundles.Found chosen = found.get(0);
+      FoundBundle chosen = found.get(0);
       String label = classPathSource;
       if (found.size() > 1 || configured != null) {
-        ClasspathBundles.Choice choice = ClasspathBundles.choose(found, configured, () -> ClasspathBundles.probe(
+        var choice = ClasspathBundles.choose(found, configured, () -> ClasspathBundles.probe(
             found.stream().flatMap(b -> b.variant().stream()).distinct().sorted().toList(), HostMachine.current()));
         chosen = choice.chosen();
         label = classPathSource + " in " + chosen.where();
         steps.add(new SearchStep("CUDA variant of " + found.size() + " class-path bundle"
             + (found.size() == 1 ? "" : "s"), chosen.where(), Outcome.USED, choice.reason() + "; bundles: "
-            + found.stream().map(ClasspathBundles.Found::describe).collect(Collectors.joining("; "))
+            + found.stream().map(FoundBundle::describe).collect(Collectors.joining("; "))
             + choice.warnings().stream().map(w -> "; warning: " + w).collect(Collectors.joining())));
       }
       Optional<ClasspathBundle.Extracted> extracted = ClasspathBundle.extract(chosen.files(), label, cache);

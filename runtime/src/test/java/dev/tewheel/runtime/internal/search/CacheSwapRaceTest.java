@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.runtime.Bundles;
 import dev.tewheel.runtime.OtherUsers;
 import dev.tewheel.runtime.internal.ffm.Libc;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CacheSwapRaceTest {
-  private static final String FOLDER = ClasspathBundle.DEFAULT_RESOURCE_FOLDER;
+  private static final String FOLDER = Layout.RESOURCE_FOLDER;
   /** Rounds per attack; the old code loaded the foreign library within the first few dozen. */
   private static final int ROUNDS = 300;
 
@@ -42,7 +43,7 @@ class CacheSwapRaceTest {
     Path root = bundleOnClassPath(marker);
     Path shared = Files.createDirectories(temp.resolve("shared"));
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Path genuine = ClasspathBundle.extract(loader, FOLDER, shared.resolve("cache")).orElseThrow().folder();
+      Path genuine = ClasspathBundleTest.extract(loader, FOLDER, shared.resolve("cache")).orElseThrow().folder();
       // The look-alike: the same bundle folder, another library in it.
       Path evil = shared.resolve("evil");
       Bundles.copyTree(shared.resolve("cache"), evil);
@@ -60,7 +61,7 @@ class CacheSwapRaceTest {
     Path root = bundleOnClassPath(marker);
     Path cache = temp.resolve("cache");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Path genuine = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder();
+      Path genuine = ClasspathBundleTest.extract(loader, FOLDER, cache).orElseThrow().folder();
       // The complete bundle folder is another user's (made before, or handed over): the old fast path trusted it.
       plantForeignLibrary(genuine.resolve(".swap"), marker);
       String refusal = OtherUsers.handOver(genuine);
@@ -100,7 +101,7 @@ class CacheSwapRaceTest {
       }, "hostile swapper");
       swapper.start();
       try {
-        Path folder = ClasspathBundle.extract(loader, FOLDER, in[0]).orElseThrow().folder();
+        Path folder = ClasspathBundleTest.extract(loader, FOLDER, in[0]).orElseThrow().folder();
         if (Libc.dlopen(folder.resolve("libnccl_ep.so").toString(), Libc.RTLD_NOW).ok()) {
           loads++;
         }

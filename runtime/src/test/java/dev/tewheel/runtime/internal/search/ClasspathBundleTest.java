@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.classpath.FoundBundle;
+import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.manifest.Manifest;
 import dev.tewheel.bundle.manifest.ManifestEntry;
 import dev.tewheel.runtime.Bundles;
@@ -25,6 +27,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CyclicBarrier;
@@ -41,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A wheel_lib packaged on the class path is extracted once per content, safely under concurrency and tampering. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClasspathBundleTest {
-  private static final String FOLDER = ClasspathBundle.DEFAULT_RESOURCE_FOLDER;
+  private static final String FOLDER = Layout.RESOURCE_FOLDER;
 
   @TempDir Path temp;
 
@@ -54,6 +57,13 @@ class ClasspathBundleTest {
     }
     Bundles.writeManifest(wheelLib, "default");
     return root;
+  }
+
+  /** The first bundle under {@code folder} extracted, as te-runtime's search does with one bundle there. */
+  static Optional<Extracted> extract(ClassLoader loader, String folder, Path cache) throws BundleProblem {
+    List<FoundBundle> found = ClasspathBundles.find(loader, folder);
+    return found.isEmpty() ? Optional.empty()
+        : ClasspathBundle.extract(found.get(0).files(), "class path resource " + folder, cache);
   }
 
   private static Set<String> tree(Path folder) throws Exception {
@@ -120,7 +130,7 @@ class ClasspathBundleTest {
       for (int i = 0; i < threads; i++) {
         results.add(pool.submit(() -> {
           start.await();
-          return ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow();
+          return extract(loader, FOLDER, cache).orElseThrow();
         }));
       }
       List<Extracted> extracted = new ArrayList<>();
@@ -139,7 +149,7 @@ class ClasspathBundleTest {
     Path root = classPathRoot(temp, 0);
     Path cache = temp.resolve("new/cache");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Path folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder();
+      Path folder = extract(loader, FOLDER, cache).orElseThrow().folder();
       assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
       assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)));
       assertEquals("r-x------", PosixFilePermissions.toString(
@@ -156,7 +166,7 @@ class ClasspathBundleTest {
     Path cache = Files.createDirectories(temp.resolve("shared"));
     Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> extract(loader, FOLDER, cache));
       assertTrue(refused.getMessage().startsWith("the cache folder " + cache + " is writable by other users"
           + " (rwxrwxrwx)"), refused.getMessage());
       assertTrue(refused.getMessage().endsWith("or pick another folder with -Dte.cacheDir=<folder>"));
@@ -168,9 +178,9 @@ class ClasspathBundleTest {
     Path root = classPathRoot(temp, 0);
     Path cache = temp.resolve("cache");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Path folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder();
+      Path folder = extract(loader, FOLDER, cache).orElseThrow().folder();
       String found = OtherUsers.handOver(folder);
-      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> extract(loader, FOLDER, cache));
       assertTrue(refused.getMessage().startsWith("the cache folder " + folder + " " + found), refused.getMessage());
       assertTrue(refused.getMessage().endsWith("or pick another folder with -Dte.cacheDir=<folder>"),
           refused.getMessage());
@@ -184,7 +194,7 @@ class ClasspathBundleTest {
     Path cache = above.resolve("cache");
     String found = OtherUsers.handOverAbove(above);
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> extract(loader, FOLDER, cache));
       assertTrue(refused.getMessage().startsWith("the cache folder " + cache + " is not safe: " + above
           + ", a folder above it, " + found), refused.getMessage());
       assertTrue(refused.getMessage().contains("could rename " + cache + " and put another folder in its place"),
@@ -202,7 +212,7 @@ class ClasspathBundleTest {
     Files.setAttribute(sticky, "unix:mode", 01777);
     assertEquals("rwxrwxrwt", modeOf(sticky));
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Extracted extracted = ClasspathBundle.extract(loader, FOLDER, sticky.resolve("cache")).orElseThrow();
+      Extracted extracted = extract(loader, FOLDER, sticky.resolve("cache")).orElseThrow();
       assertEquals(expectedTree(root), tree(extracted.folder()));
     }
   }
@@ -214,13 +224,13 @@ class ClasspathBundleTest {
     Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rwx------"));
     Path link = Files.createSymbolicLink(temp.resolve("cache"), real);
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, link));
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> extract(loader, FOLDER, link));
       assertTrue(refused.getMessage().startsWith("the cache folder " + link + " is a symbolic link to " + real),
           refused.getMessage());
       assertFalse(refused.getMessage().contains("chmod"), "chmod cannot change a link: " + refused.getMessage());
       assertTrue(refused.getMessage().contains("Name the folder the link leads to instead"), refused.getMessage());
       // ... and that fix works.
-      assertEquals(expectedTree(root), tree(ClasspathBundle.extract(loader, FOLDER, real).orElseThrow().folder()));
+      assertEquals(expectedTree(root), tree(extract(loader, FOLDER, real).orElseThrow().folder()));
     }
   }
 
@@ -230,7 +240,7 @@ class ClasspathBundleTest {
     Path real = Files.createDirectories(temp.resolve("data"));
     Path link = Files.createSymbolicLink(temp.resolve("home"), real);
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Extracted extracted = ClasspathBundle.extract(loader, FOLDER, link.resolve("cache")).orElseThrow();
+      Extracted extracted = extract(loader, FOLDER, link.resolve("cache")).orElseThrow();
       assertEquals(real.resolve("cache"), extracted.folder().getParent(), "the real path, which no link change moves");
     }
   }
@@ -241,7 +251,7 @@ class ClasspathBundleTest {
     Path cache = temp.resolve("cache");
     String folder;
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder().toString();
+      folder = extract(loader, FOLDER, cache).orElseThrow().folder().toString();
     }
     Files.delete(cache.resolve(Path.of(folder).getFileName() + ".lock"));
     Path go = Files.createFile(temp.resolve("go"));
@@ -275,11 +285,11 @@ class ClasspathBundleTest {
     Path root = classPathRoot(temp, 0);
     Path cache = temp.resolve("cache");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      Path folder = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow().folder();
+      Path folder = extract(loader, FOLDER, cache).orElseThrow().folder();
       Path leftover = folder.resolve(".libnccl_ep.so.1234.part");
       Files.writeString(leftover, "half a library");
       Files.delete(folder.resolve("nccl_ep/include/nccl_ep/device/ll_ep.cuh"));
-      Extracted again = ClasspathBundle.extract(loader, FOLDER, cache).orElseThrow();
+      Extracted again = extract(loader, FOLDER, cache).orElseThrow();
       assertTrue(again.extractedNow());
       assertFalse(Files.exists(leftover));
       assertEquals(expectedTree(root), tree(folder));
@@ -292,7 +302,7 @@ class ClasspathBundleTest {
     Files.writeString(root.resolve(FOLDER).resolve("nccl_ep/include/nccl_ep.h"), "#define NCCL_EP_MAJOR 7\n");
     Path cache = temp.resolve("cache");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
-      BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundle.extract(loader, FOLDER, cache));
+      BundleProblem refused = assertThrows(BundleProblem.class, () -> extract(loader, FOLDER, cache));
       assertTrue(refused.getMessage().startsWith("class path resource " + FOLDER
           + "/nccl_ep/include/nccl_ep.h does not match the bundle's manifest ("), refused.getMessage());
       try (Stream<Path> files = Files.walk(cache)) {
@@ -305,7 +315,7 @@ class ClasspathBundleTest {
   @Test
   void noBundleOnTheClassPathIsNoBundle() throws Exception {
     try (URLClassLoader loader = new URLClassLoader(new URL[0], null)) {
-      assertEquals(java.util.Optional.empty(), ClasspathBundle.extract(loader, FOLDER, temp.resolve("cache")));
+      assertEquals(java.util.Optional.empty(), extract(loader, FOLDER, temp.resolve("cache")));
       assertFalse(Files.exists(temp.resolve("cache")), "nothing is created when there is nothing to extract");
     }
   }

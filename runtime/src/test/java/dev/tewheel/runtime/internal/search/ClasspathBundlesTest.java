@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tewheel.bundle.classpath.FoundBundle;
+import dev.tewheel.bundle.cuda.CudaVariantChoice.Signals;
+import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.runtime.Bundles;
 import dev.tewheel.runtime.FreshJvm;
 import dev.tewheel.runtime.TeRuntime;
-import dev.tewheel.runtime.internal.search.ClasspathBundles.Choice;
-import dev.tewheel.runtime.internal.search.ClasspathBundles.Found;
-import dev.tewheel.runtime.internal.search.ClasspathBundles.Signals;
 import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.SearchStep;
 import dev.tewheel.standins.StandIns;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Several class-path bundles: each read from its own jar, its CUDA variant known, one chosen by the CUDA present. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClasspathBundlesTest {
-  private static final String FOLDER = ClasspathBundle.DEFAULT_RESOURCE_FOLDER;
+  private static final String FOLDER = Layout.RESOURCE_FOLDER;
 
   @TempDir Path temp;
 
@@ -51,7 +51,7 @@ class ClasspathBundlesTest {
     java.util.jar.Manifest mf = new java.util.jar.Manifest();
     mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
     if (cudaMajor != null) {
-      mf.getMainAttributes().putValue(ClasspathBundles.CUDA_MAJOR_ATTRIBUTE, cudaMajor);
+      mf.getMainAttributes().putValue(Layout.CUDA_MAJOR_ATTRIBUTE, cudaMajor);
     }
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
         Stream<Path> files = Files.walk(wheelLib)) {
@@ -77,9 +77,9 @@ class ClasspathBundlesTest {
     Path cu12 = jar(temp, "te-natives-linux-x86_64-cu12", "12", 0, StandIns.transformerEngine());
     Path cu13 = jar(temp, "te-natives-linux-x86_64-cu13", "13", 4096, StandIns.transformerEngine());
     try (URLClassLoader loader = loader(cu12, cu13)) {
-      List<Found> found = ClasspathBundles.find(loader, FOLDER);
-      assertEquals(List.of(cu12.toString(), cu13.toString()), found.stream().map(Found::where).toList());
-      assertEquals(List.of(Optional.of(12), Optional.of(13)), found.stream().map(Found::variant).toList());
+      List<FoundBundle> found = ClasspathBundles.find(loader, FOLDER);
+      assertEquals(List.of(cu12.toString(), cu13.toString()), found.stream().map(FoundBundle::where).toList());
+      assertEquals(List.of(Optional.of(12), Optional.of(13)), found.stream().map(FoundBundle::variant).toList());
       assertEquals("the jar's TE-Wheel-Lib-CUDA-Major", found.get(1).variantSource());
       // Today's single-resource lookup would read cu12's files for both; each jar's own are extracted.
       Path one = ClasspathBundle.extract(found.get(0).files(), "one", temp.resolve("cache")).orElseThrow().folder();
@@ -105,7 +105,7 @@ class ClasspathBundlesTest {
     Path unmarked13 = jar(temp, "unmarked13", null, 0, te13);
     Path unmarkedStandIn = jar(temp, "unmarked", null, 0, StandIns.transformerEngine());
     try (URLClassLoader loader = loader(unmarked13, unmarkedStandIn)) {
-      List<Found> found = ClasspathBundles.find(loader, FOLDER);
+      List<FoundBundle> found = ClasspathBundles.find(loader, FOLDER);
       assertEquals(Optional.of(13), found.get(0).variant());
       assertEquals("libtransformer_engine.so NEEDS libcudart.so.13", found.get(0).variantSource());
       assertEquals(Optional.empty(), found.get(1).variant());
@@ -114,78 +114,15 @@ class ClasspathBundlesTest {
     }
   }
 
-  private static Found bundle(String where, Integer variant) {
-    return new Found(where, name -> null, Optional.ofNullable(variant), "test");
-  }
-
-  private static Signals signals(Integer driver, Map<Integer, Path> cudarts) {
-    return new Signals(Optional.ofNullable(driver), driver == null ? "libcuda.so.1 not found" : "cuDriverGetVersion",
-        cudarts);
-  }
-
-  private static final List<Found> BOTH = List.of(bundle("cu12.jar", 12), bundle("cu13.jar", 13));
-  private static final Path CUDART13 = Path.of("/opt/cuda/lib/libcudart.so.13");
+  private static final List<FoundBundle> BOTH = List.of(new FoundBundle("cu12.jar", name -> null, Optional.of(12),
+      "test"), new FoundBundle("cu13.jar", name -> null, Optional.of(13), "test"));
 
   @Test
-  void theDriverBoundsTheVariantAndTheCudartFoundDecidesWithinIt() throws Exception {
-    Choice drivenOnly = ClasspathBundles.choose(BOTH, null, () -> signals(13000, Map.of()));
-    assertEquals("cu13.jar", drivenOnly.chosen().where());
-    assertEquals("cu13: the driver supports CUDA 13.0 (cuDriverGetVersion), the newest variant it runs; no"
-        + " libcudart.so.N of a bundle's variant is found", drivenOnly.reason());
-    assertEquals(List.of(), drivenOnly.warnings());
-
-    // A 12.9 driver cannot run CUDA 13's runtime, whatever libcudart is found.
-    Choice old = ClasspathBundles.choose(BOTH, null, () -> signals(12090, Map.of(13, CUDART13)));
-    assertEquals("cu12.jar", old.chosen().where());
-    assertEquals("cu12: the driver supports CUDA 12.9 (cuDriverGetVersion), the newest variant it runs;"
-        + " libcudart.so.13 is found at " + CUDART13, old.reason());
-
-    Choice cudart = ClasspathBundles.choose(BOTH, null, () -> signals(null, Map.of(13, CUDART13)));
-    assertEquals("cu13.jar", cudart.chosen().where());
-    assertEquals("cu13: libcudart.so.13 is found at " + CUDART13 + " and no CUDA driver answered (libcuda.so.1 not"
-        + " found)", cudart.reason());
-
-    Choice both = ClasspathBundles.choose(BOTH, null,
-        () -> signals(13010, Map.of(12, Path.of("/a/libcudart.so.12"), 13, CUDART13)));
-    assertEquals("cu13.jar", both.chosen().where());
-
-    Choice tooOld = ClasspathBundles.choose(BOTH, null, () -> signals(11080, Map.of()));
-    assertEquals("cu12.jar", tooOld.chosen().where());
-    assertEquals(List.of("no class-path bundle's CUDA variant runs on this driver, which supports CUDA 11 at most;"
-        + " using the oldest, cu12. Update the NVIDIA driver, or put a cu11 jar on the class path"),
-        tooOld.warnings());
-  }
-
-  @Test
-  void noSignalOrTwoBundlesOfOneVariantWarn() throws Exception {
-    Choice none = ClasspathBundles.choose(List.of(bundle("cu13.jar", 13), bundle("cu12.jar", 12)), null,
-        () -> signals(null, Map.of()));
-    assertEquals("cu13.jar", none.chosen().where(), "the first on the class path");
-    assertEquals(List.of("nothing says which CUDA runtime would load (no CUDA driver answered (libcuda.so.1 not"
-        + " found); no libcudart.so.N of a bundle's variant is found), so the first class-path bundle is used,"
-        + " cu13.jar. Set -Dte.cudaVariant=<major> to choose"), none.warnings());
-
-    Choice twice = ClasspathBundles.choose(List.of(bundle("a.jar", 12), bundle("b.jar", 12), bundle("u.jar", null)),
-        null, () -> signals(12090, Map.of()));
-    assertEquals("a.jar", twice.chosen().where());
-    assertEquals(2, twice.warnings().size(), twice.warnings().toString());
-    assertEquals("the CUDA variant of u.jar (CUDA variant unknown, test) is unknown, so it was not chosen. Make the"
-        + " jar with te:jar-wheel-lib given cudaMajor", twice.warnings().get(0));
-    assertEquals("2 class-path bundles are cu12: a.jar, b.jar; using the first, a.jar. Keep one jar per CUDA"
-        + " variant on the class path", twice.warnings().get(1));
-  }
-
-  @Test
-  void theConfiguredVariantWinsAndOneNoBundleHasIsRefused() throws Exception {
-    Choice configured = ClasspathBundles.choose(BOTH, 13, () -> {
-      throw new AssertionError("no signal is read when the variant is configured");
-    });
-    assertEquals("cu13.jar", configured.chosen().where());
-    assertEquals("cu13: system property te.cudaVariant", configured.reason());
+  void aConfiguredVariantNoBundleHasIsRefusedAsABundleProblem() {
+    // The choice and its wording are bundle's (CudaVariantChoiceTest); the search reports a BundleProblem.
     BundleProblem refused = assertThrows(BundleProblem.class, () -> ClasspathBundles.choose(BOTH, 11, () -> null));
-    assertEquals("system property te.cudaVariant asks for cu11, but no class-path bundle is: cu12.jar (cu12, test);"
-        + " cu13.jar (cu13, test). Put the cu11 jar on the class path, or set te.cudaVariant to a variant there",
-        refused.getMessage());
+    assertTrue(refused.getMessage().startsWith("system property te.cudaVariant asks for cu11, but no class-path"
+        + " bundle is: cu12.jar (cu12, test); cu13.jar (cu13, test)."), refused.getMessage());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal.search;
 
+import dev.tewheel.bundle.layout.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,8 +19,8 @@ public final class ExtractProbe {
       Thread.sleep(5);
     }
     try {
-      ClasspathBundle.Extracted extracted = ClasspathBundle.extract(ClassLoader.getSystemClassLoader(),
-          ClasspathBundle.DEFAULT_RESOURCE_FOLDER, cache).orElseThrow();
+      ClasspathBundle.Extracted extracted = ClasspathBundleTest.extract(ClassLoader.getSystemClassLoader(),
+          Layout.RESOURCE_FOLDER, cache).orElseThrow();
       System.out.println("folder=" + extracted.folder());
       System.out.println("extractedNow=" + extracted.extractedNow());
     } catch (BundleProblem e) {

@@ -1,4 +1,4 @@
-package dev.tewheel.core.check.deps;
+package dev.tewheel.bundle.cuda;
 
 import java.util.List;
 import java.util.Map;
@@ -9,9 +9,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The SONAME major each CUDA toolkit library has in each CUDA major, the one table CUDA-VARIANT reads (docs/checks.md
- * says where each figure comes from); which pip distribution installs each library is {@link NvidiaDistributions}. cuRAND ({@code libcurand.so.10}) and cuSPARSE ({@code libcusparse.so.12}) keep
- * one major across CUDA 12 and 13, so their names say nothing of the variant and are not listed.
+ * The SONAME major each CUDA toolkit library has in each CUDA major, the one table that CUDA-VARIANT and te-runtime's
+ * choice among class-path bundles read (docs/checks.md says where each figure comes from); which pip distribution
+ * installs each library is core's NvidiaDistributions. cuRAND ({@code libcurand.so.10}) and cuSPARSE
+ * ({@code libcusparse.so.12}) keep one major across CUDA 12 and 13, so their names say nothing of the variant and
+ * are not listed.
  */
 public final class CudaSonames {
   /** Library stem (the name before {@code .so}) to its SONAME major, per CUDA major. */
@@ -27,7 +29,11 @@ public final class CudaSonames {
 
   /** A DT_NEEDED name of a listed CUDA library: its stem and SONAME major, e.g. libcudart and 13. */
   public record CudaNeeded(String name, String stem, int sonameMajor) {
-    /** The CUDA major whose toolkit ships this SONAME, or empty when no listed CUDA major does. */
+    /**
+     * The CUDA major whose toolkit ships this SONAME; for a library whose SONAME major is the CUDA major in every
+     * listed CUDA major (libcudart, libcublas, ...), also a later one ({@code libcudart.so.14} is CUDA 14); empty
+     * otherwise.
+     */
     public OptionalInt cudaMajor() {
       for (Map.Entry<Integer, Map<String, Integer>> cuda : MAJORS.entrySet()) {
         Integer major = cuda.getValue().get(stem);
@@ -35,7 +41,9 @@ public final class CudaSonames {
           return OptionalInt.of(cuda.getKey());
         }
       }
-      return OptionalInt.empty();
+      boolean tracks = MAJORS.entrySet().stream()
+          .allMatch(cuda -> cuda.getKey().equals(cuda.getValue().get(stem)));
+      return tracks && sonameMajor > 0 ? OptionalInt.of(sonameMajor) : OptionalInt.empty();
     }
   }
 
