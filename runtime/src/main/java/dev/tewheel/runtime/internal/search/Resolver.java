@@ -339,23 +339,24 @@ public final class Resolver {
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
     Path manifestFile = folder.resolve(Layout.MANIFEST);
-    if (!Files.isRegularFile(manifestFile)) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())), Optional.empty());
+    Optional<Manifest> manifest = Optional.empty();
+    Optional<String> problem = Optional.empty();
+    if (Files.isRegularFile(manifestFile)) {
+      try {
+        manifest = Optional.of(Manifest.read(manifestFile));
+        List<String> problems = Digests.check(folder, manifest.get().files(), hashes);
+        if (!problems.isEmpty()) {
+          problem = Optional.of("the bundle in " + folder + " does not match its manifest: "
+              + String.join("; ", problems) + ". Rebuild it with te:assemble-wheel-lib, or check it with"
+              + " te:verify-wheel-lib");
+        }
+      } catch (ManifestException e) {
+        problem = Optional.of(e.getMessage());
+      } catch (IOException e) {
+        problem = Optional.of("could not read " + manifestFile + ": " + e);
+      }
     }
-    try {
-      Manifest manifest = Manifest.read(manifestFile);
-      Bundle bundle = new Bundle(folder, Kind.WHEEL_LIB, Optional.of(manifest));
-      List<String> problems = Digests.check(folder, manifest.files(), hashes);
-      return new Located(steps, Optional.of(bundle), problems.isEmpty() ? Optional.empty()
-          : Optional.of("the bundle in " + folder + " does not match its manifest: " + String.join("; ", problems)
-              + ". Rebuild it with te:assemble-wheel-lib, or check it with te:verify-wheel-lib"));
-    } catch (ManifestException e) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
-          Optional.of(e.getMessage()));
-    } catch (IOException e) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
-          Optional.of("could not read " + manifestFile + ": " + e));
-    }
+    return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, manifest)), problem);
   }
 
   private static List<Path> candidates(Path folder) {
