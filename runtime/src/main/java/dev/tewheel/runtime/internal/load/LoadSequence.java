@@ -132,8 +132,8 @@ public final class LoadSequence {
    * config.h), and the JIT's own variables ({@link JitCheck#apply}).
    */
   public Optional<EnvironmentSetting> prepareJit(Optional<Path> ncclEpHome, Optional<Path> sitePackages) {
-    Optional<EnvironmentSetting> home =
-        ncclEpHome.map(folder -> JitCheck.set(Config.NCCL_EP_HOME_ENV, folder.toString(), false));
+    Optional<EnvironmentSetting> home = ncclEpHome.isEmpty() ? Optional.empty()
+        : Optional.of(JitCheck.set(Config.NCCL_EP_HOME_ENV, ncclEpHome.get().toString(), false));
     try {
       JitCheck.apply(sitePackages);
     } catch (JitCheck.UnsafeCache e) {
