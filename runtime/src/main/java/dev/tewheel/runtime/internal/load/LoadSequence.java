@@ -77,11 +77,7 @@ public final class LoadSequence {
   /** The libnccl.so.2 loaded, and its functions. */
   public record LoadedNccl(NcclVersion version, Symbols symbols) {}
 
-  /**
-   * Loads the {@code libnccl.so.2} the NCCL gate reads, with RTLD_NOW | RTLD_GLOBAL: the copy already mapped (by
-   * SONAME), else the file opened once, its SONAME read and the library loaded through that descriptor. The version
-   * is the loaded copy's.
-   */
+  /** Loads the {@code libnccl.so.2} the NCCL gate reads, as {@code TeRuntime.loadNccl()} says. */
   public LoadedNccl nccl() {
     NcclStatus gate = NcclGate.probe(Discovery.nccl(config, located().bundle().map(Resolver.Bundle::folder)),
         config.effectiveMinimumNcclVersion());
@@ -146,10 +142,8 @@ public final class LoadSequence {
   public record LoadedNcclEp(Symbols symbols, Path mappedFrom, NcclVersion version) {}
 
   /**
-   * Opens the chosen NCCL EP once and judges it again on that descriptor (the selection rule, the manifest's size
-   * and, with {@code te.verifyDigests}, SHA-256), then dlopen through it (RTLD_NOW | RTLD_LOCAL); checks the file
-   * mapped (dlinfo), every required function (dlsym) and that {@code ncclEpGetVersion}'s major is the SONAME's. A
-   * library that fails a check after dlopen is unloaded.
+   * The NCCL EP steps of {@code TeRuntime.loadNcclEp()} from the descriptor on (RTLD_NOW | RTLD_LOCAL); a library
+   * that fails a check after dlopen is unloaded.
    */
   public LoadedNcclEp ncclEp(Availability availability) {
     NcclEpCandidate chosen = availability.chosen().orElseThrow();
