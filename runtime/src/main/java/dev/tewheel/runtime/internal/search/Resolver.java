@@ -241,17 +241,19 @@ public final class Resolver {
       providerRefusal = Optional.of(provider.get().refusal(selection.chosen().get().file(),
           vetted.kind() == Kind.NCCL_EP_HOME, vetted.ncclEpHome()));
     }
-    Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
+    Optional<Path> elsewhere = loadedElsewhere(selection.chosen());
     NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
         config.effectiveMinimumNcclVersion());
     List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
         .orElse(List.of());
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
     // te-runtime opens NCCL EP with RTLD_NOW, after loadNccl() put the gate's NCCL in the global scope.
-    Optional<LoadPrediction> prediction = selection.chosen().filter(c -> nccl.ok() && missing.isEmpty())
-        .flatMap(chosen -> LiveLoader.predict(chosen.file(), true, preloads(nccl), List.of(),
-            nccl.library().map(file -> Map.of(file, "NCCL " + nccl.version().map(Object::toString).orElse("?")))
-                .orElse(Map.of())));
+    Optional<LoadPrediction> prediction = Optional.empty();
+    if (selection.chosen().isPresent() && nccl.ok() && missing.isEmpty()) {
+      // A gate that passed read both the file and its version.
+      prediction = LiveLoader.predict(selection.chosen().get().file(), true, preloads(nccl), List.of(),
+          Map.of(nccl.library().orElseThrow(), "NCCL " + nccl.version().orElseThrow()));
+    }
 
     String reason;
     boolean available = false;
@@ -326,15 +328,15 @@ public final class Resolver {
 
   /** What te-runtime loads before NCCL EP: the libnccl.so.2 the gate read. */
   private static Map<String, Path> preloads(NcclStatus nccl) {
-    return nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
+    return nccl.library().isPresent() ? Map.of(NcclGate.SONAME, nccl.library().get()) : Map.of();
   }
 
-  private static Optional<Path> loadedElsewhere(NcclEpCandidate chosen) {
-    if (chosen.soname().isEmpty()) {
+  private static Optional<Path> loadedElsewhere(Optional<NcclEpCandidate> chosen) {
+    if (chosen.isEmpty() || chosen.get().soname().isEmpty()) {
       return Optional.empty();
     }
-    return LinkerHost.loadedFile(chosen.soname().get())
-        .filter(loaded -> !WheelLibPaths.sameFile(loaded, chosen.file()));
+    Optional<Path> loaded = LinkerHost.loadedFile(chosen.get().soname().get());
+    return loaded.isPresent() && WheelLibPaths.sameFile(loaded.get(), chosen.get().file()) ? Optional.empty() : loaded;
   }
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
