@@ -13,12 +13,10 @@ import java.util.concurrent.CompletableFuture;
 final class ProcessState {
   /** Guards the loaded libraries below. */
   static final Object LOADS = new Object();
-  /** The NCCL EP this process loaded; one per process. */
-  static NcclEp ncclEp;
-  /** The configuration {@link #ncclEp} was loaded with. */
+  /** The NCCL EP this process loaded (one per process), or the attempt in progress, which concurrent callers share. */
+  static CompletableFuture<NcclEp> ncclEp;
+  /** The configuration {@link #ncclEp} was (or is being) loaded with. */
   static Config ncclEpConfig;
-  /** A load of NCCL EP in progress, which concurrent callers share. */
-  static CompletableFuture<NcclEp> pendingNcclEp;
   static Nccl nccl;
   static TransformerEngine transformerEngine;
 

@@ -1,41 +1,27 @@
 package dev.tewheel.runtime;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
-import dev.tewheel.bundle.ncclep.NcclEpLibraryName;
-import dev.tewheel.bundle.ncclep.NcclEpVersion;
-import dev.tewheel.loader.Environment;
 import dev.tewheel.runtime.error.LoadException;
 import dev.tewheel.runtime.internal.ffm.Libc;
 import dev.tewheel.runtime.internal.ffm.NativeAccess;
-import dev.tewheel.runtime.internal.ffm.Symbols;
-import dev.tewheel.runtime.internal.ffm.VersionGetter;
-import dev.tewheel.runtime.internal.host.LinkerHost;
-import dev.tewheel.runtime.internal.host.PinnedLibrary;
-import dev.tewheel.runtime.internal.load.LoadCheck;
 import dev.tewheel.runtime.internal.load.LoadSequence;
 import dev.tewheel.runtime.internal.load.LoadedLibrary;
 import dev.tewheel.runtime.internal.search.Config;
 import dev.tewheel.runtime.internal.search.Discovery;
 import dev.tewheel.runtime.internal.search.JitCheck;
-import dev.tewheel.runtime.internal.search.NcclGate;
 import dev.tewheel.runtime.internal.search.Resolver;
 import dev.tewheel.runtime.nccl.Nccl;
 import dev.tewheel.runtime.ncclep.NcclEp;
 import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.EnvironmentSetting;
 import dev.tewheel.runtime.report.JitPreflight;
-import dev.tewheel.runtime.report.LoadPrediction;
 import dev.tewheel.runtime.report.NativeLibrary;
 import dev.tewheel.runtime.report.NativeWorld;
-import dev.tewheel.runtime.report.NcclEpCandidate;
-import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.report.NcclVersion;
 import dev.tewheel.runtime.te.TransformerEngine;
-import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -154,9 +140,8 @@ public final class TeRuntime {
           }
           continue;
         }
-        List<Path> files = new java.util.ArrayList<>();
-        files.add(library.file().get());
-        files.addAll(library.companions());
+        List<Path> files = new ArrayList<>(library.companions());
+        files.add(0, library.file().get());
         for (Path file : files) {
           Libc.Opened opened = Libc.dlopen(file.toString(), Libc.RTLD_NOW | Libc.RTLD_GLOBAL);
           if (!opened.ok() && strict) {
@@ -184,50 +169,32 @@ public final class TeRuntime {
    */
   public NcclEp loadNcclEp() {
     NativeAccess.check(TeRuntime.class.getModule());
-    NcclEp ep;
-    CompletableFuture<NcclEp> future = null;
+    CompletableFuture<NcclEp> attempt;
     boolean mine = false;
     synchronized (ProcessState.LOADS) {
-      ep = ProcessState.ncclEp;
-      if (ep == null) {
-        if (ProcessState.pendingNcclEp == null) {
-          ProcessState.pendingNcclEp = new CompletableFuture<>();
-          mine = true;
-        }
-        future = ProcessState.pendingNcclEp;
+      attempt = ProcessState.ncclEp;
+      if (attempt == null) {
+        attempt = new CompletableFuture<>();
+        ProcessState.ncclEp = attempt;
+        ProcessState.ncclEpConfig = config;
+        mine = true;
       }
-    }
-    if (ep != null) {
-      return sameOrRefuse(ep);
     }
     if (mine) {
       try {
-        NcclEp result = loadOnce();
-        synchronized (ProcessState.LOADS) {
-          ProcessState.ncclEp = result;
-          ProcessState.ncclEpConfig = config;
-          ProcessState.pendingNcclEp = null;
-        }
-        future.complete(result);
+        attempt.complete(loadOnce());
       } catch (RuntimeException | Error e) {
         synchronized (ProcessState.LOADS) {
-          ProcessState.pendingNcclEp = null;
+          ProcessState.ncclEp = null; // forgotten: the next call tries again
         }
-        future.completeExceptionally(e);
+        attempt.completeExceptionally(e);
       }
     }
     try {
-      ep = future.join();
+      return sameOrRefuse(attempt.join());
     } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      if (e.getCause() instanceof Error cause) {
-        throw cause;
-      }
-      throw e;
+      throw Libc.unexpected(e.getCause());
     }
-    return sameOrRefuse(ep);
   }
 
   /**
@@ -275,60 +242,24 @@ public final class TeRuntime {
   public TransformerEngine loadTransformerEngine() {
     NativeAccess.check(TeRuntime.class.getModule());
     LoadSequence sequence = new LoadSequence(config);
-    Resolver.Located located = sequence.located();
-    if (located.problem().isPresent() || located.bundle().isEmpty()) {
-      throw sequence.failure("libtransformer_engine.so cannot be loaded: "
-          + located.problem().orElse("no bundle found"));
-    }
-    Resolver.Bundle bundle = located.bundle().get();
-    if (config.effectiveVerifyDigests() && bundle.manifest().isPresent()
-        && bundle.manifest().get().transformerEngineLibrary().isEmpty()) {
-      throw sequence.failure("the manifest of " + bundle.folder() + " does not list libtransformer_engine.so, so it"
-          + " does not vouch for " + bundle.transformerEngineLibrary().map(Path::toString).orElse("one") + ", and with "
-          + Config.VERIFY_DIGESTS_PROPERTY + "=true te-runtime loads only libraries the manifest lists (and whose"
-          + " SHA-256 matches). Rebuild the bundle with te:assemble-wheel-lib, which lists it, or set "
-          + Config.VERIFY_DIGESTS_PROPERTY + "=false");
-    }
-    Optional<Path> te = bundle.transformerEngineLibrary();
-    if (te.isEmpty() || !Files.isRegularFile(te.get())) {
-      throw sequence.failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
-          + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
-    }
+    Path te = sequence.transformerEngineFile();
     synchronized (ProcessState.LOADS) {
-      if (ProcessState.transformerEngine != null) {
-        if (!WheelLibPaths.sameFile(ProcessState.transformerEngine.file(), te.get())) {
-          throw sequence.failure("libtransformer_engine.so is already loaded in this process from "
-              + ProcessState.transformerEngine.file() + "; this configuration selects " + te.get());
+      TransformerEngine loaded = ProcessState.transformerEngine;
+      if (loaded != null) {
+        if (!WheelLibPaths.sameFile(loaded.file(), te)) {
+          throw sequence.failure("libtransformer_engine.so is already loaded in this process from " + loaded.file()
+              + "; this configuration selects " + te);
         }
-        return ProcessState.transformerEngine;
-      }
-      Optional<Path> other = LinkerHost.loadedFile(te.get().getFileName().toString())
-          .filter(p -> !WheelLibPaths.sameFile(p, te.get()));
-      if (other.isPresent()) {
-        throw sequence.failure(te.get().getFileName() + " is already loaded by another component from " + other.get()
-            + "; loading " + te.get() + " beside it would give this process two copies");
-      }
-      NativeWorld world = Discovery.discover(config, Optional.of(bundle.folder()), te);
-      // Predicted before anything is loaded: a BIND_NOW TE whose imports would not bind is never opened.
-      Optional<LoadPrediction> prediction = world.transformerEngine();
-      if (prediction.isPresent() && !prediction.get().loads()) {
-        throw sequence.failure(prediction.get().detail());
+        return loaded;
       }
       Nccl[] boundNccl = new Nccl[1];
-      LoadedLibrary loaded = sequence.transformerEngine(te.get(), () -> {
+      LoadedLibrary library = sequence.transformerEngine(te, world -> {
         loadWorld(world, false, sequence);
         boundNccl[0] = loadNccl(sequence);
-      }, world.sitePackages(), error -> world.problems().stream().filter(p -> error.contains(firstWord(p)))
-          .findFirst().map(p -> ". " + p).orElse(""));
-      ProcessState.transformerEngine = new TransformerEngine(loaded, boundNccl[0], this::availability);
+      });
+      ProcessState.transformerEngine = new TransformerEngine(library, boundNccl[0], this::availability);
       return ProcessState.transformerEngine;
     }
-  }
-
-  /** The library named at the start of a problem sentence ("... libcudnn must come ..."), for matching dlerror. */
-  private static String firstWord(String problem) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(lib[A-Za-z_]+)").matcher(problem);
-    return m.find() ? m.group(1) : "\0";
   }
 
   private NcclEp loadOnce() {

@@ -120,23 +120,26 @@ public final class WheelLibPaths {
     }
     try {
       if (Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) instanceof Integer mode) {
-        switch (mode & 0170000) {
-          case 0010000:
-            return "a FIFO";
-          case 0020000:
-            return "a character device";
-          case 0060000:
-            return "a block device";
-          case 0140000:
-            return "a socket";
-          default:
-            break;
-        }
+        return kindOf(mode);
       }
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       // no unix view on this file system: say what is known
     }
     return "a special file";
+  }
+
+  /** Null for st_mode {@code mode} of a regular file, else what the file is ("a FIFO", "a folder", ...). */
+  public static String kindOf(int mode) {
+    return switch (mode & 0170000) {
+      case 0100000 -> null;
+      case 0040000 -> "a folder";
+      case 0120000 -> "a symbolic link";
+      case 0010000 -> "a FIFO";
+      case 0020000 -> "a character device";
+      case 0060000 -> "a block device";
+      case 0140000 -> "a socket";
+      default -> "a special file";
+    };
   }
 
   /**

@@ -93,14 +93,14 @@ public final class Main {
     }
     NativeWorld world = runtime.nativeWorld();
     JitPreflight jit = runtime.jitPreflight();
-    Map<String, Object> loads = load ? loadAll(runtime) : null;
+    StringBuilder loadText = new StringBuilder();
+    Map<String, Object> loads = load ? loadAll(runtime, loadText) : null;
     boolean loadsOk = loads == null || Boolean.TRUE.equals(loads.get("ok"));
     if (json) {
       Map<String, Object> root = object(Report.json(availability));
       root.put("world", object(Report.json(world)));
       root.put("jit", object(Report.json(jit)));
       if (loads != null) {
-        loads.remove("mappedText");
         root.put("load", loads);
       }
       out.print(Json.write(root));
@@ -109,16 +109,15 @@ public final class Main {
       out.print(Report.text(availability));
       out.print(Report.text(world));
       out.print(Report.text(jit));
-      if (loads != null) {
-        printLoads(out, loads);
-      }
+      out.print(loadText);
     }
     // A TE library the report predicts would not load fails the run too, loaded or not.
     boolean teLoads = world.transformerEngine().map(LoadPrediction::loads).orElse(true);
     return availability.available() && loadsOk && teLoads ? AVAILABLE : NOT_AVAILABLE;
   }
 
-  private static Map<String, Object> loadAll(TeRuntime runtime) {
+  /** Loads as an application would; returns the JSON object of what happened and appends the text to {@code text}. */
+  private static Map<String, Object> loadAll(TeRuntime runtime, StringBuilder text) {
     Map<String, Object> result = new LinkedHashMap<>();
     // NCCL EP first: its availability is then decided before anything is mapped, as in the report above.
     Map<String, Object> ep = attempt(r -> {
@@ -146,15 +145,32 @@ public final class Main {
       r.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
       r.put("nccl", library.nccl().file().toString());
     });
-    result.put("ok", Boolean.TRUE.equals(te.get("ok")) && Boolean.TRUE.equals(ep.get("ok"))
-        && Boolean.TRUE.equals(libraries.get("ok")));
+    result.put("ok", ok(te) && ok(ep) && ok(libraries));
     result.put("libraries", libraries);
     result.put("transformerEngine", te);
     result.put("ncclEp", ep);
     NativeWorld after = runtime.nativeWorld();
     result.put("mapped", object(Report.json(after)));
-    result.put("mappedText", Report.text(after));
+    line(text, ok(libraries) ? "Loaded TE's native libraries"
+        : "Could not load TE's native libraries: " + libraries.get("error"));
+    if (ok(te)) {
+      line(text, "Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
+          + ")");
+      Object home = te.get("ncclEpHomeText");
+      line(text, "  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
+    } else {
+      line(text, "Could not load libtransformer_engine.so: " + te.get("error"));
+    }
+    line(text, ok(ep) ? "Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
+        + ep.get("versionCode") + ", NCCL " + ep.get("ncclVersion") + " from " + ep.get("nccl") + ")"
+        : "Could not load NCCL EP: " + ep.get("error"));
+    line(text, "After loading:");
+    text.append(Report.text(after));
     return result;
+  }
+
+  private static boolean ok(Map<String, Object> load) {
+    return Boolean.TRUE.equals(load.get("ok"));
   }
 
   /** {@code {ok: true}} and what {@code load} adds, or {@code {ok: false, error}} when it throws LoadException. */
@@ -169,31 +185,6 @@ public final class Main {
       result.put("error", e.getMessage());
     }
     return result;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static void printLoads(PrintStream out, Map<String, Object> loads) {
-    Map<String, Object> libraries = (Map<String, Object>) loads.get("libraries");
-    println(out, Boolean.TRUE.equals(libraries.get("ok")) ? "Loaded TE's native libraries"
-        : "Could not load TE's native libraries: " + libraries.get("error"));
-    Map<String, Object> te = (Map<String, Object>) loads.get("transformerEngine");
-    if (Boolean.TRUE.equals(te.get("ok"))) {
-      println(out, "Loaded libtransformer_engine.so: " + te.get("file") + " (bound to libnccl.so.2 " + te.get("nccl")
-          + ")");
-      Object home = te.get("ncclEpHomeText");
-      println(out, "  " + (home == null ? "NCCL_EP_HOME: not set (the bundle ships no NCCL EP headers)" : home));
-    } else {
-      println(out, "Could not load libtransformer_engine.so: " + te.get("error"));
-    }
-    Map<String, Object> ep = (Map<String, Object>) loads.get("ncclEp");
-    if (Boolean.TRUE.equals(ep.get("ok"))) {
-      println(out, "Loaded NCCL EP " + ep.get("version") + ": " + ep.get("file") + " (ncclEpGetVersion "
-          + ep.get("versionCode") + ", NCCL " + ep.get("ncclVersion") + " from " + ep.get("nccl") + ")");
-    } else {
-      println(out, "Could not load NCCL EP: " + ep.get("error"));
-    }
-    println(out, "After loading:");
-    out.print(loads.get("mappedText"));
   }
 
   /** A report's JSON object, to nest in the CLI's one document. */
@@ -222,6 +213,10 @@ public final class Main {
    */
   private static void println(PrintStream stream, String line) {
     stream.print(Printable.line(line) + "\n");
+  }
+
+  private static void line(StringBuilder text, String line) {
+    text.append(Printable.line(line)).append('\n');
   }
 
   private static String usage() {

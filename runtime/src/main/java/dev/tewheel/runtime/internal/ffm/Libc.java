@@ -153,8 +153,8 @@ public final class Libc {
    */
   public static Opened dlopen(String file, int flags) {
     try (Arena arena = Arena.ofConfined()) {
-      call(DLERROR); // clears a stale message
-      long handle = call(DLOPEN, file == null ? 0 : cString(arena, file), flags);
+      call(DLERROR, 0, 0, 0); // clears a stale message
+      long handle = call(DLOPEN, file == null ? 0 : cString(arena, file), flags, 0);
       if (handle == 0) {
         String error = lastDlError();
         return new Opened(null, error == null ? "dlopen failed without a dlerror message" : error);
@@ -166,13 +166,13 @@ public final class Libc {
   /** The address of {@code name} in {@code handle}'s library or its dependencies, or empty. */
   public static Optional<MemorySegment> dlsym(MemorySegment handle, String name) {
     try (Arena arena = Arena.ofConfined()) {
-      long address = call(DLSYM, handle.address(), cString(arena, name));
+      long address = call(DLSYM, handle.address(), cString(arena, name), 0);
       return address == 0 ? Optional.empty() : Optional.of(MemorySegment.ofAddress(address));
     }
   }
 
   public static void dlclose(MemorySegment handle) {
-    call(DLCLOSE, handle.address());
+    call(DLCLOSE, handle.address(), 0, 0);
   }
 
   /** l_name of {@code handle}'s link map as the dynamic linker keeps it (dladdr reports the same), or null. */
@@ -202,7 +202,7 @@ public final class Libc {
   /** libc's getenv: the environment as native code sees it (System.getenv keeps the copy it made on first use). */
   public static String getenv(String name) {
     try (Arena arena = Arena.ofConfined()) {
-      return string(call(GETENV, cString(arena, name)));
+      return string(call(GETENV, cString(arena, name), 0, 0));
     }
   }
 
@@ -229,7 +229,7 @@ public final class Libc {
    * none of the three); null on another C library.
    */
   public static String glibcVersion() {
-    return LINKER.defaultLookup().find("gnu_get_libc_version").map(f -> string(call(f))).orElse(null);
+    return LINKER.defaultLookup().find("gnu_get_libc_version").map(f -> string(call(f, 0, 0, 0))).orElse(null);
   }
 
   /**
@@ -242,18 +242,18 @@ public final class Libc {
     if (function.isEmpty()) {
       return null;
     }
-    long address = call(function.get(), leaf);
+    long address = call(function.get(), leaf, 0, 0);
     ByteBuffer words = MemorySegment.ofAddress(address).reinterpret(32).asByteBuffer().order(ByteOrder.nativeOrder());
     return new int[] {words.getInt(16), words.getInt(20), words.getInt(24), words.getInt(28)};
   }
 
   public static int getuid() {
-    return (int) call(GETUID);
+    return (int) call(GETUID, 0, 0, 0);
   }
 
   /** The effective uid: the owner of files this process creates, and whom the kernel's access checks see. */
   public static int geteuid() {
-    return (int) call(GETEUID);
+    return (int) call(GETEUID, 0, 0, 0);
   }
 
   /** statvfs's f_flag for the file system holding {@code path} (ST_NOEXEC, ST_RDONLY, ...). */
@@ -270,7 +270,7 @@ public final class Libc {
       }
       if (rc != 0) {
         int errno = (int) CallWithErrno.ERRNO.get(state, 0L);
-        String text = string(call(STRERROR, errno));
+        String text = string(call(STRERROR, errno, 0, 0));
         throw new IOException("statvfs(" + path + ") failed: " + (text == null ? "" : text + " ") + "(errno " + errno
             + ")");
       }
@@ -318,7 +318,7 @@ public final class Libc {
     Abi abi = abi();
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment buffer = arena.allocate(STAT_SIZE, 8);
-      int rc = FileCalls.FSTAT.isPresent() ? (int) call(FileCalls.FSTAT.get(), fd, buffer.address())
+      int rc = FileCalls.FSTAT.isPresent() ? (int) call(FileCalls.FSTAT.get(), fd, buffer.address(), 0)
           : (int) call(FileCalls.FXSTAT, abi.statVersion(), fd, buffer.address());
       if (rc != 0) {
         throw new IOException("fstat(" + fd + ") failed");
@@ -330,7 +330,7 @@ public final class Libc {
   }
 
   public static void close(int fd) {
-    call(CLOSE, fd);
+    call(CLOSE, fd, 0, 0);
   }
 
   private static Abi abi() throws IOException {
@@ -343,19 +343,7 @@ public final class Libc {
   }
 
   private static String lastDlError() {
-    return string(call(DLERROR));
-  }
-
-  private static long call(MemorySegment function) {
-    return call(function, 0, 0, 0);
-  }
-
-  private static long call(MemorySegment function, long a) {
-    return call(function, a, 0, 0);
-  }
-
-  private static long call(MemorySegment function, long a, long b) {
-    return call(function, a, b, 0);
+    return string(call(DLERROR, 0, 0, 0));
   }
 
   private static long call(MemorySegment function, long a, long b, long c) {
@@ -379,7 +367,7 @@ public final class Libc {
     if (address == 0) {
       return null;
     }
-    byte[] bytes = new byte[Math.toIntExact(call(STRLEN, address))];
+    byte[] bytes = new byte[Math.toIntExact(call(STRLEN, address, 0, 0))];
     MemorySegment.ofAddress(address).reinterpret(bytes.length).asByteBuffer().get(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
   }

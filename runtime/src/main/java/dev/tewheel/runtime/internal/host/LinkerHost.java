@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,11 +35,6 @@ public final class LinkerHost {
   private static final Path CPUINFO = Path.of("/proc/cpuinfo");
   private static final Path SELF = Path.of("/proc/self/exe");
 
-  private static volatile List<String> subfolders;
-  private static volatile Optional<String> platform;
-  private static volatile Optional<String> lib;
-  private static volatile Optional<Host.Executable> executable;
-
   private LinkerHost() {}
 
   /**
@@ -49,8 +45,8 @@ public final class LinkerHost {
    * /proc/self/maps shows that the caller asks about by file name (TE's libraries, ...).
    */
   public static Host host(List<Host.Mapped> listed) {
-    return new Host(environment(), Optional.of(LdSoCache.FILE), glibc(), subfolders(), platform(), lib(),
-        executable(), new LiveMapped(List.copyOf(listed)));
+    return new Host(environment(), Optional.of(LdSoCache.FILE), Facts.GLIBC, Facts.SUBFOLDERS, Facts.PLATFORM,
+        Facts.LIB, Facts.EXECUTABLE, new LiveMapped(List.copyOf(listed)));
   }
 
   /**
@@ -118,27 +114,27 @@ public final class LinkerHost {
   }
 
   /**
+   * What glibc decided once at process start, probed once on first use: the hwcaps subfolders tried in each
+   * search-path folder ({@link Hwcaps#subfolders}), {@code $PLATFORM} and {@code $LIB}, and the executable.
+   */
+  private static final class Facts {
+    static final Optional<GlibcVersion> GLIBC = glibcVersion();
+    /** The CPU: the subfolders and {@code $PLATFORM} both follow from it. */
+    static final Optional<Hwcaps.Cpu> CPU = readX86Cpu();
+    static final List<String> SUBFOLDERS = Hwcaps.subfolders(GLIBC, CPU);
+    /** On x86-64 {@code haswell} or {@code xeon_phi} for such Intel CPUs, else AT_PLATFORM's. */
+    static final Optional<String> PLATFORM = CPU.map(Hwcaps::x86Platform);
+    static final Optional<String> LIB = lib();
+    static final Optional<Host.Executable> EXECUTABLE = executable();
+  }
+
+  /**
    * The subfolders tried in each search-path folder, in order, each ending in '/', the folder itself ({@code ""})
    * last: glibc 2.33+ tries {@code glibc-hwcaps/x86-64-v4 … v2} for the levels this CPU supports, highest first;
    * glibc before 2.37 then tries the legacy power set of its hwcap names, {@code $PLATFORM} and {@code tls}.
    */
   static List<String> subfolders() {
-    List<String> known = subfolders;
-    if (known == null) {
-      known = Hwcaps.subfolders(glibc(), x86Cpu());
-      subfolders = known;
-    }
-    return known;
-  }
-
-  /** {@code $PLATFORM}: on x86-64 {@code haswell} or {@code xeon_phi} for such Intel CPUs, else AT_PLATFORM's. */
-  static Optional<String> platform() {
-    Optional<String> known = platform;
-    if (known == null) {
-      known = x86Cpu().map(Hwcaps::x86Platform);
-      platform = known;
-    }
-    return known;
+    return Facts.SUBFOLDERS;
   }
 
   /**
@@ -146,54 +142,20 @@ public final class LinkerHost {
    * mapped from: upstream takes its last part ({@code lib64} on Fedora), Debian and Ubuntu the whole folder below
    * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
    */
-  static Optional<String> lib() {
-    Optional<String> known = lib;
-    if (known == null) {
-      // Asked once: the running libc does not move, and every live host carries it.
-      known = loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
-          .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
-      lib = known;
-    }
-    return known;
+  private static Optional<String> lib() {
+    return loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
+        .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
   }
 
-  private static volatile Optional<GlibcVersion> glibc;
-
-  private static Optional<GlibcVersion> glibc() {
-    Optional<GlibcVersion> known = glibc;
-    if (known == null) {
-      known = glibcVersion();
-      glibc = known;
+  /** The executable; empty when /proc/self/exe cannot be read as ELF. */
+  private static Optional<Host.Executable> executable() {
+    try {
+      // glibc takes the executable's $ORIGIN from /proc/self/exe, links resolved.
+      Path file = SELF.toRealPath();
+      return Optional.of(new Host.Executable(file, ElfFiles.readWithoutSymbols(file)));
+    } catch (IOException e) {
+      return Optional.empty();
     }
-    return known;
-  }
-
-  /** The executable, read once; empty when /proc/self/exe cannot be read as ELF. */
-  static Optional<Host.Executable> executable() {
-    Optional<Host.Executable> known = executable;
-    if (known == null) {
-      try {
-        // glibc takes the executable's $ORIGIN from /proc/self/exe, links resolved.
-        Path file = SELF.toRealPath();
-        known = Optional.of(new Host.Executable(file, ElfFiles.readWithoutSymbols(file)));
-      } catch (IOException e) {
-        known = Optional.empty();
-      }
-      executable = known;
-    }
-    return known;
-  }
-
-  private static volatile Optional<Hwcaps.Cpu> cpu;
-
-  /** {@link #readX86Cpu()}, read once: the subfolders and {@code $PLATFORM} both follow from it. */
-  private static Optional<Hwcaps.Cpu> x86Cpu() {
-    Optional<Hwcaps.Cpu> known = cpu;
-    if (known == null) {
-      known = readX86Cpu();
-      cpu = known;
-    }
-    return known;
   }
 
   /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
@@ -215,18 +177,9 @@ public final class LinkerHost {
         if (key.equals("vendor_id")) {
           vendor = value;
         } else if (key.equals("flags")) {
-          Set<String> flags = new HashSet<>();
-          // Split by hand on white space: a regex split would compile a Pattern on the cold path.
-          int start = -1;
-          for (int i = 0; i <= value.length(); i++) {
-            boolean blank = i == value.length() || Character.isWhitespace(value.charAt(i));
-            if (blank && start >= 0) {
-              flags.add(value.substring(start, i));
-              start = -1;
-            } else if (!blank && start < 0) {
-              start = i;
-            }
-          }
+          // One plain character: String.split's fast path, which compiles no Pattern on the cold path.
+          Set<String> flags = new HashSet<>(Arrays.asList(value.split(" ")));
+          flags.remove("");
           glibcActive(flags);
           return Optional.of(new Hwcaps.Cpu(vendor, flags));
         }

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal.host;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.loader.ElfFiles;
 import dev.tewheel.runtime.internal.ffm.Libc;
@@ -76,8 +77,8 @@ public final class PinnedLibrary implements AutoCloseable {
     try {
       Libc.FileStatus status = Libc.fstat(fd);
       if (!status.isRegularFile()) {
-        throw new IOException(file + " is " + kind(status.mode()) + ", not a regular file: only regular files are"
-            + " loaded");
+        throw new IOException(file + " is " + WheelLibPaths.kindOf(status.mode()) + ", not a regular file: only"
+            + " regular files are loaded");
       }
       return new PinnedLibrary(file, fd, status);
     } catch (IOException | RuntimeException e) {
@@ -236,17 +237,5 @@ public final class PinnedLibrary implements AutoCloseable {
     } finally {
       Libc.dlclose(opened.handle());
     }
-  }
-
-  /** st_mode's file type in words, for a refusal. */
-  private static String kind(int mode) {
-    return switch (mode & 0170000) {
-      case 0010000 -> "a FIFO";
-      case 0020000 -> "a character device";
-      case 0040000 -> "a folder";
-      case 0060000 -> "a block device";
-      case 0140000 -> "a socket";
-      default -> "not a regular file";
-    };
   }
 }

@@ -40,10 +40,8 @@ public final class LoadCheck {
    */
   public static PinnedLibrary ncclEp(Resolver.Bundle bundle, Path chosen, int major, Config config)
       throws IOException {
-    Optional<ManifestEntry> entry = listed(bundle, chosen, bundle.manifest().isPresent()
-        ? bundle.manifest().get().ncclEpLibrary() : Optional.empty());
-    // A file the manifest lists must be that regular file; an NCCL_EP_HOME's build tree holds links, which count.
-    return vetted(bundle, PinnedLibrary.open(chosen, entry.isEmpty()), entry, config, major);
+    return vetted(bundle, chosen, bundle.manifest().isPresent() ? bundle.manifest().get().ncclEpLibrary()
+        : Optional.empty(), config, major);
   }
 
   /**
@@ -57,17 +55,24 @@ public final class LoadCheck {
    * @throws IOException whose message is the refusal, naming the file or folder
    */
   public static PinnedLibrary transformerEngine(Resolver.Bundle bundle, Path te, Config config) throws IOException {
-    Optional<ManifestEntry> entry = listed(bundle, te, bundle.manifest().isPresent()
-        ? bundle.manifest().get().transformerEngineLibrary() : Optional.empty());
-    return vetted(bundle, PinnedLibrary.open(te, entry.isEmpty()), entry, config, TRANSFORMER_ENGINE);
+    return vetted(bundle, te, bundle.manifest().isPresent() ? bundle.manifest().get().transformerEngineLibrary()
+        : Optional.empty(), config, TRANSFORMER_ENGINE);
   }
 
   /**
-   * The one judgement of an opened library, which is closed when refused: NCCL EP's selection again at
-   * {@code ncclEpMajor} (TE's folders instead, for {@link #TRANSFORMER_ENGINE}), then the manifest's size and digest.
+   * The one judgement of a library, opened here and closed when refused: NCCL EP's selection again at
+   * {@code ncclEpMajor} (TE's folders instead, for {@link #TRANSFORMER_ENGINE}), then the manifest's size and digest
+   * when {@code manifestEntry} is the file's.
    */
-  private static PinnedLibrary vetted(Resolver.Bundle bundle, PinnedLibrary library, Optional<ManifestEntry> entry,
+  private static PinnedLibrary vetted(Resolver.Bundle bundle, Path file, Optional<ManifestEntry> manifestEntry,
       Config config, int ncclEpMajor) throws IOException {
+    // The manifest's entry counts when it lists this very path.
+    Path listed = manifestEntry.isPresent() ? WheelLibPaths.inside(bundle.folder(), manifestEntry.get().path()) : null;
+    Optional<ManifestEntry> entry = listed != null
+        && listed.toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize()) ? manifestEntry
+        : Optional.empty();
+    // A file the manifest lists must be that regular file; an NCCL_EP_HOME's build tree holds links, which count.
+    PinnedLibrary library = PinnedLibrary.open(file, entry.isEmpty());
     try {
       if (ncclEpMajor == TRANSFORMER_ENGINE) {
         transformerEngineFolders(bundle, library.file(), config);
@@ -123,16 +128,6 @@ public final class LoadCheck {
             + " te-runtime checked it");
       }
     }
-  }
-
-  /** The manifest's entry for {@code file}, when the manifest lists that very path. */
-  private static Optional<ManifestEntry> listed(Resolver.Bundle bundle, Path file, Optional<ManifestEntry> entry) {
-    if (entry.isEmpty()) {
-      return entry;
-    }
-    Path listed = WheelLibPaths.inside(bundle.folder(), entry.get().path());
-    return listed != null && listed.toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize()) ? entry
-        : Optional.empty();
   }
 
   private static void check(Resolver.Bundle bundle, PinnedLibrary library, Optional<ManifestEntry> entry,

@@ -17,14 +17,20 @@ import dev.tewheel.runtime.internal.search.NcclGate;
 import dev.tewheel.runtime.internal.search.Resolver;
 import dev.tewheel.runtime.report.Availability;
 import dev.tewheel.runtime.report.EnvironmentSetting;
+import dev.tewheel.runtime.report.LoadPrediction;
+import dev.tewheel.runtime.report.NativeWorld;
 import dev.tewheel.runtime.report.NcclEpCandidate;
 import dev.tewheel.runtime.report.NcclStatus;
 import dev.tewheel.runtime.report.NcclVersion;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One load by te-runtime (NCCL, NCCL EP or TE), with the state of that attempt: the search made once, the report
@@ -33,6 +39,8 @@ import java.util.Optional;
  * and the open-check-dlopen-recheck of a pinned file. {@code TeRuntime} keeps only what dlopen makes process-wide.
  */
 public final class LoadSequence {
+  /** The first library a problem sentence names. */
+  private static final Pattern LIBRARY = Pattern.compile("(lib[A-Za-z_]+)");
   private final Config config;
   private Resolver.Located located;
   private Resolver.Resolution resolution;
@@ -69,11 +77,7 @@ public final class LoadSequence {
   /** The libnccl.so.2 loaded, and its functions. */
   public record LoadedNccl(NcclVersion version, Symbols symbols) {}
 
-  /**
-   * Loads the {@code libnccl.so.2} the NCCL gate reads, with RTLD_NOW | RTLD_GLOBAL: the copy already mapped (by
-   * SONAME), else the file opened once, its SONAME read and the library loaded through that descriptor. The version
-   * is the loaded copy's.
-   */
+  /** Loads the {@code libnccl.so.2} the NCCL gate reads, as {@code TeRuntime.loadNccl()} says. */
   public LoadedNccl nccl() {
     NcclStatus gate = NcclGate.probe(Discovery.nccl(config, located().bundle().map(Resolver.Bundle::folder)),
         config.effectiveMinimumNcclVersion());
@@ -124,8 +128,8 @@ public final class LoadSequence {
    * config.h), and the JIT's own variables ({@link JitCheck#apply}).
    */
   public Optional<EnvironmentSetting> prepareJit(Optional<Path> ncclEpHome, Optional<Path> sitePackages) {
-    Optional<EnvironmentSetting> home =
-        ncclEpHome.map(folder -> JitCheck.set(Config.NCCL_EP_HOME_ENV, folder.toString(), false));
+    Optional<EnvironmentSetting> home = ncclEpHome.isEmpty() ? Optional.empty()
+        : Optional.of(JitCheck.set(Config.NCCL_EP_HOME_ENV, ncclEpHome.get().toString(), false));
     try {
       JitCheck.apply(sitePackages);
     } catch (JitCheck.UnsafeCache e) {
@@ -138,10 +142,8 @@ public final class LoadSequence {
   public record LoadedNcclEp(Symbols symbols, Path mappedFrom, NcclVersion version) {}
 
   /**
-   * Opens the chosen NCCL EP once and judges it again on that descriptor (the selection rule, the manifest's size
-   * and, with {@code te.verifyDigests}, SHA-256), then dlopen through it (RTLD_NOW | RTLD_LOCAL); checks the file
-   * mapped (dlinfo), every required function (dlsym) and that {@code ncclEpGetVersion}'s major is the SONAME's. A
-   * library that fails a check after dlopen is unloaded.
+   * The NCCL EP steps of {@code TeRuntime.loadNcclEp()} from the descriptor on (RTLD_NOW | RTLD_LOCAL); a library
+   * that fails a check after dlopen is unloaded.
    */
   public LoadedNcclEp ncclEp(Availability availability) {
     NcclEpCandidate chosen = availability.chosen().orElseThrow();
@@ -202,26 +204,60 @@ public final class LoadSequence {
   }
 
   /**
-   * Loads TE, opened once and checked against the manifest on that descriptor ({@link LoadCheck}) before anything is
-   * loaded: {@code dependencies} (TE's native world and NCCL) run first, then {@link #prepareJit}; TE itself is
-   * loaded by path with RTLD_LAZY | RTLD_GLOBAL (its provider asks where it lives), after the path is checked to
-   * still name the file checked, and the file mapped must be that one.
-   *
-   * @param hint a sentence of what stands in the way of TE's world that matches dlerror's text, if any
+   * libtransformer_engine.so of the bundle, before anything is loaded: the search found a sound bundle whose
+   * manifest, with {@code te.verifyDigests}, lists TE, and the file is there.
    */
-  public LoadedLibrary transformerEngine(Path te, Runnable dependencies, Optional<Path> sitePackages,
-      java.util.function.Function<String, String> hint) {
+  public Path transformerEngineFile() {
+    Resolver.Located found = located();
+    if (found.problem().isPresent() || found.bundle().isEmpty()) {
+      throw failure("libtransformer_engine.so cannot be loaded: " + found.problem().orElse("no bundle found"));
+    }
+    Resolver.Bundle bundle = found.bundle().get();
+    if (config.effectiveVerifyDigests() && bundle.manifest().isPresent()
+        && bundle.manifest().get().transformerEngineLibrary().isEmpty()) {
+      throw failure("the manifest of " + bundle.folder() + " does not list libtransformer_engine.so, so it"
+          + " does not vouch for " + bundle.transformerEngineLibrary().map(Path::toString).orElse("one") + ", and with "
+          + Config.VERIFY_DIGESTS_PROPERTY + "=true te-runtime loads only libraries the manifest lists (and whose"
+          + " SHA-256 matches). Rebuild the bundle with te:assemble-wheel-lib, which lists it, or set "
+          + Config.VERIFY_DIGESTS_PROPERTY + "=false");
+    }
+    Optional<Path> te = bundle.transformerEngineLibrary();
+    if (te.isEmpty() || !Files.isRegularFile(te.get())) {
+      throw failure("the bundle " + bundle.folder() + " has no libtransformer_engine.so"
+          + te.map(p -> " (looked for " + p + ")").orElse(" (it is an NCCL EP home, found through NCCL_EP_HOME)"));
+    }
+    return te.get();
+  }
+
+  /**
+   * Loads TE ({@link #transformerEngineFile()}) as {@code TeRuntime.loadTransformerEngine()} says: refused when
+   * another copy is mapped or its load prediction fails; opened once and checked ({@link LoadCheck}); then
+   * {@code dependencies} load TE's world and NCCL, then {@link #prepareJit}, then TE itself by path.
+   */
+  public LoadedLibrary transformerEngine(Path te, Consumer<NativeWorld> dependencies) {
+    Optional<Path> other = LinkerHost.loadedFile(te.getFileName().toString())
+        .filter(p -> !WheelLibPaths.sameFile(p, te));
+    if (other.isPresent()) {
+      throw failure(te.getFileName() + " is already loaded by another component from " + other.get()
+          + "; loading " + te + " beside it would give this process two copies");
+    }
     Resolver.Bundle bundle = located().bundle().orElseThrow();
+    NativeWorld world = Discovery.discover(config, Optional.of(bundle.folder()), Optional.of(te));
+    // Predicted before anything is loaded: a BIND_NOW TE whose imports would not bind is never opened.
+    Optional<LoadPrediction> prediction = world.transformerEngine();
+    if (prediction.isPresent() && !prediction.get().loads()) {
+      throw failure(prediction.get().detail());
+    }
     try (PinnedLibrary pinned = LoadCheck.transformerEngine(bundle, te, config)) {
-      dependencies.run();
-      Optional<EnvironmentSetting> home = prepareJit(bundle.ncclEpHome(), sitePackages);
+      dependencies.accept(world);
+      Optional<EnvironmentSetting> home = prepareJit(bundle.ncclEpHome(), world.sitePackages());
       if (!pinned.isNamedBy(te)) {
         throw failure(te + " was replaced by another file after te-runtime checked it; te-runtime loads only"
             + " what it checked. Find out who else changes " + te.getParent());
       }
       Libc.Opened opened = Libc.dlopen(te.toString(), Libc.RTLD_LAZY | Libc.RTLD_GLOBAL);
       if (!opened.ok()) {
-        throw failure("dlopen(" + te + ") failed: " + opened.error() + hint.apply(opened.error()));
+        throw failure("dlopen(" + te + ") failed: " + opened.error() + hint(world, opened.error()));
       }
       if (!pinned.isMappedBy(opened.handle())) {
         // Too late to keep its constructors from running, but not to stop here; the library stays mapped.
@@ -232,5 +268,16 @@ public final class LoadSequence {
     } catch (IOException e) {
       throw failure(e.getMessage());
     }
+  }
+
+  /** The problem of TE's world whose library ("... libcudnn must come ...") dlerror's text names, as a sentence. */
+  private static String hint(NativeWorld world, String error) {
+    for (String problem : world.problems()) {
+      Matcher library = LIBRARY.matcher(problem);
+      if (library.find() && error.contains(library.group(1))) {
+        return ". " + problem;
+      }
+    }
+    return "";
   }
 }

@@ -58,9 +58,9 @@ public final class Discovery {
   }
 
   private static TeSitePackages sitePackages(Optional<Path> bundleFolder, Host host) {
-    Optional<TeSitePackages> configured = Optional.ofNullable(Config.property(SITE_PACKAGES_PROPERTY))
-        .map(folder -> TeSitePackages.of(Path.of(folder), "system property " + SITE_PACKAGES_PROPERTY));
-    return TeSitePackages.choose(bundleFolder, configured, host);
+    String configured = Config.property(SITE_PACKAGES_PROPERTY);
+    return TeSitePackages.choose(bundleFolder, configured == null ? Optional.empty()
+        : Optional.of(TeSitePackages.of(Path.of(configured), "system property " + SITE_PACKAGES_PROPERTY)), host);
   }
 
   /** The NCCL te-runtime's search chooses (configured, else system or pip wheel), for the NCCL gate and loadNccl(). */

@@ -43,11 +43,6 @@ public final class NcclGate {
 
   private NcclGate() {}
 
-  /** @param configured a libnccl.so.2 to preload, or null to use the dynamic linker's search */
-  public static NcclStatus probe(Path configured, NcclVersion minimum) {
-    return probe(configured, NcclStatus.Source.CONFIGURED, minimum);
-  }
-
   /** The NCCL te-runtime's search chose (an override, a system root, a pip wheel), else dlopen's own search. */
   public static NcclStatus probe(Discovery.NcclChoice choice, NcclVersion minimum) {
     return probe(choice.file().orElse(null), choice.source(), minimum);
@@ -71,8 +66,7 @@ public final class NcclGate {
     if (configured != null) {
       source = configuredSource;
       if (!Files.isRegularFile(configured)) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-            "the " + label + " " + SONAME + " " + configured + " does not exist");
+        return refused(source, minimum, "the " + label + " " + SONAME + " " + configured + " does not exist");
       }
     } else {
       source = NcclStatus.Source.LOADER_SEARCH;
@@ -83,7 +77,7 @@ public final class NcclGate {
       // An empty or relative search entry: te-runtime takes the file itself, from named folders only.
       note = String.join("; ", search.skipped()) + "; ";
       if (search.file().isEmpty()) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + SONAME
+        return refused(source, minimum, note + SONAME
             + " does not load: the loader's search finds none outside those entries. Add its folder to"
             + " LD_LIBRARY_PATH by its absolute path, or give te-runtime the file with -D"
             + Config.NCCL_LIBRARY_PROPERTY + "=<file> (CLI --nccl-library)");
@@ -96,21 +90,19 @@ public final class NcclGate {
     try {
       pinned = PinnedLibrary.open(configured, true);
     } catch (IOException e) {
-      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-          note + "the " + label + " " + SONAME + " cannot be opened: " + e.getMessage());
+      return refused(source, minimum, note + "the " + label + " " + SONAME + " cannot be opened: " + e.getMessage());
     }
     try {
       Optional<String> soname;
       try {
         soname = pinned.soname();
       } catch (IOException e) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-            note + "the " + label + " " + SONAME + " " + configured + " is not a readable ELF file: " + e.getMessage());
+        return refused(source, minimum, note + "the " + label + " " + SONAME + " " + configured
+            + " is not a readable ELF file: " + e.getMessage());
       }
       if (!soname.equals(Optional.of(SONAME))) {
-        return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, note + "the "
-            + label + " " + configured + " has SONAME " + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME
-            + ", so the dynamic linker would not bind it");
+        return refused(source, minimum, note + "the " + label + " " + configured + " has SONAME "
+            + soname.orElse("(none)") + "; NCCL EP NEEDS " + SONAME + ", so the dynamic linker would not bind it");
       }
       Optional<NcclVersion> known = reported(configured, pinned.bytes());
       if (known.isPresent()) {
@@ -143,8 +135,7 @@ public final class NcclGate {
       String hint = source != NcclStatus.Source.LOADER_SEARCH ? ""
           : ". Give te-runtime one with -D" + Config.NCCL_LIBRARY_PROPERTY
               + "=<file> (CLI --nccl-library), or add its folder to LD_LIBRARY_PATH";
-      return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false,
-          note + SONAME + " does not load: " + opened.error() + hint);
+      return refused(source, minimum, note + SONAME + " does not load: " + opened.error() + hint);
     }
     try {
       Path mapped = LinkerHost.mappedFile(opened.handle()).orElse(Path.of(target));
@@ -203,6 +194,11 @@ public final class NcclGate {
     List<String> skipped = new ArrayList<>();
     Optional<Path> named = LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
     return new Search(skipped.isEmpty(), named, List.copyOf(skipped));
+  }
+
+  /** A gate that fails before any version is read. */
+  private static NcclStatus refused(NcclStatus.Source source, NcclVersion minimum, String detail) {
+    return new NcclStatus(Optional.empty(), source, Optional.empty(), minimum, false, detail);
   }
 
   private static NcclStatus status(Path mapped, NcclStatus.Source source, NcclVersion version, NcclVersion minimum,

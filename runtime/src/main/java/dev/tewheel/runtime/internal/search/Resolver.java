@@ -242,17 +242,19 @@ public final class Resolver {
       providerRefusal = Optional.of(provider.get().refusal(selection.chosen().get().file(),
           vetted.kind() == Kind.NCCL_EP_HOME, vetted.ncclEpHome()));
     }
-    Optional<Path> elsewhere = selection.chosen().flatMap(chosen -> loadedElsewhere(chosen));
+    Optional<Path> elsewhere = loadedElsewhere(selection.chosen());
     NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
         config.effectiveMinimumNcclVersion());
     List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
         .orElse(List.of());
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
     // te-runtime opens NCCL EP with RTLD_NOW, after loadNccl() put the gate's NCCL in the global scope.
-    Optional<LoadPrediction> prediction = selection.chosen().filter(c -> nccl.ok() && missing.isEmpty())
-        .flatMap(chosen -> LiveLoader.predict(chosen.file(), true, preloads(nccl), List.of(),
-            nccl.library().map(file -> Map.of(file, "NCCL " + nccl.version().map(Object::toString).orElse("?")))
-                .orElse(Map.of())));
+    Optional<LoadPrediction> prediction = Optional.empty();
+    if (selection.chosen().isPresent() && nccl.ok() && missing.isEmpty()) {
+      // A gate that passed read both the file and its version.
+      prediction = LiveLoader.predict(selection.chosen().get().file(), true, preloads(nccl), List.of(),
+          Map.of(nccl.library().orElseThrow(), "NCCL " + nccl.version().orElseThrow()));
+    }
 
     String reason;
     boolean available = false;
@@ -327,36 +329,37 @@ public final class Resolver {
 
   /** What te-runtime loads before NCCL EP: the libnccl.so.2 the gate read. */
   private static Map<String, Path> preloads(NcclStatus nccl) {
-    return nccl.library().map(file -> Map.of(NcclGate.SONAME, file)).orElse(Map.of());
+    return nccl.library().isPresent() ? Map.of(NcclGate.SONAME, nccl.library().get()) : Map.of();
   }
 
-  private static Optional<Path> loadedElsewhere(NcclEpCandidate chosen) {
-    if (chosen.soname().isEmpty()) {
+  private static Optional<Path> loadedElsewhere(Optional<NcclEpCandidate> chosen) {
+    if (chosen.isEmpty() || chosen.get().soname().isEmpty()) {
       return Optional.empty();
     }
-    return LinkerHost.loadedFile(chosen.soname().get())
-        .filter(loaded -> !WheelLibPaths.sameFile(loaded, chosen.file()));
+    Optional<Path> loaded = LinkerHost.loadedFile(chosen.get().soname().get());
+    return loaded.isPresent() && WheelLibPaths.sameFile(loaded.get(), chosen.get().file()) ? Optional.empty() : loaded;
   }
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
     Path manifestFile = folder.resolve(Layout.MANIFEST);
-    if (!Files.isRegularFile(manifestFile)) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())), Optional.empty());
+    Optional<Manifest> manifest = Optional.empty();
+    Optional<String> problem = Optional.empty();
+    if (Files.isRegularFile(manifestFile)) {
+      try {
+        manifest = Optional.of(Manifest.read(manifestFile));
+        List<String> problems = Digests.check(folder, manifest.get().files(), hashes);
+        if (!problems.isEmpty()) {
+          problem = Optional.of("the bundle in " + folder + " does not match its manifest: "
+              + String.join("; ", problems) + ". Rebuild it with te:assemble-wheel-lib, or check it with"
+              + " te:verify-wheel-lib");
+        }
+      } catch (ManifestException e) {
+        problem = Optional.of(e.getMessage());
+      } catch (IOException e) {
+        problem = Optional.of("could not read " + manifestFile + ": " + e);
+      }
     }
-    try {
-      Manifest manifest = Manifest.read(manifestFile);
-      Bundle bundle = new Bundle(folder, Kind.WHEEL_LIB, Optional.of(manifest));
-      List<String> problems = Digests.check(folder, manifest.files(), hashes);
-      return new Located(steps, Optional.of(bundle), problems.isEmpty() ? Optional.empty()
-          : Optional.of("the bundle in " + folder + " does not match its manifest: " + String.join("; ", problems)
-              + ". Rebuild it with te:assemble-wheel-lib, or check it with te:verify-wheel-lib"));
-    } catch (ManifestException e) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
-          Optional.of(e.getMessage()));
-    } catch (IOException e) {
-      return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, Optional.empty())),
-          Optional.of("could not read " + manifestFile + ": " + e));
-    }
+    return new Located(steps, Optional.of(new Bundle(folder, Kind.WHEEL_LIB, manifest)), problem);
   }
 
   private static List<Path> candidates(Path folder) {
