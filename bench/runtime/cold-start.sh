@@ -3,7 +3,7 @@
 # Native.load + call), each in a fresh JVM, plain and with the JDK's caches: an AOT cache (JEP 483/514) and a dynamic
 # CDS archive, each trained by one run of the same configuration. Every round runs each configuration once,
 # round-robin, so the machine's drift spreads over all of them; the medians are printed as a table. Two more rows
-# split te-runtime's figure: `availability` (availability() alone: the search and every check, nothing loaded) and
+# (--main only) split te-runtime's figure: `availability` (availability() alone: the search and every check, nothing loaded) and
 # `ffm` (a bare FFM program doing JNA's loads and call, no checks: the JDK's share). See docs/performance.md.
 #
 #   bench/runtime/cold-start.sh [rounds]          JMH forks of RuntimeFirstCallBenchmark (default 15 rounds)
@@ -87,7 +87,9 @@ shot() {
   tail -1 "$work/shot.csv" | cut -d, -f5
 }
 
-methods=(teRuntime jna ffm availability)
+# JMH's forks compare te-runtime with JNA; the plain runs also split te-runtime's figure (FirstCall's other methods).
+methods=(teRuntime jna)
+[[ $mode == jmh ]] || methods+=(ffm availability)
 for method in "${methods[@]}"; do
   shot "$method" "-XX:AOTCacheOutput=$work/$method.aot" >/dev/null
   shot "$method" "-XX:ArchiveClassesAtExit=$work/$method.jsa" >/dev/null

@@ -46,16 +46,6 @@ public class RuntimeFirstCallBenchmark {
   }
 
   @Benchmark
-  public int availability() {
-    return FirstCall.availability(wheelLib, nccl);
-  }
-
-  @Benchmark
-  public int ffm() {
-    return FirstCall.ffm(wheelLib, nccl);
-  }
-
-  @Benchmark
   public int jna() {
     return FirstCall.jna(wheelLib, nccl);
   }
