@@ -2,8 +2,9 @@
 # The cold first call (te-runtime's availability() + loadNcclEp() + ncclEpGetVersion, beside JNA's preload +
 # Native.load + call), each in a fresh JVM, plain and with the JDK's caches: an AOT cache (JEP 483/514) and a dynamic
 # CDS archive, each trained by one run of the same configuration. Every round runs each configuration once,
-# round-robin, so the machine's drift spreads over all of them; the medians are printed as a table. See
-# docs/performance.md.
+# round-robin, so the machine's drift spreads over all of them; the medians are printed as a table. Two more rows
+# (--main only) split te-runtime's figure: `availability` (availability() alone: the search and every check, nothing loaded) and
+# `ffm` (a bare FFM program doing JNA's loads and call, no checks: the JDK's share). See docs/performance.md.
 #
 #   bench/runtime/cold-start.sh [rounds]          JMH forks of RuntimeFirstCallBenchmark (default 15 rounds)
 #   bench/runtime/cold-start.sh --main [rounds]   plain `java -cp benchmarks.jar dev.tewheel.bench.FirstCall` runs:
@@ -86,7 +87,10 @@ shot() {
   tail -1 "$work/shot.csv" | cut -d, -f5
 }
 
-for method in teRuntime jna; do
+# JMH's forks compare te-runtime with JNA; the plain runs also split te-runtime's figure (FirstCall's other methods).
+methods=(teRuntime jna)
+[[ $mode == jmh ]] || methods+=(ffm availability)
+for method in "${methods[@]}"; do
   shot "$method" "-XX:AOTCacheOutput=$work/$method.aot" >/dev/null
   shot "$method" "-XX:ArchiveClassesAtExit=$work/$method.jsa" >/dev/null
 done
@@ -95,11 +99,13 @@ if [[ -n $before ]]; then
   shot teRuntime "-XX:ArchiveClassesAtExit=$work/before.jsa" "$before" >/dev/null
 fi
 
-# name|cache|flags|jar; the JNA rows are 3 to 5, the peers of rows 0 to 2 (and of the BEFORE rows 6 to 8).
-configs=("teRuntime|plain||$jar" "teRuntime|AOT cache|-XX:AOTCache=$work/teRuntime.aot|$jar"
-  "teRuntime|CDS archive|-XX:SharedArchiveFile=$work/teRuntime.jsa|$jar"
-  "jna|plain||$jar" "jna|AOT cache|-XX:AOTCache=$work/jna.aot|$jar"
-  "jna|CDS archive|-XX:SharedArchiveFile=$work/jna.jsa|$jar")
+# name|cache|flags|jar, three rows per method (plain, AOT cache, CDS archive); the JNA rows are 3 to 5, the peers
+# of every other method's rows with the same cache (i % 3).
+configs=()
+for method in "${methods[@]}"; do
+  configs+=("$method|plain||$jar" "$method|AOT cache|-XX:AOTCache=$work/$method.aot|$jar"
+    "$method|CDS archive|-XX:SharedArchiveFile=$work/$method.jsa|$jar")
+done
 if [[ -n $before ]]; then
   configs+=("teRuntime (BEFORE)|plain||$before" "teRuntime (BEFORE)|AOT cache|-XX:AOTCache=$work/before.aot|$before"
     "teRuntime (BEFORE)|CDS archive|-XX:SharedArchiveFile=$work/before.jsa|$before")

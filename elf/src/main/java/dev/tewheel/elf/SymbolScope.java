@@ -78,7 +78,7 @@ public final class SymbolScope {
 
     /** Whether glibc's name match ({@code _dl_name_match_p}) takes this member for {@code file}. */
     boolean answersTo(String file) {
-      return name.equals(file) || elf.flatMap(ElfFile::soname).filter(file::equals).isPresent();
+      return name.equals(file) || elf.isPresent() && file.equals(elf.get().soname().orElse(null));
     }
   }
 
@@ -144,7 +144,8 @@ public final class SymbolScope {
 
     /** {@code name} or {@code name@VER}, as glibc's message and nm print it. */
     public String describe() {
-      return symbol.version().map(v -> symbol.name() + "@" + v.name()).orElse(symbol.name());
+      Optional<SymbolVersion> v = symbol.version();
+      return v.isPresent() ? symbol.name() + "@" + v.get().name() : symbol.name();
     }
   }
 
@@ -166,8 +167,14 @@ public final class SymbolScope {
     /** Whether an unbound import is one of a missing version, which that version's failure already accounts for. */
     public boolean ofMissingVersion(Unbound u) {
       Optional<SymbolVersion> v = u.symbol().version();
-      return v.isPresent() && missingVersions.stream().anyMatch(m -> m.version().equals(v.get().name())
-          && v.get().neededFrom().filter(m.file()::equals).isPresent());
+      if (v.isPresent()) {
+        for (MissingVersion m : missingVersions) {
+          if (m.version().equals(v.get().name()) && m.file().equals(v.get().neededFrom().orElse(null))) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
   }
 
@@ -201,8 +208,13 @@ public final class SymbolScope {
     if (defined.isEmpty()) {
       return List.of();
     }
-    return need.versions().stream().filter(v -> !defined.contains(v) && !need.weak().contains(v)).distinct()
-        .toList();
+    List<String> missing = new ArrayList<>();
+    for (String v : need.versions()) {
+      if (!defined.contains(v) && !need.weak().contains(v) && !missing.contains(v)) {
+        missing.add(v);
+      }
+    }
+    return List.copyOf(missing);
   }
 
   /** What glibc does with {@code object}'s version needs and imports in this scope. */
@@ -215,16 +227,26 @@ public final class SymbolScope {
       }
       ElfFile elf = provider.get().elf().get();
       for (String version : missingVersions(need, elf)) {
-        List<String> symbols = object.dynamicSymbols().stream().filter(s -> !s.defined())
-            .filter(s -> s.version().filter(v -> v.name().equals(version)
-                && v.neededFrom().filter(need.file()::equals).isPresent()).isPresent())
-            .map(DynamicSymbol::name).toList();
+        List<String> symbols = new ArrayList<>();
+        for (DynamicSymbol s : object.dynamicSymbols()) {
+          Optional<SymbolVersion> v = s.version();
+          if (!s.defined() && v.isPresent() && v.get().name().equals(version)
+              && need.file().equals(v.get().neededFrom().orElse(null))) {
+            symbols.add(s.name());
+          }
+        }
         missing.add(new MissingVersion(version, need.file(), elf.versionDefinitions(), symbols));
       }
     }
-    List<String> unknown = members.stream().filter(m -> m.elf().isEmpty()).map(Member::name).toList();
-    List<String> unversioned = members.stream()
-        .filter(m -> m.elf().isPresent() && m.elf().get().versionDefinitions().isEmpty()).map(Member::name).toList();
+    List<String> unknown = new ArrayList<>();
+    List<String> unversioned = new ArrayList<>();
+    for (Member m : members) {
+      if (m.elf().isEmpty()) {
+        unknown.add(m.name());
+      } else if (m.elf().get().versionDefinitions().isEmpty()) {
+        unversioned.add(m.name());
+      }
+    }
     List<Bound> bound = new ArrayList<>();
     List<Unbound> unbound = new ArrayList<>();
     for (DynamicSymbol ref : object.dynamicSymbols()) {
@@ -236,7 +258,8 @@ public final class SymbolScope {
       if (found.bound() != null) {
         bound.add(found.bound());
       } else if (!ref.binding().equals(SymbolBinding.WEAK) || found.abortsAt() != null) {
-        List<String> expected = ref.version().flatMap(SymbolVersion::neededFrom).map(List::of).orElse(unversioned);
+        String from = ref.version().isPresent() ? ref.version().get().neededFrom().orElse(null) : null;
+        List<String> expected = from != null ? List.of(from) : unversioned;
         unbound.add(new Unbound(ref, expected, unknown, found.refused(), Optional.ofNullable(found.abortsAt())));
       }
     }
@@ -256,9 +279,7 @@ public final class SymbolScope {
 
   /** do_lookup_x over the members in order. */
   private Lookup lookup(DynamicSymbol ref, ElfFile object) {
-    Wanted wanted = ref.version().map(v -> new Wanted(v.name(), v.neededFrom().map(file -> object.versionNeeds()
-        .stream().anyMatch(n -> n.file().equals(file) && n.hidden().contains(v.name()))).orElse(false),
-        v.neededFrom())).orElse(null);
+    Wanted wanted = wanted(ref, object);
     List<Refusal> refused = new ArrayList<>();
     for (Member member : members) {
       if (member.elf().isEmpty()) {
@@ -278,7 +299,7 @@ public final class SymbolScope {
           refused.add(new Refusal(member.name(), def, refusal));
           continue;
         }
-        if (wanted != null && !versioned && wanted.file().filter(member::answersTo).isPresent()
+        if (wanted != null && !versioned && wanted.file().isPresent() && member.answersTo(wanted.file().get())
             && glibc == Glibc.BEFORE_2_41) {
           return new Lookup(null, refused, member.name()); // check_match's assertion
         }
@@ -333,18 +354,46 @@ public final class SymbolScope {
       return null;
     }
     // glibc compares the names behind the indexes, whichever table (DT_VERDEF, else DT_VERNEED) names them.
-    boolean same = def.version().filter(v -> v.name().equals(wanted.name())).isPresent();
-    if (!same && (wanted.hidden() || def.version().isPresent() || def.versymHidden())) {
-      return def.version().map(v -> "is version " + v.name() + ", not " + wanted.name())
-          .orElse(wanted.hidden() ? "has no version, and " + wanted.name() + " is needed hidden: only a definition of"
-              + " " + wanted.name() + " binds it" : "has no version but is marked hidden, so it binds no version");
+    Optional<SymbolVersion> version = def.version();
+    if (version.isPresent() && version.get().name().equals(wanted.name())) {
+      return null;
+    }
+    if (version.isPresent()) {
+      return "is version " + version.get().name() + ", not " + wanted.name();
+    }
+    if (wanted.hidden()) {
+      return "has no version, and " + wanted.name() + " is needed hidden: only a definition of " + wanted.name()
+          + " binds it";
+    }
+    if (def.versymHidden()) {
+      return "has no version but is marked hidden, so it binds no version";
     }
     return null;
   }
 
   /** The first member glibc's find_needed takes for {@code file}. */
   private Optional<Member> provider(String file) {
-    return members.stream().filter(m -> m.answersTo(file)).findFirst();
+    for (Member m : members) {
+      if (m.answersTo(file)) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The version {@code ref} asks for, hidden when the needing object's DT_VERNEED marks it so; null for none. */
+  private static Wanted wanted(DynamicSymbol ref, ElfFile object) {
+    if (ref.version().isEmpty()) {
+      return null;
+    }
+    SymbolVersion v = ref.version().get();
+    boolean hidden = false;
+    for (VersionNeed need : object.versionNeeds()) {
+      if (need.file().equals(v.neededFrom().orElse(null)) && need.hidden().contains(v.name())) {
+        hidden = true;
+      }
+    }
+    return new Wanted(v.name(), hidden, v.neededFrom());
   }
 
   /**

@@ -177,8 +177,10 @@ final class SymbolTable {
     if (entries.versym() != null) {
       v = u16(entries.versym(), i * 2);
       boolean hidden = (v & DynamicSymbol.VERSYM_HIDDEN) != 0;
-      version = entries.versions().lookup(v & 0x7fff, defined)
-          .map(found -> new SymbolVersion(found.name(), hidden, found.neededFrom()));
+      Optional<VersionTables.Version> found = entries.versions().lookup(v & 0x7fff, defined);
+      if (found.isPresent()) {
+        version = Optional.of(new SymbolVersion(found.get().name(), hidden, found.get().neededFrom()));
+      }
     }
     String name;
     try {

@@ -66,7 +66,12 @@ public record Host(Map<String, String> environment, Optional<Path> ldSoCache, Op
       return new MappedObjects() {
         @Override
         public Optional<Mapped> find(String soname) {
-          return copy.stream().filter(m -> m.soname().equals(soname)).findFirst();
+          for (Mapped m : copy) {
+            if (m.soname().equals(soname)) {
+              return Optional.of(m);
+            }
+          }
+          return Optional.empty();
         }
 
         @Override
@@ -114,6 +119,11 @@ public record Host(Map<String, String> environment, Optional<Path> ldSoCache, Op
 
   /** Whether the C library is glibc of at least {@code major.minor}. */
   public boolean glibcAtLeast(int major, int minor) {
-    return glibc.map(v -> v.atLeast(major, minor)).orElse(false);
+    return glibc.isPresent() && glibc.get().atLeast(major, minor);
+  }
+
+  /** The executable's folder, the {@code $ORIGIN} of its DT_RPATH and of LD_LIBRARY_PATH; null when unknown. */
+  public Path executableFolder() {
+    return executable.isPresent() ? executable.get().file().getParent() : null;
   }
 }

@@ -55,7 +55,9 @@ public final class Hwcaps {
           }
         }
       }
-      levels.forEach(level -> result.add("glibc-hwcaps/" + level + "/"));
+      for (String level : levels) {
+        result.add("glibc-hwcaps/" + level + "/");
+      }
     }
     if (!legacy) {
       result.add("");

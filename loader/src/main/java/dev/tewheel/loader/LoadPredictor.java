@@ -8,10 +8,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -128,9 +130,14 @@ public final class LoadPredictor {
           unbound.add(new Unresolved(u, neededFrom(u, elf, scope)));
         }
       }
-      List<String> unchecked = scope.stream().filter(m -> m.elf().isEmpty()).map(SymbolScope.Member::name)
-          .distinct().toList();
-      memo = new Memo(stamp, List.copyOf(members), verdict.missingVersions(), List.copyOf(unbound), unchecked);
+      Set<String> unchecked = new LinkedHashSet<>();
+      for (SymbolScope.Member m : scope) {
+        if (m.elf().isEmpty()) {
+          unchecked.add(m.name());
+        }
+      }
+      memo = new Memo(stamp, List.copyOf(members), verdict.missingVersions(), List.copyOf(unbound),
+          List.copyOf(unchecked));
       MEMO.put(library.toAbsolutePath().normalize(), memo);
     }
     String name = elf.soname().orElse(library.getFileName().toString());
@@ -148,7 +155,10 @@ public final class LoadPredictor {
         }
       }
     }
-    List<String> missing = memo.missingVersions().stream().map(m -> m.version() + " (" + m.file() + ")").toList();
+    List<String> missing = new ArrayList<>();
+    for (SymbolScope.MissingVersion m : memo.missingVersions()) {
+      missing.add(m.version() + " (" + m.file() + ")");
+    }
     return Optional.of(new Prediction(name, library, bindNow, unresolved, missing, memo.unchecked(),
         detail(name, bindNow, memo.missingVersions(), byFrom, aborting, members, labels)));
   }
@@ -260,8 +270,12 @@ public final class LoadPredictor {
 
   /** The file of the scope's member {@code name}. */
   private static Optional<Path> fileOf(String name, List<Member> members) {
-    return members.stream().filter(m -> m.name().equals(name) && m.file().isPresent()).findFirst()
-        .flatMap(Member::file);
+    for (Member m : members) {
+      if (m.name().equals(name) && m.file().isPresent()) {
+        return m.file();
+      }
+    }
+    return Optional.empty();
   }
 
   /** A file as the detail names it: the file a link leads to, and its label if it has one. */
@@ -287,14 +301,19 @@ public final class LoadPredictor {
       return List.of();
     }
     Host.Executable exe = host.executable().get();
-    return EXECUTABLE_SCOPE.computeIfAbsent(exe.file().toAbsolutePath().normalize(), key -> {
+    Path key = exe.file().toAbsolutePath().normalize();
+    List<Member> scope = EXECUTABLE_SCOPE.get(key);
+    if (scope == null) {
       List<Member> members = new ArrayList<>();
       member(members, exe.file().getFileName().toString(), Optional.of(exe.file()));
       for (Binding d : LoaderSearch.closure(host, exe.file(), exe.elf(), Map.of())) {
         member(members, d.name(), d.file());
       }
-      return List.copyOf(members);
-    });
+      scope = List.copyOf(members);
+      List<Member> raced = EXECUTABLE_SCOPE.putIfAbsent(key, scope);
+      scope = raced == null ? scope : raced;
+    }
+    return scope;
   }
 
   /** Adds a member unless its file is one already there (an object is in a scope once). */

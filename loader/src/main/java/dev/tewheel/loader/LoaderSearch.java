@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -50,7 +51,15 @@ public final class LoaderSearch {
   public record Opening(Optional<Path> file, FoundBy foundBy, String detail, List<Binding> dependencies) {
     /** Whether glibc's dlopen would succeed. */
     public boolean succeeds() {
-      return file.isPresent() && dependencies.stream().allMatch(Binding::found);
+      if (file.isEmpty()) {
+        return false;
+      }
+      for (Binding dependency : dependencies) {
+        if (!dependency.found()) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -92,7 +101,9 @@ public final class LoaderSearch {
     ElfMachine machine = elf.header().machine();
     Set<String> names = new HashSet<>();
     names.add(library.getFileName().toString());
-    elf.soname().ifPresent(names::add);
+    if (elf.soname().isPresent()) {
+      names.add(elf.soname().get());
+    }
     List<Binding> result = new ArrayList<>();
     List<Binding> closure = new ArrayList<>();
     // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
@@ -143,10 +154,11 @@ public final class LoaderSearch {
   public static Opening open(Host host, String name, ElfMachine machine) {
     Optional<Binding> file;
     if (name.contains("/")) {
-      Optional<Path> path = SearchPaths.expand(name, host.executable().map(e -> e.file().getParent()).orElse(null),
-          host).map(Path::of);
-      file = path.filter(p -> probe(p, machine) == Probe.USABLE)
-          .map(p -> binding(name, "dlopen", Optional.of(p), FoundBy.PATH));
+      Optional<String> path = SearchPaths.expand(name, host.executableFolder(), host);
+      file = Optional.empty();
+      if (path.isPresent() && probe(Path.of(path.get()), machine) == Probe.USABLE) {
+        file = Optional.of(binding(name, "dlopen", Optional.of(Path.of(path.get())), FoundBy.PATH));
+      }
     } else {
       file = byName(host, name, machine);
     }
@@ -189,8 +201,7 @@ public final class LoaderSearch {
     if (loaded.isPresent()) {
       return Optional.of(binding(name, "dlopen", Optional.of(loaded.get().file()), FoundBy.ALREADY_LOADED));
     }
-    Node executable = host.executable().map(e -> new Node(e.file(), e.elf(), null, true)).orElse(null);
-    Binding found = search(host, name, "dlopen", executable, machine, searched, skipped);
+    Binding found = search(host, name, "dlopen", executableNode(host), machine, searched, skipped);
     return found.file().isPresent() ? Optional.of(found) : Optional.empty();
   }
 
@@ -214,7 +225,12 @@ public final class LoaderSearch {
    * {@link SymbolScope#missingVersions} (glibc's dl-version.c), the rule the load prediction and SYMBOL-FLOOR use.
    */
   private static Binding withVersions(Binding found, ElfFile elf) {
-    List<VersionNeed> needs = elf.versionNeeds().stream().filter(need -> need.file().equals(found.name())).toList();
+    List<VersionNeed> needs = new ArrayList<>();
+    for (VersionNeed need : elf.versionNeeds()) {
+      if (need.file().equals(found.name())) {
+        needs.add(need);
+      }
+    }
     if (needs.isEmpty()) {
       return found;
     }
@@ -224,10 +240,12 @@ public final class LoaderSearch {
     } catch (IOException e) {
       return found; // unreadable here; the machine check already passed, and dlopen will say more
     }
-    List<String> missing = needs.stream().flatMap(need -> SymbolScope.missingVersions(need, dependency).stream())
-        .distinct().sorted().toList();
+    Set<String> missing = new TreeSet<>();
+    for (VersionNeed need : needs) {
+      missing.addAll(SymbolScope.missingVersions(need, dependency));
+    }
     return missing.isEmpty() ? found : new Binding(found.name(), found.neededBy(), found.file(), found.foundBy(),
-        found.detail(), missing);
+        found.detail(), List.copyOf(missing));
   }
 
   private static Binding find(Host host, String name, String neededBy, Node node, ElfMachine machine,
@@ -240,9 +258,9 @@ public final class LoaderSearch {
       return binding(name, neededBy, Optional.of(preloads.get(name)), FoundBy.PRELOADED);
     }
     if (name.contains("/")) {
-      Optional<Path> path = SearchPaths.expand(name, node.origin(), host).map(Path::of);
-      return path.isPresent() && probe(path.get(), machine) == Probe.USABLE
-          ? binding(name, neededBy, path, FoundBy.PATH)
+      Optional<String> path = SearchPaths.expand(name, node.origin(), host);
+      return path.isPresent() && probe(Path.of(path.get()), machine) == Probe.USABLE
+          ? binding(name, neededBy, Optional.of(Path.of(path.get())), FoundBy.PATH)
           : binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
     }
     return search(host, name, neededBy, node, machine, null, null);
@@ -256,7 +274,7 @@ public final class LoaderSearch {
    */
   private static Binding search(Host host, String name, String neededBy, Node node, ElfMachine machine,
       Predicate<String> searched, List<Skipped> skipped) {
-    Optional<Node> executable = host.executable().map(e -> new Node(e.file(), e.elf(), null, true));
+    Node executable = executableNode(host);
     List<Lookup> order = new ArrayList<>();
     if (node == null || node.elf().runpath().isEmpty()) {
       boolean sawExecutable = false;
@@ -267,9 +285,9 @@ public final class LoaderSearch {
         sawExecutable |= l.executable();
       }
       // The executable's RPATH counts for every load, unless it has a RUNPATH (which replaces it).
-      if (!sawExecutable && executable.isPresent()) {
-        order.add(new Lookup(FoundBy.RPATH, SearchPaths.folders(SearchPaths.rpathInEffect(executable.get().elf()),
-            executable.get().origin(), host)));
+      if (!sawExecutable && executable != null) {
+        order.add(new Lookup(FoundBy.RPATH, SearchPaths.folders(SearchPaths.rpathInEffect(executable.elf()),
+            executable.origin(), host)));
       }
     }
     order.add(new Lookup(FoundBy.LD_LIBRARY_PATH, SearchPaths.ldLibraryPath(host)));
@@ -284,8 +302,8 @@ public final class LoaderSearch {
     }
     boolean noDefaultLibs = node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0;
     if (!noDefaultLibs) {
-      Optional<Path> cached = host.ldSoCache().flatMap(cache -> LdSoCache.choose(cache, name, machine,
-          host.subfolders()));
+      Optional<Path> cached = host.ldSoCache().isEmpty() ? Optional.empty()
+          : LdSoCache.choose(host.ldSoCache().get(), name, machine, host.subfolders());
       if (cached.isPresent()) {
         Probe probe = probe(cached.get(), machine);
         if (probe == Probe.USABLE) {
@@ -302,6 +320,12 @@ public final class LoaderSearch {
       }
     }
     return binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
+  }
+
+  /** The executable as the first of a loader chain; null when unknown. */
+  private static Node executableNode(Host host) {
+    return host.executable().isEmpty() ? null
+        : new Node(host.executable().get().file(), host.executable().get().elf(), null, true);
   }
 
   /** One search list and the name a report gives it. */

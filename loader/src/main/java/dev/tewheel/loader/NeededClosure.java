@@ -71,7 +71,9 @@ public final class NeededClosure {
           bound.put(name, binding);
           Optional<Next<F>> next = binder.next(binding);
           if (next.isPresent()) {
-            next.get().elf().soname().ifPresent(names::add);
+            if (next.get().elf().soname().isPresent()) {
+              names.add(next.get().elf().soname().get());
+            }
             pending.add(new Node<>(next.get().file(), next.get().elf(), node));
           }
         }

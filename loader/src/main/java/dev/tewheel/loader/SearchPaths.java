@@ -63,7 +63,7 @@ public final class SearchPaths {
 
   /** LD_LIBRARY_PATH's folders ({@link #ldLibraryPathEntries}), {@code $ORIGIN} the executable's folder. */
   public static List<String> ldLibraryPath(Host host) {
-    return folders(ldLibraryPathEntries(host), host.executable().map(e -> e.file().getParent()).orElse(null), host);
+    return folders(ldLibraryPathEntries(host), host.executableFolder(), host);
   }
 
   /**
@@ -76,7 +76,10 @@ public final class SearchPaths {
       if (entry.isEmpty()) {
         folders.add("");
       } else {
-        expand(entry, origin, host).filter(e -> !e.isEmpty()).ifPresent(folders::add);
+        Optional<String> folder = expand(entry, origin, host);
+        if (folder.isPresent() && !folder.get().isEmpty()) {
+          folders.add(folder.get());
+        }
       }
     }
     return folders;
@@ -104,7 +107,7 @@ public final class SearchPaths {
         length = tokenLength(entry, i + 1, token);
         if (length > 0) {
           value = switch (token) {
-            case "ORIGIN" -> Optional.ofNullable(origin).map(Path::toString);
+            case "ORIGIN" -> origin == null ? Optional.empty() : Optional.of(origin.toString());
             case "PLATFORM" -> host.platform();
             default -> host.lib();
           };

@@ -21,8 +21,8 @@ public final class Placement {
 
   /** libtransformer_engine.so's path in wheel_lib: the manifest's, else the default layout's. */
   public static String transformerEngineLibrary(Optional<Manifest> manifest) {
-    return manifest.flatMap(Manifest::transformerEngineLibrary).map(ManifestEntry::path)
-        .orElse(Layout.DEFAULT.transformerEngineLibrary());
+    Optional<ManifestEntry> entry = manifest.isPresent() ? manifest.get().transformerEngineLibrary() : Optional.empty();
+    return entry.isPresent() ? entry.get().path() : Layout.DEFAULT.transformerEngineLibrary();
   }
 
   /**

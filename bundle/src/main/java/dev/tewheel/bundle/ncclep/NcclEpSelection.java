@@ -6,9 +6,12 @@ import dev.tewheel.elf.ElfFile;
 import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.elf.ElfType;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -108,9 +111,18 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
     if (!Files.isDirectory(folder)) {
       return List.of();
     }
-    try (var entries = Files.list(folder)) {
-      return entries.filter(p -> NcclEpLibraryName.parse(p.getFileName().toString()).isPresent()).sorted().toList();
+    List<Path> candidates = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+      for (Path p : entries) {
+        if (NcclEpLibraryName.parse(p.getFileName().toString()).isPresent()) {
+          candidates.add(p);
+        }
+      }
+    } catch (DirectoryIteratorException e) {
+      throw e.getCause(); // a read error partway: the checked exception callers expect
     }
+    Collections.sort(candidates);
+    return List.copyOf(candidates);
   }
 
   private static NcclEpCandidate judge(Path file, int requiredMajor, ElfMachine machine, Set<String> required,
@@ -187,16 +199,20 @@ public record NcclEpSelection(Optional<NcclEpCandidate> chosen, List<NcclEpCandi
 
   /** The version in the file's own name, else in the name of the file a symlink finally reaches. */
   private static Optional<NcclEpVersion> versionOf(Path file) {
-    Optional<NcclEpVersion> own = NcclEpLibraryName.parse(file.getFileName().toString())
-        .flatMap(NcclEpLibraryName::version);
+    Optional<NcclEpVersion> own = versionInName(file);
     if (own.isPresent()) {
       return own;
     }
     try {
-      return NcclEpLibraryName.parse(file.toRealPath().getFileName().toString()).flatMap(NcclEpLibraryName::version);
+      return versionInName(file.toRealPath());
     } catch (IOException e) {
       return Optional.empty();
     }
+  }
+
+  private static Optional<NcclEpVersion> versionInName(Path file) {
+    Optional<NcclEpLibraryName> name = NcclEpLibraryName.parse(file.getFileName().toString());
+    return name.isPresent() ? name.get().version() : Optional.empty();
   }
 
 }
