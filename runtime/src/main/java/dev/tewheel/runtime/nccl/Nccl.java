@@ -21,9 +21,8 @@ import java.util.Objects;
 
 /**
  * {@code libnccl.so.2}, loaded by {@link dev.tewheel.runtime.TeRuntime#loadNccl()} with RTLD_GLOBAL (as TE's Python
- * and nccl4py load
- * it), so that NCCL EP and TE, which NEED it, bind to this copy. It gives a Java program what NCCL EP's
- * {@code ncclEpCreateGroup} and TE's {@code nvte_ep_initialize} need: a communicator, and device memory.
+ * and nccl4py load it), so that NCCL EP and TE, which NEED it, bind to this copy. It gives a Java program what NCCL
+ * EP's {@code ncclEpCreateGroup} and TE's {@code nvte_ep_initialize} need: a communicator, and device memory.
  */
 public final class Nccl {
   private final NcclVersion version;

@@ -55,8 +55,7 @@ public final class NcclEp {
 
   /**
    * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadNcclEp()} makes the process's one NCCL EP after every
-   * check of its load
-   * (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
+   * check of its load (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
    */
   public NcclEp(LoadedLibrary library, Nccl nccl, NcclVersion version, Availability availability) {
     this.version = version;
@@ -69,7 +68,6 @@ public final class NcclEp {
       }
     }
   }
-
 
   /** The file the selection rule chose. */
   public Path file() {

@@ -80,7 +80,7 @@ public record NcclEpGroupConfig(EpAlgorithm algorithm, int numExperts, int maxDi
     return new Builder();
   }
 
-  /** Builds an {@link NcclEpGroupConfig}; each setter names the C field it sets. */
+  /** Builds an {@link NcclEpGroupConfig}; each setter sets the record component of its name (documented there). */
   public static final class Builder {
     private EpAlgorithm algorithm = EpAlgorithm.LOW_LATENCY;
     private int numExperts;
@@ -99,85 +99,71 @@ public record NcclEpGroupConfig(EpAlgorithm algorithm, int numExperts, int maxDi
 
     private Builder() {}
 
-    /** {@code algorithm}. */
     public Builder algorithm(EpAlgorithm value) {
       algorithm = Objects.requireNonNull(value, "algorithm");
       return this;
     }
 
-    /** {@code num_experts}, required (greater than 0). */
     public Builder numExperts(int value) {
       numExperts = value;
       return this;
     }
 
-    /** {@code max_dispatch_tokens_per_rank}, required (greater than 0), the same on every rank. */
     public Builder maxDispatchTokensPerRank(int value) {
       maxDispatchTokensPerRank = value;
       return this;
     }
 
-    /** {@code max_recv_tokens_per_rank}. */
     public Builder maxRecvTokensPerRank(int value) {
       maxRecvTokensPerRank = value;
       return this;
     }
 
-    /** {@code max_token_bytes}, required (greater than 0; a multiple of 16 for high throughput). */
     public Builder maxTokenBytes(int value) {
       maxTokenBytes = value;
       return this;
     }
 
-    /** {@code rdma_buffer_size}. */
     public Builder rdmaBufferSize(long value) {
       rdmaBufferSize = value;
       return this;
     }
 
-    /** {@code num_qp_per_rank}. */
     public Builder numQpPerRank(int value) {
       numQpPerRank = value;
       return this;
     }
 
-    /** {@code num_channels}. */
     public Builder numChannels(int value) {
       numChannels = value;
       return this;
     }
 
-    /** {@code max_num_sms}. */
     public Builder maxNumSms(int value) {
       maxNumSms = value;
       return this;
     }
 
-    /** {@code enable_mask} (low latency only). */
     public Builder enableMask(boolean value) {
       enableMask = value;
       return this;
     }
 
-    /** {@code timeout_ns}. */
     public Builder timeoutNs(long value) {
       timeoutNs = value;
       return this;
     }
 
-    /** {@code zero_copy}. */
     public Builder zeroCopy(ZeroCopy value) {
       zeroCopy = Objects.requireNonNull(value, "zeroCopy");
       return this;
     }
 
-    /** {@code overflow_policy} (high throughput only). */
     public Builder overflowPolicy(OverflowPolicy value) {
       overflowPolicy = Objects.requireNonNull(value, "overflowPolicy");
       return this;
     }
 
-    /** {@code num_topk}. */
     public Builder numTopk(int value) {
       numTopk = value;
       return this;

@@ -52,7 +52,7 @@ public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters
         expertCounters, srcRankCounters, expertOffsets, recvTotalCounter);
   }
 
-  /** Builds an {@link NcclEpLayoutInfo}; each setter names the C field it sets. */
+  /** Builds an {@link NcclEpLayoutInfo}; each setter sets the record component of its name (documented there). */
   public static final class Builder {
     private EpTensor expertCounters;
     private EpTensor srcRankCounters;
@@ -62,31 +62,26 @@ public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters
 
     private Builder() {}
 
-    /** {@code expert_counters}. */
     public Builder expertCounters(EpTensor value) {
       expertCounters = value;
       return this;
     }
 
-    /** {@code src_rank_counters}. */
     public Builder srcRankCounters(EpTensor value) {
       srcRankCounters = value;
       return this;
     }
 
-    /** {@code expert_offsets}. */
     public Builder expertOffsets(EpTensor value) {
       expertOffsets = value;
       return this;
     }
 
-    /** {@code recv_total_counter}. */
     public Builder recvTotalCounter(EpTensor value) {
       recvTotalCounter = value;
       return this;
     }
 
-    /** {@code recv_topk_idx_kind}. */
     public Builder recvTopkIdxKind(ExpertIdKind value) {
       recvTopkIdxKind = Objects.requireNonNull(value, "recvTopkIdxKind");
       return this;

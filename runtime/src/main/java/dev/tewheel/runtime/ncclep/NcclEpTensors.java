@@ -27,7 +27,7 @@ public sealed interface NcclEpTensors
   MemorySegment segment();
 
   /**
-   * Builds one of the four structs from {@code *_INIT} (every tensor NULL); each setter names the C field it sets.
+   * Builds one of the four structs from {@code *_INIT} (every tensor NULL); each setter sets the member of its name.
    *
    * @param <T> the struct it builds
    */
@@ -45,13 +45,11 @@ public sealed interface NcclEpTensors
       this.make = make;
     }
 
-    /** {@code tokens}. */
     public Builder<T> tokens(EpTensor value) {
       tokens = value;
       return this;
     }
 
-    /** {@code topk_weights}. */
     public Builder<T> topkWeights(EpTensor value) {
       topkWeights = value;
       return this;

@@ -32,16 +32,34 @@ import java.util.Objects;
 public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, int maxRecvTokensPerRank,
     int hiddenDim, int numCommSms, TeDataType maxTokenDtype, boolean zeroCopy, int numTopk, boolean dropOnOverflow) {
   /**
-   * A config checked as {@link Builder#build()} checks it.
+   * A config checked as {@link Builder#build()} checks it: TE's {@code validate_config}, written once, in its order
+   * and words (a throw through a downcall ends the JVM); an unset {@code max_token_dtype} skips the row-size rules.
    *
    * @throws IllegalArgumentException naming every field TE would refuse
    */
   public TeEpGroupConfig {
     Problems problems = new Problems("NVTEEpGroupConfig").check(maxTokenDtype != null, "max_token_dtype is required"
-        + " (TE has no default; a zeroed field would mean BYTE)");
-    problems(problems, epSize, numExperts, maxTokensPerRank, maxRecvTokensPerRank, hiddenDim,
-        numCommSms, maxTokenDtype, zeroCopy, dropOnOverflow);
-    problems.throwIfAny();
+        + " (TE has no default; a zeroed field would mean BYTE)")
+        .check(epSize > 0, "ep_size must be positive, got " + epSize)
+        .check(numExperts > 0, "num_experts must be positive, got " + numExperts)
+        .check(maxTokensPerRank > 0, "max_tokens_per_rank must be positive, got " + maxTokensPerRank)
+        .check(maxRecvTokensPerRank >= 0, "max_recv_tokens_per_rank must be non-negative, got " + maxRecvTokensPerRank)
+        .check(!(zeroCopy && maxRecvTokensPerRank == 0), "zero-copy and eager (max_recv_tokens_per_rank = 0) modes"
+            + " are mutually exclusive")
+        .check(!(dropOnOverflow && maxRecvTokensPerRank == 0), "drop_on_overflow is not supported in eager mode"
+            + " (max_recv_tokens_per_rank = 0)")
+        .check(hiddenDim > 0, "hidden_dim must be positive, got " + hiddenDim);
+    if (maxTokenDtype != null && hiddenDim > 0) {
+      long rowBytes = (long) hiddenDim * maxTokenDtype.bytes();
+      problems.check(rowBytes >= 16, "hidden_dim * sizeof(max_token_dtype) must be >= 16 (NCCL EP 16B row"
+          + " alignment); got hidden_dim=" + hiddenDim + ", element_bytes=" + maxTokenDtype.bytes())
+          .check(rowBytes <= 0xFFFF_FFFFL, "hidden_dim * sizeof(max_token_dtype) exceeds 4 GiB; got " + rowBytes);
+    }
+    if (epSize > 0) {
+      problems.check(numExperts % epSize == 0, "num_experts (" + numExperts + ") must be divisible by ep_size ("
+          + epSize + ")");
+    }
+    problems.check(numCommSms >= 0, "num_comm_sms must be >= 0 (0 = auto), got " + numCommSms).throwIfAny();
   }
 
   /** The C struct in {@code arena}, {@code struct_size} set to the current layout. */
@@ -49,41 +67,12 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
     return Fields.write(this, TeStructs.allocate(arena, TeStructs.EP_GROUP_CONFIG), TeStructs.EP_GROUP_CONFIG);
   }
 
-  /**
-   * TE's {@code validate_config}, written once: what it would throw for these values (a throw through a downcall
-   * ends the JVM), in its order and words, added to {@code problems}. {@code dtype} is null when it is unset
-   * (reported by the caller), which skips the row-size rules; an enum value is never out of range.
-   */
-  private static Problems problems(Problems problems, int epSize, int experts, int maxTokens, int maxRecv, int hidden,
-      int sms, TeDataType dtype, boolean zeroCopy, boolean drop) {
-    problems.check(epSize > 0, "ep_size must be positive, got " + epSize)
-        .check(experts > 0, "num_experts must be positive, got " + experts)
-        .check(maxTokens > 0, "max_tokens_per_rank must be positive, got " + maxTokens)
-        .check(maxRecv >= 0, "max_recv_tokens_per_rank must be non-negative, got " + maxRecv)
-        .check(!(zeroCopy && maxRecv == 0), "zero-copy and eager (max_recv_tokens_per_rank = 0) modes are mutually"
-            + " exclusive")
-        .check(!(drop && maxRecv == 0), "drop_on_overflow is not supported in eager mode"
-            + " (max_recv_tokens_per_rank = 0)")
-        .check(hidden > 0, "hidden_dim must be positive, got " + hidden);
-    if (dtype != null && hidden > 0) {
-      long rowBytes = (long) hidden * dtype.bytes();
-      problems.check(rowBytes >= 16, "hidden_dim * sizeof(max_token_dtype) must be >= 16 (NCCL EP 16B row"
-          + " alignment); got hidden_dim=" + hidden + ", element_bytes=" + dtype.bytes())
-          .check(rowBytes <= 0xFFFF_FFFFL, "hidden_dim * sizeof(max_token_dtype) exceeds 4 GiB; got " + rowBytes);
-    }
-    if (epSize > 0) {
-      problems.check(experts % epSize == 0, "num_experts (" + experts + ") must be divisible by ep_size (" + epSize
-          + ")");
-    }
-    return problems.check(sms >= 0, "num_comm_sms must be >= 0 (0 = auto), got " + sms);
-  }
-
   /** A builder holding {@code NVTE_EP_GROUP_CONFIG_INIT}'s values. */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Builds a {@link TeEpGroupConfig}; each setter names the C field it sets. */
+  /** Builds a {@link TeEpGroupConfig}; each setter sets the record component of its name (documented there). */
   public static final class Builder {
     private int epSize;
     private int numExperts;
@@ -98,61 +87,51 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
 
     private Builder() {}
 
-    /** {@code ep_size}: the EP communicator's size. */
     public Builder epSize(int value) {
       epSize = value;
       return this;
     }
 
-    /** {@code num_experts}, a multiple of {@code ep_size}. */
     public Builder numExperts(int value) {
       numExperts = value;
       return this;
     }
 
-    /** {@code max_tokens_per_rank}. */
     public Builder maxTokensPerRank(int value) {
       maxTokensPerRank = value;
       return this;
     }
 
-    /** {@code max_recv_tokens_per_rank}; 0 selects eager mode. */
     public Builder maxRecvTokensPerRank(int value) {
       maxRecvTokensPerRank = value;
       return this;
     }
 
-    /** {@code hidden_dim}. */
     public Builder hiddenDim(int value) {
       hiddenDim = value;
       return this;
     }
 
-    /** {@code num_comm_sms}; 0 is automatic. */
     public Builder numCommSms(int value) {
       numCommSms = value;
       return this;
     }
 
-    /** {@code max_token_dtype}, required: the widest token type the group dispatches. */
     public Builder maxTokenDtype(TeDataType value) {
       maxTokenDtype = Objects.requireNonNull(value, "maxTokenDtype");
       return this;
     }
 
-    /** {@code zero_copy}. */
     public Builder zeroCopy(boolean value) {
       zeroCopy = value;
       return this;
     }
 
-    /** {@code num_topk}; required in eager mode. */
     public Builder numTopk(int value) {
       numTopk = value;
       return this;
     }
 
-    /** {@code drop_on_overflow}. */
     public Builder dropOnOverflow(boolean value) {
       dropOnOverflow = value;
       return this;

@@ -26,10 +26,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * {@code libtransformer_engine.so}, loaded once per process by {@link
- * dev.tewheel.runtime.TeRuntime#loadTransformerEngine()}
- * (RTLD_LAZY | RTLD_GLOBAL, as TE's Python loads it; BIND_NOW comes from the library's own flag), with typed methods
- * for TE's expert-parallel C API ({@code transformer_engine/ep.h}).
+ * {@code libtransformer_engine.so}, loaded once per process by
+ * {@link dev.tewheel.runtime.TeRuntime#loadTransformerEngine()} (RTLD_LAZY | RTLD_GLOBAL, as TE's Python loads it;
+ * BIND_NOW comes from the library's own flag), with typed methods for TE's EP C API ({@code transformer_engine/ep.h}).
  *
  * <p>TE reports errors by throwing C++ exceptions. One thrown through a foreign-function downcall ends the JVM, so
  * every method here first establishes the preconditions TE checks (NCCL EP available by te-runtime's rule, the
@@ -61,8 +60,8 @@ public final class TransformerEngine {
 
   /**
    * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadTransformerEngine()} makes the process's one after
-   * every check of its
-   * load (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can name).
+   * every check of its load (its {@link LoadedLibrary} is of te-runtime's internal package, which no application can
+   * name).
    */
   public TransformerEngine(LoadedLibrary library, Nccl nccl, Supplier<Availability> availability) {
     this.library = library;
@@ -234,11 +233,9 @@ public final class TransformerEngine {
       if (totalRecvTokensPerRank != null) {
         described(fn, "total_recv_tokens_per_rank", totalRecvTokensPerRank);
       }
-      if (cachedTopK != null
-          && (cachedTopK != topK || cachedAlignment != alignment)) {
+      if (cachedTopK != null && (cachedTopK != topK || cachedAlignment != alignment)) {
         throw new IllegalArgumentException(fn + ": top_k " + topK + " and alignment " + alignment + " disagree with"
-            + " the process-wide cached top_k " + cachedTopK + " and alignment "
-            + cachedAlignment
+            + " the process-wide cached top_k " + cachedTopK + " and alignment " + cachedAlignment
             + " (TE keeps the first prepare's layer config)");
       }
       try {
@@ -289,10 +286,9 @@ public final class TransformerEngine {
       }
       try (Arena arena = Arena.ofConfined()) {
         bound(TeFunction.EP_DISPATCH).invokeExact(handleMem.handle(), handleOrNull(topkIdx), tokens.handle(),
-                window(arena, tokensWin),
-                handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
-                window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
-                NativeCalls.orNull(stream));
+            window(arena, tokensWin), handleOrNull(topkWeights), window(arena, topkWeightsWin), recvTokens.handle(),
+            window(arena, recvTokensWin), handleOrNull(recvTopkWeights), window(arena, recvTopkWeightsWin),
+            NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -311,8 +307,7 @@ public final class TransformerEngine {
       described(fn, "result", result);
       try (Arena arena = Arena.ofConfined()) {
         bound(TeFunction.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin),
-                result.handle(),
-                NativeCalls.orNull(stream));
+            result.handle(), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -335,9 +330,8 @@ public final class TransformerEngine {
       described(fn, "grad_topk_weights", gradTopkWeights);
       try (Arena arena = Arena.ofConfined()) {
         bound(TeFunction.EP_DISPATCH_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
-                gRecvTopkWeights.handle(),
-                window(arena, gRecvTopkWeightsWin), gradTokens.handle(), gradTopkWeights.handle(),
-                NativeCalls.orNull(stream));
+            gRecvTopkWeights.handle(), window(arena, gRecvTopkWeightsWin), gradTokens.handle(),
+            gradTopkWeights.handle(), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -356,8 +350,7 @@ public final class TransformerEngine {
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
         bound(TeFunction.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
-                gradExpertOut.handle(),
-                window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
+            gradExpertOut.handle(), window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
       } catch (Throwable t) {
         throw NativeCalls.rethrow(t);
       }
@@ -396,9 +389,8 @@ public final class TransformerEngine {
   /** A tensor of token rows: 2-D, its dtype no wider than the group's {@code max_token_dtype}. */
   private void tokens(String fn, String name, NvteTensor tensor) {
     dims(fn, name, tensor, 2);
-    require(tensor.dtype().bytes() <= maxTokenDtype.bytes(), fn,
-        name + " dtype (" + tensor.dtype() + ") is wider than the group's max_token_dtype ("
-            + maxTokenDtype + ")");
+    require(tensor.dtype().bytes() <= maxTokenDtype.bytes(), fn, name + " dtype (" + tensor.dtype()
+        + ") is wider than the group's max_token_dtype (" + maxTokenDtype + ")");
   }
 
   private static void described(String fn, String name, NvteTensor tensor) {
@@ -430,8 +422,7 @@ public final class TransformerEngine {
 
   private MethodHandle bound(TeFunction f) {
     MethodHandle handle = bound[f.ordinal()];
-    if (handle == null) {
-      // a benign race: Symbols hands out one handle per key
+    if (handle == null) { // a benign race: Symbols hands out one handle per key
       handle = library.symbols().function(f.symbol, f.descriptor);
       bound[f.ordinal()] = handle;
     }
