@@ -33,7 +33,8 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
     int hiddenDim, int numCommSms, TeDataType maxTokenDtype, boolean zeroCopy, int numTopk, boolean dropOnOverflow) {
   /**
    * A config checked as {@link Builder#build()} checks it: TE's {@code validate_config}, written once, in its order
-   * and words (a throw through a downcall ends the JVM); an unset {@code max_token_dtype} skips the row-size rules.
+   * and words (a throw through a downcall ends the JVM); an unset {@code max_token_dtype} skips the row-size rules,
+   * and an enum value is never out of range.
    *
    * @throws IllegalArgumentException naming every field TE would refuse
    */
