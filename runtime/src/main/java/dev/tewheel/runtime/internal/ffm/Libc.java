@@ -20,9 +20,9 @@ import java.util.Optional;
 
 /**
  * The few libc functions te-runtime calls: the dynamic linker ({@code dlopen}, {@code dlerror}, {@code dlsym},
- * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid},
- * {@code geteuid}, {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder or a
- * library by what was opened rather than by name (host.TrustedFolder, host.PinnedLibrary).
+ * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code geteuid},
+ * {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder or a library by what was
+ * opened rather than by name (host.TrustedFolder, host.PinnedLibrary).
  *
  * <p>All of them go through one downcall shape, {@code long f(long, long, long)}, and {@code statvfs} through the
  * same shape with errno captured. Each distinct shape costs the JVM a freshly generated class the first time (8-28 ms
@@ -81,7 +81,6 @@ public final class Libc {
   private static final MemorySegment DLINFO = libc("dlinfo");
   private static final MemorySegment GETENV = libc("getenv");
   private static final MemorySegment SETENV = libc("setenv");
-  private static final MemorySegment GETUID = libc("getuid");
   private static final MemorySegment GETEUID = libc("geteuid");
   private static final MemorySegment OPENAT = libc("openat");
   private static final MemorySegment CLOSE = libc("close");
@@ -245,10 +244,6 @@ public final class Libc {
     long address = call(function.get(), leaf, 0, 0);
     ByteBuffer words = MemorySegment.ofAddress(address).reinterpret(32).asByteBuffer().order(ByteOrder.nativeOrder());
     return new int[] {words.getInt(16), words.getInt(20), words.getInt(24), words.getInt(28)};
-  }
-
-  public static int getuid() {
-    return (int) call(GETUID, 0, 0, 0);
   }
 
   /** The effective uid: the owner of files this process creates, and whom the kernel's access checks see. */

@@ -58,9 +58,14 @@ public final class LinkerHost {
   }
 
   private static Map<String, String> environment() {
-    Map<String, String> environment = new HashMap<>();
     List<String> names = new ArrayList<>(TeLoadSequence.environmentNames());
     names.addAll(SearchPaths.environmentNames());
+    return getenv(names);
+  }
+
+  /** This process's values of {@code names} as getenv sees them now (an unset one absent). */
+  public static Map<String, String> getenv(List<String> names) {
+    Map<String, String> environment = new HashMap<>();
     for (String name : names) {
       String value = Libc.getenv(name);
       if (value != null) {

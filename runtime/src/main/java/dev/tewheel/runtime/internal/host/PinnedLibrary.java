@@ -87,12 +87,10 @@ public final class PinnedLibrary implements AutoCloseable {
     }
   }
 
-  /** The path it was opened by. */
   public Path file() {
     return file;
   }
 
-  /** What fstat said of the opened file. */
   public Libc.FileStatus status() {
     return status;
   }

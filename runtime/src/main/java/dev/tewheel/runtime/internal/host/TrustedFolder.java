@@ -45,7 +45,6 @@ public final class TrustedFolder {
   /** Why a folder is not trusted: the folder at fault, what was found there, and the repair. */
   public static final class Refusal extends Exception {
     private static final long serialVersionUID = 1L;
-    private final Path checked;
     private final Path culprit;
     private final String found;
     private final String repair;
@@ -53,7 +52,6 @@ public final class TrustedFolder {
     Refusal(Path checked, Path culprit, String found, String repair) {
       super(checked + (checked.equals(culprit) ? "" : " is not safe: " + culprit + ", a folder above it,") + " " + found
           + ". " + repair);
-      this.checked = checked;
       this.culprit = culprit;
       this.found = found;
       this.repair = repair;
@@ -62,11 +60,6 @@ public final class TrustedFolder {
     /** The sentence with {@code noun} before the folder ("the cache folder /x is ..."), ending in the repair. */
     public String describe(String noun) {
       return noun + " " + getMessage();
-    }
-
-    /** The folder that was checked. */
-    public Path checked() {
-      return checked;
     }
 
     /** The folder at fault: the one checked or one above it. */
