@@ -45,7 +45,7 @@ public final class LiveLoader {
       skipped.add(UnnamedFolders.describe(s.step().toString(), s.folder()) + " holds " + s.file()
           + ", which glibc's search would take; te-runtime loads nothing from a folder not named by an absolute path");
     }
-    return found.map(LiveLoader::dependency);
+    return found.isPresent() ? Optional.of(dependency(found.get())) : Optional.empty();
   }
 
   /** {@link LoadPredictor#predict} in this process, as te-runtime's report. */
