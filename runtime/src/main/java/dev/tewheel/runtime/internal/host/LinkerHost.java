@@ -134,15 +134,6 @@ public final class LinkerHost {
   }
 
   /**
-   * The subfolders tried in each search-path folder, in order, each ending in '/', the folder itself ({@code ""})
-   * last: glibc 2.33+ tries {@code glibc-hwcaps/x86-64-v4 … v2} for the levels this CPU supports, highest first;
-   * glibc before 2.37 then tries the legacy power set of its hwcap names, {@code $PLATFORM} and {@code tls}.
-   */
-  static List<String> subfolders() {
-    return Facts.SUBFOLDERS;
-  }
-
-  /**
    * {@code $LIB}: glibc's build sets it from its library folder, which is the folder the running libc.so.6 was
    * mapped from: upstream takes its last part ({@code lib64} on Fedora), Debian and Ubuntu the whole folder below
    * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
