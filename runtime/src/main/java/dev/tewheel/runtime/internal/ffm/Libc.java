@@ -15,7 +15,10 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -134,6 +137,12 @@ public final class Libc {
 
     public boolean isRegularFile() {
       return (mode & 0170000) == 0100000;
+    }
+
+    /** Whether {@code path} names this file now: the same st_dev and st_ino. */
+    public boolean isAt(Path path, LinkOption... options) throws IOException {
+      Map<String, Object> now = Files.readAttributes(path, "unix:dev,ino", options);
+      return ((Number) now.get("dev")).longValue() == device && ((Number) now.get("ino")).longValue() == inode;
     }
   }
 

@@ -116,9 +116,7 @@ public final class PinnedLibrary implements AutoCloseable {
   /** Whether {@code path} names the opened file now (same st_dev and st_ino, links followed). */
   public boolean isNamedBy(Path path) {
     try {
-      Map<String, Object> now = Files.readAttributes(path, "unix:dev,ino");
-      return ((Number) now.get("dev")).longValue() == status.device()
-          && ((Number) now.get("ino")).longValue() == status.inode();
+      return status.isAt(path);
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -11,7 +11,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -188,9 +187,7 @@ public final class TrustedFolder {
         }
       }
       // The name must still lead to what was opened and checked.
-      Map<String, Object> byName = Files.readAttributes(at, "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
-      if (((Number) byName.get("dev")).longValue() != status.device()
-          || ((Number) byName.get("ino")).longValue() != status.inode()) {
+      if (!status.isAt(at, LinkOption.NOFOLLOW_LINKS)) {
         throw new Refusal(checked, at, "was replaced by another folder while te-runtime checked it",
             "Find out who else changes " + at);
       }
