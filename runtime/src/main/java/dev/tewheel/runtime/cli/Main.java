@@ -135,13 +135,8 @@ public final class Main {
       TransformerEngine library = runtime.loadTransformerEngine();
       r.put("file", library.file().toString());
       r.put("mappedFrom", library.mappedFrom().toString());
-      r.put("ncclEpHome", library.ncclEpHome().map(s -> {
-        Map<String, Object> setting = new LinkedHashMap<>();
-        setting.put("value", s.value());
-        setting.put("setByRuntime", s.setByRuntime());
-        setting.put("proposed", s.proposed());
-        return (Object) setting;
-      }).orElse(null));
+      r.put("ncclEpHome", library.ncclEpHome().map(s -> (Object) Json.object("value", s.value(), "setByRuntime",
+          s.setByRuntime(), "proposed", s.proposed())).orElse(null));
       r.put("ncclEpHomeText", library.ncclEpHome().map(Object::toString).orElse(null));
       r.put("nccl", library.nccl().file().toString());
     });

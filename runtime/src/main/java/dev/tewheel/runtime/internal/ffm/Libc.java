@@ -15,14 +15,17 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The few libc functions te-runtime calls: the dynamic linker ({@code dlopen}, {@code dlerror}, {@code dlsym},
- * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code getuid},
- * {@code geteuid}, {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder or a
- * library by what was opened rather than by name (host.TrustedFolder, host.PinnedLibrary).
+ * {@code dlclose}, {@code dlinfo}), the environment ({@code getenv}, {@code setenv}), {@code geteuid},
+ * {@code statvfs}, and {@code openat}, {@code fstat} and {@code close} for checking a folder or a library by what was
+ * opened rather than by name (host.TrustedFolder, host.PinnedLibrary).
  *
  * <p>All of them go through one downcall shape, {@code long f(long, long, long)}, and {@code statvfs} through the
  * same shape with errno captured. Each distinct shape costs the JVM a freshly generated class the first time (8-28 ms
@@ -81,7 +84,6 @@ public final class Libc {
   private static final MemorySegment DLINFO = libc("dlinfo");
   private static final MemorySegment GETENV = libc("getenv");
   private static final MemorySegment SETENV = libc("setenv");
-  private static final MemorySegment GETUID = libc("getuid");
   private static final MemorySegment GETEUID = libc("geteuid");
   private static final MemorySegment OPENAT = libc("openat");
   private static final MemorySegment CLOSE = libc("close");
@@ -135,6 +137,12 @@ public final class Libc {
 
     public boolean isRegularFile() {
       return (mode & 0170000) == 0100000;
+    }
+
+    /** Whether {@code path} names this file now: the same st_dev and st_ino. */
+    public boolean isAt(Path path, LinkOption... options) throws IOException {
+      Map<String, Object> now = Files.readAttributes(path, "unix:dev,ino", options);
+      return ((Number) now.get("dev")).longValue() == device && ((Number) now.get("ino")).longValue() == inode;
     }
   }
 
@@ -245,10 +253,6 @@ public final class Libc {
     long address = call(function.get(), leaf, 0, 0);
     ByteBuffer words = MemorySegment.ofAddress(address).reinterpret(32).asByteBuffer().order(ByteOrder.nativeOrder());
     return new int[] {words.getInt(16), words.getInt(20), words.getInt(24), words.getInt(28)};
-  }
-
-  public static int getuid() {
-    return (int) call(GETUID, 0, 0, 0);
   }
 
   /** The effective uid: the owner of files this process creates, and whom the kernel's access checks see. */

@@ -61,10 +61,6 @@ public final class Symbols {
     return cached;
   }
 
-  public MemorySegment handle() {
-    return handle;
-  }
-
   /** The file the library was opened by. */
   public Path file() {
     return file;

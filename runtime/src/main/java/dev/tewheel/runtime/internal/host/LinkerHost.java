@@ -58,9 +58,14 @@ public final class LinkerHost {
   }
 
   private static Map<String, String> environment() {
-    Map<String, String> environment = new HashMap<>();
     List<String> names = new ArrayList<>(TeLoadSequence.environmentNames());
     names.addAll(SearchPaths.environmentNames());
+    return getenv(names);
+  }
+
+  /** This process's values of {@code names} as getenv sees them now (an unset one absent). */
+  public static Map<String, String> getenv(List<String> names) {
+    Map<String, String> environment = new HashMap<>();
     for (String name : names) {
       String value = Libc.getenv(name);
       if (value != null) {
@@ -126,15 +131,6 @@ public final class LinkerHost {
     static final Optional<String> PLATFORM = CPU.map(Hwcaps::x86Platform);
     static final Optional<String> LIB = lib();
     static final Optional<Host.Executable> EXECUTABLE = executable();
-  }
-
-  /**
-   * The subfolders tried in each search-path folder, in order, each ending in '/', the folder itself ({@code ""})
-   * last: glibc 2.33+ tries {@code glibc-hwcaps/x86-64-v4 … v2} for the levels this CPU supports, highest first;
-   * glibc before 2.37 then tries the legacy power set of its hwcap names, {@code $PLATFORM} and {@code tls}.
-   */
-  static List<String> subfolders() {
-    return Facts.SUBFOLDERS;
   }
 
   /**

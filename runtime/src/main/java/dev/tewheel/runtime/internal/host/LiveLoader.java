@@ -21,22 +21,6 @@ import java.util.Optional;
 public final class LiveLoader {
   private LiveLoader() {}
 
-  /**
-   * What {@code dlopen(name, RTLD_NOW)} called from te-runtime would do.
-   *
-   * @param file the file found for {@code name}; empty when none is
-   * @param foundBy how it was found
-   * @param detail why not, when a file was there; else empty
-   * @param dependencies as {@link #needed}; empty when no file was found
-   */
-  public record Opening(Optional<Path> file, Dependency.FoundBy foundBy, String detail,
-      List<Dependency> dependencies) {
-    /** Whether glibc's dlopen would succeed. */
-    public boolean succeeds() {
-      return file.isPresent() && dependencies.stream().allMatch(Dependency::found);
-    }
-  }
-
   /** {@link LoaderSearch#needed} in this process. */
   public static List<Dependency> needed(Path library, ElfFile elf, Map<String, Path> preloads) {
     return dependencies(LoaderSearch.needed(LinkerHost.host(), library, elf, preloads));
@@ -47,22 +31,10 @@ public final class LiveLoader {
     return dependencies(LoaderSearch.closure(LinkerHost.host(), library, elf, preloads));
   }
 
-  /** {@link LoaderSearch#open} in this process. */
-  public static Opening open(String name, ElfMachine machine) {
-    LoaderSearch.Opening opening = LoaderSearch.open(LinkerHost.host(), name, machine);
-    return new Opening(opening.file(), foundBy(opening.foundBy()), opening.detail(),
-        dependencies(opening.dependencies()));
-  }
-
-  /** {@link LoaderSearch#byName} in this process: where glibc's dlopen(name) would take it from. */
-  public static Optional<Dependency> byName(String name, ElfMachine machine) {
-    return LoaderSearch.byName(LinkerHost.host(), name, machine).map(LiveLoader::dependency);
-  }
-
   /**
-   * Where te-runtime itself takes {@code name} from when it is to load it: {@link #byName}'s search, but a folder
-   * that an empty or relative entry names is skipped ({@link UnnamedFolders}), although glibc's dlopen would search
-   * it. Empty when none is found.
+   * Where te-runtime itself takes {@code name} from when it is to load it: {@link LoaderSearch#byName}'s search in
+   * this process, but a folder that an empty or relative entry names is skipped ({@link UnnamedFolders}), although
+   * glibc's dlopen would search it. Empty when none is found.
    *
    * @param skipped receives, for each skipped entry that holds a usable {@code name}, the sentence saying so
    */
@@ -73,7 +45,7 @@ public final class LiveLoader {
       skipped.add(UnnamedFolders.describe(s.step().toString(), s.folder()) + " holds " + s.file()
           + ", which glibc's search would take; te-runtime loads nothing from a folder not named by an absolute path");
     }
-    return found.map(LiveLoader::dependency);
+    return found.isPresent() ? Optional.of(dependency(found.get())) : Optional.empty();
   }
 
   /** {@link LoadPredictor#predict} in this process, as te-runtime's report. */
@@ -89,11 +61,7 @@ public final class LiveLoader {
   }
 
   private static Dependency dependency(Binding b) {
-    return new Dependency(b.name(), b.neededBy(), b.file(), foundBy(b.foundBy()), b.detail(),
-        b.missingVersions());
-  }
-
-  private static Dependency.FoundBy foundBy(dev.tewheel.loader.FoundBy foundBy) {
-    return Dependency.FoundBy.valueOf(foundBy.name());
+    return new Dependency(b.name(), b.neededBy(), b.file(), Dependency.FoundBy.valueOf(b.foundBy().name()),
+        b.detail(), b.missingVersions());
   }
 }

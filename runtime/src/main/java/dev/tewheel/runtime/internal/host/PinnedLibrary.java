@@ -87,12 +87,10 @@ public final class PinnedLibrary implements AutoCloseable {
     }
   }
 
-  /** The path it was opened by. */
   public Path file() {
     return file;
   }
 
-  /** What fstat said of the opened file. */
   public Libc.FileStatus status() {
     return status;
   }
@@ -118,9 +116,7 @@ public final class PinnedLibrary implements AutoCloseable {
   /** Whether {@code path} names the opened file now (same st_dev and st_ino, links followed). */
   public boolean isNamedBy(Path path) {
     try {
-      Map<String, Object> now = Files.readAttributes(path, "unix:dev,ino");
-      return ((Number) now.get("dev")).longValue() == status.device()
-          && ((Number) now.get("ino")).longValue() == status.inode();
+      return status.isAt(path);
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -11,7 +11,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -45,7 +44,6 @@ public final class TrustedFolder {
   /** Why a folder is not trusted: the folder at fault, what was found there, and the repair. */
   public static final class Refusal extends Exception {
     private static final long serialVersionUID = 1L;
-    private final Path checked;
     private final Path culprit;
     private final String found;
     private final String repair;
@@ -53,7 +51,6 @@ public final class TrustedFolder {
     Refusal(Path checked, Path culprit, String found, String repair) {
       super(checked + (checked.equals(culprit) ? "" : " is not safe: " + culprit + ", a folder above it,") + " " + found
           + ". " + repair);
-      this.checked = checked;
       this.culprit = culprit;
       this.found = found;
       this.repair = repair;
@@ -62,11 +59,6 @@ public final class TrustedFolder {
     /** The sentence with {@code noun} before the folder ("the cache folder /x is ..."), ending in the repair. */
     public String describe(String noun) {
       return noun + " " + getMessage();
-    }
-
-    /** The folder that was checked. */
-    public Path checked() {
-      return checked;
     }
 
     /** The folder at fault: the one checked or one above it. */
@@ -195,9 +187,7 @@ public final class TrustedFolder {
         }
       }
       // The name must still lead to what was opened and checked.
-      Map<String, Object> byName = Files.readAttributes(at, "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
-      if (((Number) byName.get("dev")).longValue() != status.device()
-          || ((Number) byName.get("ino")).longValue() != status.inode()) {
+      if (!status.isAt(at, LinkOption.NOFOLLOW_LINKS)) {
         throw new Refusal(checked, at, "was replaced by another folder while te-runtime checked it",
             "Find out who else changes " + at);
       }

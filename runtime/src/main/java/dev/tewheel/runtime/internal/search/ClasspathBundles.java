@@ -7,10 +7,16 @@ import dev.tewheel.bundle.cuda.CudaVariantChoice.Choice;
 import dev.tewheel.bundle.cuda.CudaVariantChoice.Signals;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.elf.ElfMachine;
+import dev.tewheel.runtime.internal.ffm.HostMachine;
 import dev.tewheel.runtime.internal.ffm.Libc;
 import dev.tewheel.runtime.internal.ffm.VersionGetter;
 import dev.tewheel.runtime.internal.host.LiveLoader;
+import dev.tewheel.runtime.internal.search.Resolver.Bundle;
+import dev.tewheel.runtime.internal.search.Resolver.Kind;
+import dev.tewheel.runtime.internal.search.Resolver.Located;
 import dev.tewheel.runtime.report.Dependency;
+import dev.tewheel.runtime.report.SearchStep;
+import dev.tewheel.runtime.report.SearchStep.Outcome;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -20,14 +26,60 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
- * Several bundles on the class path under one resource folder (bundle's {@link FoundBundle}: the cu12 and cu13
- * classifier jars of one TE release): the variant configured, what the machine says of CUDA, and bundle's choice by
- * them ({@link CudaVariantChoice}).
+ * The search's class-path step: the bundles under one resource folder (bundle's {@link FoundBundle}: the cu12 and
+ * cu13 classifier jars of one TE release), the variant configured, what the machine says of CUDA, and bundle's choice
+ * by them ({@link CudaVariantChoice}).
  */
 final class ClasspathBundles {
   private ClasspathBundles() {}
+
+  /**
+   * The search's last step, after the named folders: the bundles under the resource folder, bundle's choice among
+   * several by CUDA variant, and the chosen one extracted to the cache ({@link ClasspathBundle}).
+   */
+  static Located locate(Config config, List<SearchStep> steps) {
+    String resources = config.effectiveResourceFolder();
+    String classPathSource = "class path resource " + resources;
+    Path cache = config.effectiveCacheFolder();
+    try {
+      List<FoundBundle> found = find(config.effectiveClassLoader(), resources);
+      if (found.isEmpty()) {
+        steps.add(new SearchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
+        return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
+            + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
+            + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
+            + resources));
+      }
+      Integer configured = configuredVariant();
+      FoundBundle chosen = found.get(0);
+      String label = classPathSource;
+      if (found.size() > 1 || configured != null) {
+        var choice = choose(found, configured, () -> probe(
+            found.stream().flatMap(b -> b.variant().stream()).distinct().sorted().toList(), HostMachine.current()));
+        chosen = choice.chosen();
+        label = classPathSource + " in " + chosen.where();
+        steps.add(new SearchStep("CUDA variant of " + found.size() + " class-path bundle"
+            + (found.size() == 1 ? "" : "s"), chosen.where(), Outcome.USED, choice.reason() + "; bundles: "
+            + found.stream().map(FoundBundle::describe).collect(Collectors.joining("; "))
+            + choice.warnings().stream().map(w -> "; warning: " + w).collect(Collectors.joining())));
+      }
+      Optional<ClasspathBundle.Extracted> extracted = ClasspathBundle.extract(chosen.files(), label, cache);
+      if (extracted.isEmpty()) {
+        throw new BundleProblem(label + "/" + Layout.MANIFEST + " vanished while te-runtime read it");
+      }
+      ClasspathBundle.Extracted bundle = extracted.get();
+      steps.add(new SearchStep(classPathSource, bundle.folder().toString(),
+          Outcome.USED, bundle.extractedNow() ? "extracted now" : "extracted before, verified"));
+      return new Located(steps,
+          Optional.of(new Bundle(bundle.folder(), Kind.CLASS_PATH, Optional.of(bundle.manifest()))), Optional.empty());
+    } catch (BundleProblem e) {
+      steps.add(new SearchStep(classPathSource, cache.toString(), Outcome.REFUSED, ""));
+      return new Located(steps, Optional.empty(), Optional.of(e.getMessage()));
+    }
+  }
 
   /** Every bundle whose manifest is under {@code folder}, in class-path order, each once. */
   public static List<FoundBundle> find(ClassLoader loader, String folder) throws BundleProblem {

@@ -206,9 +206,4 @@ public final class Discovery {
         versionSource, NativeLibrary.FoundBy.valueOf(found.foundBy().name()), found.detail(), found.mapped(),
         found.problem());
   }
-
-  static String env(String name) {
-    String value = Libc.getenv(name);
-    return value == null || value.isEmpty() ? null : value;
-  }
 }

@@ -3,6 +3,7 @@ package dev.tewheel.runtime.internal.search;
 import dev.tewheel.loader.Environment;
 import dev.tewheel.loader.te.NcclEpJit;
 import dev.tewheel.runtime.internal.ffm.Libc;
+import dev.tewheel.runtime.internal.host.LinkerHost;
 import dev.tewheel.runtime.internal.host.TrustedFolder;
 import dev.tewheel.runtime.report.EnvironmentSetting;
 import dev.tewheel.runtime.report.JitPreflight;
@@ -12,9 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -72,7 +71,7 @@ public final class JitCheck {
           + CACHE_ENV + " at a private folder of yours, or unset it to let te-runtime pick one");
       return new Cache(folder, ours ? "te-runtime" : CACHE_ENV, List.of(), problem, false);
     }
-    NcclEpJit.CacheCandidates candidates = NcclEpJit.cacheCandidates(variables(NcclEpJit.CACHE_VARIABLES),
+    NcclEpJit.CacheCandidates candidates = NcclEpJit.cacheCandidates(LinkerHost.getenv(NcclEpJit.CACHE_VARIABLES),
         System.getProperty("user.home", ""));
     List<String> refused = new ArrayList<>(candidates.ignored());
     for (NcclEpJit.CacheCandidate candidate : candidates.candidates()) {
@@ -139,7 +138,7 @@ public final class JitCheck {
    * @throws UnsafeCache when the cache folder someone set is refused; nothing is set then
    */
   public static List<EnvironmentSetting> apply(Optional<Path> sitePackages) throws UnsafeCache {
-    Optional<Path> include = NcclEpJit.pipInclude(variables(NcclEpJit.VARIABLES), sitePackages);
+    Optional<Path> include = NcclEpJit.pipInclude(LinkerHost.getenv(NcclEpJit.VARIABLES), sitePackages);
     Cache cache = cache(true);
     if (cache.problem().isPresent()) {
       throw new UnsafeCache(cache.problem().get());
@@ -150,18 +149,6 @@ public final class JitCheck {
     }
     include.ifPresent(dir -> settings.add(set(BUILD_INCLUDE_ENV, dir.toString(), true)));
     return settings;
-  }
-
-  /** This process's values of {@code names} (an unset one absent). */
-  private static Map<String, String> variables(List<String> names) {
-    Map<String, String> variables = new HashMap<>();
-    for (String name : names) {
-      String value = Libc.getenv(name);
-      if (value != null) {
-        variables.put(name, value);
-      }
-    }
-    return variables;
   }
 
   /**
@@ -196,7 +183,7 @@ public final class JitCheck {
   public static JitPreflight preflight(Optional<Path> ncclEpHome, Optional<Path> configH,
       Optional<Path> sitePackages, NcclStatus nccl) {
     // NCCL_EP_HOME, while unset, is the bundle's, which te-runtime sets when it loads TE
-    NcclEpJit.Lookup jit = NcclEpJit.lookup(variables(NcclEpJit.VARIABLES), ncclEpHome, "bundle (te-runtime sets "
+    NcclEpJit.Lookup jit = NcclEpJit.lookup(LinkerHost.getenv(NcclEpJit.VARIABLES), ncclEpHome, "bundle (te-runtime sets "
         + Config.NCCL_EP_HOME_ENV + "=" + ncclEpHome.map(Path::toString).orElse("") + " when it loads TE)", configH,
         sitePackages);
     List<EnvironmentSetting> environment = new ArrayList<>();

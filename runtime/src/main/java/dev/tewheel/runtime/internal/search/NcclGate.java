@@ -70,19 +70,23 @@ public final class NcclGate {
       }
     } else {
       source = NcclStatus.Source.LOADER_SEARCH;
-      Search search = search();
-      if (search.glibcWould()) {
+      // The search is left to dlopen while no empty or relative entry of its lists holds a copy.
+      ElfMachine machine = HostMachine.current();
+      List<String> skipped = new ArrayList<>();
+      Optional<Path> named = machine == null ? Optional.empty()
+          : LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
+      if (skipped.isEmpty()) {
         return probeOpened(SONAME, 0, null, source, minimum, note);
       }
       // An empty or relative search entry: te-runtime takes the file itself, from named folders only.
-      note = String.join("; ", search.skipped()) + "; ";
-      if (search.file().isEmpty()) {
+      note = String.join("; ", skipped) + "; ";
+      if (named.isEmpty()) {
         return refused(source, minimum, note + SONAME
             + " does not load: the loader's search finds none outside those entries. Add its folder to"
             + " LD_LIBRARY_PATH by its absolute path, or give te-runtime the file with -D"
             + Config.NCCL_LIBRARY_PROPERTY + "=<file> (CLI --nccl-library)");
       }
-      configured = search.file().get();
+      configured = named.get();
       label = "found";
     }
     // The file is opened once: its SONAME is read and the library loaded through that descriptor.
@@ -177,23 +181,6 @@ public final class NcclGate {
       throw new IllegalStateException("ncclGetVersion of " + file + " failed with status " + status);
     }
     return Optional.of(NcclVersion.fromCode(code[0]));
-  }
-
-  /**
-   * Where the loader's search takes libnccl.so.2 from. {@code glibcWould} when te-runtime may leave the search to
-   * dlopen: no empty or relative entry of the search lists holds a copy; else the copy in named folders, if any,
-   * and a sentence for each entry that holds one.
-   */
-  private record Search(boolean glibcWould, Optional<Path> file, List<String> skipped) {}
-
-  private static Search search() {
-    ElfMachine machine = HostMachine.current();
-    if (machine == null) {
-      return new Search(true, Optional.empty(), List.of());
-    }
-    List<String> skipped = new ArrayList<>();
-    Optional<Path> named = LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
-    return new Search(skipped.isEmpty(), named, List.copyOf(skipped));
   }
 
   /** A gate that fails before any version is read. */

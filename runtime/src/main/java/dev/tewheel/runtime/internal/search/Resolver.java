@@ -1,6 +1,5 @@
 package dev.tewheel.runtime.internal.search;
 
-import dev.tewheel.bundle.classpath.FoundBundle;
 import dev.tewheel.bundle.layout.Layout;
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.bundle.manifest.Manifest;
@@ -42,8 +41,9 @@ import java.util.stream.Collectors;
  * Finds the bundle and applies the selection rule; {@code availability()} and {@code load()} both start here, so
  * they cannot disagree. The search, in order: the API's path, system property {@code te.wheelLib}, environment
  * {@code TE_WHEEL_LIB}, environment {@code NCCL_EP_HOME} (its {@code lib/}, for the EP library only), then a
- * bundle on the class path. The first of the first three that is set decides, even when it is no folder (a value
- * someone set is never silently passed over); NCCL_EP_HOME is used when its {@code lib/} holds a candidate.
+ * bundle on the class path ({@link ClasspathBundles#locate}). The first of the first three that is set decides, even
+ * when it is no folder (a value someone set is never silently passed over); NCCL_EP_HOME is used when its
+ * {@code lib/} holds a candidate.
  */
 public final class Resolver {
   /** Where a bundle came from. */
@@ -136,44 +136,7 @@ public final class Resolver {
             Optional.empty());
       }
     }
-    String resources = config.effectiveResourceFolder();
-    String classPathSource = "class path resource " + resources;
-    Path cache = config.effectiveCacheFolder();
-    try {
-      List<FoundBundle> found = ClasspathBundles.find(config.effectiveClassLoader(), resources);
-      if (found.isEmpty()) {
-        steps.add(new SearchStep(classPathSource, null, Outcome.PASSED, "no " + Layout.MANIFEST + " there"));
-        return new Located(steps, Optional.empty(), Optional.of("no bundle found: give a wheel_lib folder"
-            + " (TeRuntime.Builder.wheelLib, -D" + Config.WHEEL_LIB_PROPERTY + ", " + Config.WHEEL_LIB_ENV
-            + " or the CLI's --wheel-lib), set " + Config.NCCL_EP_HOME_ENV + ", or package one on the class path under "
-            + resources));
-      }
-      Integer configured = ClasspathBundles.configuredVariant();
-      FoundBundle chosen = found.get(0);
-      String label = classPathSource;
-      if (found.size() > 1 || configured != null) {
-        var choice = ClasspathBundles.choose(found, configured, () -> ClasspathBundles.probe(
-            found.stream().flatMap(b -> b.variant().stream()).distinct().sorted().toList(), HostMachine.current()));
-        chosen = choice.chosen();
-        label = classPathSource + " in " + chosen.where();
-        steps.add(new SearchStep("CUDA variant of " + found.size() + " class-path bundle"
-            + (found.size() == 1 ? "" : "s"), chosen.where(), Outcome.USED, choice.reason() + "; bundles: "
-            + found.stream().map(FoundBundle::describe).collect(Collectors.joining("; "))
-            + choice.warnings().stream().map(w -> "; warning: " + w).collect(Collectors.joining())));
-      }
-      Optional<ClasspathBundle.Extracted> extracted = ClasspathBundle.extract(chosen.files(), label, cache);
-      if (extracted.isEmpty()) {
-        throw new BundleProblem(label + "/" + Layout.MANIFEST + " vanished while te-runtime read it");
-      }
-      ClasspathBundle.Extracted bundle = extracted.get();
-      steps.add(new SearchStep(classPathSource, bundle.folder().toString(),
-          Outcome.USED, bundle.extractedNow() ? "extracted now" : "extracted before, verified"));
-      return new Located(steps,
-          Optional.of(new Bundle(bundle.folder(), Kind.CLASS_PATH, Optional.of(bundle.manifest()))), Optional.empty());
-    } catch (BundleProblem e) {
-      steps.add(new SearchStep(classPathSource, cache.toString(), Outcome.REFUSED, ""));
-      return new Located(steps, Optional.empty(), Optional.of(e.getMessage()));
-    }
+    return ClasspathBundles.locate(config, steps);
   }
 
   /** The search, the selection rule, the check for a copy loaded elsewhere and the NCCL gate. */
@@ -184,8 +147,9 @@ public final class Resolver {
   /** {@link #resolve(Config)} over a search already made. */
   public static Resolution resolve(Config config, Located located) {
     Optional<Bundle> bundle = located.bundle();
-    Optional<Manifest> manifest = bundle.flatMap(Bundle::manifest);
-    Optional<ManifestEntry> entry = manifest.flatMap(Manifest::ncclEpLibrary);
+    Optional<Path> bundleFolder = bundle.isPresent() ? Optional.of(bundle.get().folder()) : Optional.empty();
+    Optional<Manifest> manifest = bundle.isPresent() ? bundle.get().manifest() : Optional.empty();
+    Optional<ManifestEntry> entry = manifest.isPresent() ? manifest.get().ncclEpLibrary() : Optional.empty();
 
     Integer configured = config.effectiveNcclEpMajor();
     int major;
@@ -243,10 +207,9 @@ public final class Resolver {
           vetted.kind() == Kind.NCCL_EP_HOME, vetted.ncclEpHome()));
     }
     Optional<Path> elsewhere = loadedElsewhere(selection.chosen());
-    NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundle.map(Bundle::folder)),
-        config.effectiveMinimumNcclVersion());
-    List<Dependency> dependencies = selection.chosen().map(chosen -> dependencies(chosen.file(), nccl))
-        .orElse(List.of());
+    NcclStatus nccl = NcclGate.probe(Discovery.nccl(config, bundleFolder), config.effectiveMinimumNcclVersion());
+    List<Dependency> dependencies = selection.chosen().isPresent()
+        ? dependencies(selection.chosen().get().file(), nccl) : List.of();
     Optional<Dependency> missing = dependencies.stream().filter(d -> !d.found()).findFirst();
     // te-runtime opens NCCL EP with RTLD_NOW, after loadNccl() put the gate's NCCL in the global scope.
     Optional<LoadPrediction> prediction = Optional.empty();
@@ -292,12 +255,9 @@ public final class Resolver {
       reason = "available";
       available = true;
     }
-    return new Resolution(new Availability(available, reason, located.steps(),
-        bundle.map(Bundle::folder), major, majorSource,
-        selection.candidates().stream().map(Resolver::candidate).toList(),
-        selection.chosen().map(Resolver::candidate), elsewhere,
-        dependencies, nccl),
-        bundle);
+    return new Resolution(new Availability(available, reason, located.steps(), bundleFolder, major, majorSource,
+        selection.candidates().stream().map(Resolver::candidate).toList(), selection.chosen().map(Resolver::candidate),
+        elsewhere, dependencies, nccl), bundle);
   }
 
   /** The bundle's verdict in te-runtime's terms (bundle's types stay out of te-runtime's API). */

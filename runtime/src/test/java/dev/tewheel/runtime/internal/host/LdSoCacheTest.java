@@ -88,10 +88,10 @@ class LdSoCacheTest {
     }
     String best = supported.stream().filter(levels::contains).findFirst().orElse(null);
     assertEquals(folder.resolve(best == null ? "" : "glibc-hwcaps/" + best + "/").resolve("libhwc.so.1"),
-        LdSoCache.choose(cache, "libhwc.so.1", dev.tewheel.elf.ElfMachine.X86_64, LinkerHost.subfolders())
+        LdSoCache.choose(cache, "libhwc.so.1", dev.tewheel.elf.ElfMachine.X86_64, LinkerHost.host().subfolders())
             .orElseThrow());
     assertEquals(supported.contains("x86-64-v4") ? v4file : onlyV4.resolve("libhwv4.so.1"),
-        LdSoCache.choose(cache, "libhwv4.so.1", dev.tewheel.elf.ElfMachine.X86_64, LinkerHost.subfolders())
+        LdSoCache.choose(cache, "libhwv4.so.1", dev.tewheel.elf.ElfMachine.X86_64, LinkerHost.host().subfolders())
             .orElseThrow());
   }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * te-runtime's loader model against glibc itself. Each case runs twice in a child process with the case's
  * {@code LD_LIBRARY_PATH} and current directory: {@code dlopen_probe} (a C program calling dlopen, the oracle) and
- * {@link LoaderPrediction} (te-runtime's {@link LiveLoader#open}); their answers must be equal: whether dlopen
+ * {@link LoaderPrediction} (the loader model over te-runtime's live host); their answers must be equal: whether dlopen
  * succeeds and which file each name maps. The probe carries the JVM launcher's DT_RPATH, so both processes have the
  * same executable search path. Every fixture is a library gcc links here.
  */
