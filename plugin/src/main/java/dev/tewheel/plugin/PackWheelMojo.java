@@ -44,9 +44,11 @@ public class PackWheelMojo extends TeMojo {
   @Parameter(property = "te.version")
   String version;
 
+  /** The Python tag of the file name and WHEEL's Tag line (PEP 425), e.g. py3 or cp312. */
   @Parameter(property = "te.pythonTag", defaultValue = PackRequest.DEFAULT_PYTHON_TAG)
   String pythonTag;
 
+  /** The ABI tag of the file name and WHEEL's Tag line (PEP 425), e.g. none or cp312. */
   @Parameter(property = "te.abiTag", defaultValue = PackRequest.DEFAULT_ABI_TAG)
   String abiTag;
 
@@ -54,12 +56,15 @@ public class PackWheelMojo extends TeMojo {
   @Parameter(property = "te.metadataFile")
   File metadataFile;
 
+  /** A generated METADATA's Summary: one line. */
   @Parameter(property = "te.summary")
   String summary;
 
+  /** A generated METADATA's Requires-Python, e.g. {@code >=3.10}. */
   @Parameter(property = "te.requiresPython")
   String requiresPython;
 
+  /** A generated METADATA's Requires-Dist lines, one requirement each (PEP 508), e.g. {@code torch>=2.1}. */
   @Parameter(property = "te.requiresDist")
   List<String> requiresDist;
 
@@ -75,9 +80,11 @@ public class PackWheelMojo extends TeMojo {
   @Parameter(property = "te.floorExtra")
   String floorExtra;
 
+  /** A generated METADATA's License: one line. */
   @Parameter(property = "te.license")
   String license;
 
+  /** A generated METADATA's Home-page URL. */
   @Parameter(property = "te.homePage")
   String homePage;
 

@@ -154,8 +154,11 @@ public final class NcclEpJit {
     if (variables.containsKey(BUILD_INCLUDE_ENV) || set(variables, "NCCL_HOME") != null) {
       return Optional.empty();
     }
-    return sitePackages.map(s -> s.resolve("nvidia/nccl/include")).filter(p -> Files.isRegularFile(p.resolve(
-        "nccl.h")));
+    if (sitePackages.isEmpty()) {
+      return Optional.empty();
+    }
+    Path include = sitePackages.get().resolve("nvidia/nccl/include");
+    return Files.isRegularFile(include.resolve("nccl.h")) ? Optional.of(include) : Optional.empty();
   }
 
   /**
@@ -257,8 +260,11 @@ public final class NcclEpJit {
   public record CacheCandidate(Optional<Path> folder, String from) {
     /** Why it is never used: it is the JIT's own default, {@link #SHARED_CACHE}. */
     public Optional<String> shared() {
-      return folder.filter(f -> f.normalize().equals(SHARED_CACHE)).map(f -> from + " gives " + f + ", NCCL EP's"
-          + " own default, which every user of this machine shares: never used");
+      if (folder.isEmpty() || !folder.get().normalize().equals(SHARED_CACHE)) {
+        return Optional.empty();
+      }
+      return Optional.of(from + " gives " + folder.get() + ", NCCL EP's own default, which every user of this"
+          + " machine shares: never used");
     }
   }
 

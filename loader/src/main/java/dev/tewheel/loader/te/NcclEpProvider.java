@@ -75,11 +75,13 @@ public final class NcclEpProvider {
    */
   public static List<Path> candidates(Optional<Path> home, Optional<Path> coreFolder, int major) {
     List<Path> files = new ArrayList<>();
-    for (Optional<Path> folder : List.of(home.map(h -> h.resolve("lib")), coreFolder)) {
-      if (folder.isPresent()) {
-        files.add(folder.get().resolve(NcclEpLibraryName.soname(major)));
-        files.add(folder.get().resolve(NcclEpLibraryName.BASE));
-      }
+    if (home.isPresent()) {
+      files.add(home.get().resolve("lib").resolve(NcclEpLibraryName.soname(major)));
+      files.add(home.get().resolve("lib").resolve(NcclEpLibraryName.BASE));
+    }
+    if (coreFolder.isPresent()) {
+      files.add(coreFolder.get().resolve(NcclEpLibraryName.soname(major)));
+      files.add(coreFolder.get().resolve(NcclEpLibraryName.BASE));
     }
     return files;
   }

@@ -290,7 +290,8 @@ public final class TeLoadSequence {
 
   /** A variable of the host; empty when unset or empty (TE treats both alike). */
   static Optional<String> env(Host host, String name) {
-    return host.getenv(name).filter(v -> !v.isEmpty());
+    Optional<String> value = host.getenv(name);
+    return value.isPresent() && value.get().isEmpty() ? Optional.empty() : value;
   }
 
   /** A step's answer before provenance is added. */
