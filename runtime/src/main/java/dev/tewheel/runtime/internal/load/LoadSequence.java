@@ -235,8 +235,7 @@ public final class LoadSequence {
    * {@code dependencies} load TE's world and NCCL, then {@link #prepareJit}, then TE itself by path.
    */
   public LoadedLibrary transformerEngine(Path te, Consumer<NativeWorld> dependencies) {
-    Optional<Path> other = LinkerHost.loadedFile(te.getFileName().toString())
-        .filter(p -> !WheelLibPaths.sameFile(p, te));
+    Optional<Path> other = LinkerHost.loadedElsewhere(te.getFileName().toString(), te);
     if (other.isPresent()) {
       throw failure(te.getFileName() + " is already loaded by another component from " + other.get()
           + "; loading " + te + " beside it would give this process two copies");

@@ -54,7 +54,8 @@ public final class NcclGate {
     String note = "";
     NcclStatus.Source source;
     if (existing.isPresent()) {
-      // Nothing is opened: the copy mapped is read through its handle.
+      // Used, not refused as a second NCCL EP or TE is (LinkerHost.loadedElsewhere): NCCL EP binds to the copy
+      // mapped whatever te-runtime would choose. Nothing is opened: that copy is read through its handle.
       source = NcclStatus.Source.ALREADY_MAPPED;
       if (configured != null && !WheelLibPaths.sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
