@@ -190,15 +190,16 @@ public final class LoadSequence {
   }
 
   private NcclVersion ncclEpVersion(Symbols symbols, Path file) {
-    int[] code = new int[1];
-    int status = VersionGetter.call(symbols.address("ncclEpGetVersion"), code);
-    if (status != 0 || code[0] < 0) {
-      throw failure("ncclEpGetVersion of " + file + " returned status " + status);
+    int code;
+    try {
+      code = VersionGetter.read(symbols.address("ncclEpGetVersion"), 0, "ncclEpGetVersion of " + file);
+    } catch (IllegalStateException e) {
+      throw failure(e.getMessage());
     }
     try {
-      return Resolver.version(NcclEpVersion.fromCode(code[0]));
+      return Resolver.version(NcclEpVersion.fromCode(code));
     } catch (IllegalArgumentException e) {
-      throw failure("ncclEpGetVersion of " + file + " reported " + code[0]
+      throw failure("ncclEpGetVersion of " + file + " reported " + code
           + ", which is no MAJOR*10000 + MINOR*100 + PATCH", e);
     }
   }

@@ -176,12 +176,7 @@ public final class NcclGate {
     if (function.isEmpty()) {
       return Optional.empty();
     }
-    int[] code = new int[1];
-    int status = VersionGetter.call(function.get(), code);
-    if (status != 0 || code[0] <= 0) {
-      throw new IllegalStateException("ncclGetVersion of " + file + " failed with status " + status);
-    }
-    return Optional.of(NcclVersion.fromCode(code[0]));
+    return Optional.of(NcclVersion.fromCode(VersionGetter.read(function.get(), 1, "ncclGetVersion of " + file)));
   }
 
   /** A gate that fails before any version is read. */
