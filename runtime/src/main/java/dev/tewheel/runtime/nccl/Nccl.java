@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.error.NcclException;
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
+import dev.tewheel.runtime.internal.ffm.FunctionTable;
 import dev.tewheel.runtime.internal.ffm.NativeCalls;
 import dev.tewheel.runtime.internal.ffm.NcclFunction;
 import dev.tewheel.runtime.internal.ffm.Symbols;
@@ -27,8 +28,8 @@ import java.util.Objects;
 public final class Nccl {
   private final NcclVersion version;
   private final Symbols symbols;
-  /** Each function bound once, its status checked inside the handle; a function NCCL lacks throws when called. */
-  private final MethodHandle[] bound = new MethodHandle[NcclFunction.values().length];
+  /** Each function's {@code ncclResult_t} is checked inside its handle (throwing {@link NcclException}). */
+  private final FunctionTable functions;
 
   /**
    * te-runtime's own: {@link dev.tewheel.runtime.TeRuntime#loadNccl()} makes the process's one (its {@link Symbols}
@@ -37,6 +38,7 @@ public final class Nccl {
   public Nccl(NcclVersion version, Symbols symbols) {
     this.version = version;
     this.symbols = symbols;
+    this.functions = new FunctionTable(symbols, NcclFunction.values().length, new ErrorText(this));
   }
 
   /** The file the dynamic linker mapped. */
@@ -146,17 +148,21 @@ public final class Nccl {
     }
   }
 
-  /** The function's handle; an {@code ncclResult_t} is checked inside it (throwing {@link NcclException}). */
   private MethodHandle bound(NcclFunction f) {
-    MethodHandle handle = bound[f.ordinal()];
-    if (handle == null) { // a benign race: Symbols hands out one handle per key
-      handle = symbols.function(f.symbol, f.descriptor);
-      if (JAVA_INT.equals(f.descriptor.returnLayout().orElse(null))) {
-        handle = NativeCalls.checked(handle, (name, result) -> new NcclException(name, result, errorString(result)),
-            f.symbol);
-      }
-      bound[f.ordinal()] = handle;
+    return functions.get(f.ordinal(), f.symbol, f.descriptor);
+  }
+
+  /** A failed call's exception, with NCCL's text for its status (a class, not a lambda: made on loadNccl's path). */
+  private static final class ErrorText implements NativeCalls.Failure {
+    private final Nccl nccl;
+
+    ErrorText(Nccl nccl) {
+      this.nccl = nccl;
     }
-    return handle;
+
+    @Override
+    public RuntimeException of(String function, int status) {
+      return new NcclException(function, status, nccl.errorString(status));
+    }
   }
 }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.tewheel.runtime.error.UnresolvedSymbolException;
 import dev.tewheel.runtime.internal.load.LoadedLibrary;
+import dev.tewheel.runtime.internal.ffm.FunctionTable;
 import dev.tewheel.runtime.internal.ffm.NativeCalls;
 import dev.tewheel.runtime.internal.ffm.TeFunction;
 import dev.tewheel.runtime.nccl.Nccl;
@@ -41,8 +42,7 @@ public final class TransformerEngine {
   private final Nccl nccl;
   private final Supplier<Availability> availability;
 
-  /** Each function bound once, on first use; a function the library lacks throws when it is called. */
-  private final MethodHandle[] bound = new MethodHandle[TeFunction.values().length];
+  private final FunctionTable functions;
 
   /**
    * TE's EP backend as te-runtime tracks it, to check TE's preconditions in Java. TE's backend is one per process
@@ -67,6 +67,7 @@ public final class TransformerEngine {
     this.library = library;
     this.nccl = nccl;
     this.availability = availability;
+    this.functions = new FunctionTable(library.symbols(), TeFunction.values().length, null);
   }
 
   /** The file te-runtime opened. */
@@ -421,11 +422,6 @@ public final class TransformerEngine {
   }
 
   private MethodHandle bound(TeFunction f) {
-    MethodHandle handle = bound[f.ordinal()];
-    if (handle == null) { // a benign race: Symbols hands out one handle per key
-      handle = library.symbols().function(f.symbol, f.descriptor);
-      bound[f.ordinal()] = handle;
-    }
-    return handle;
+    return functions.get(f.ordinal(), f.symbol, f.descriptor);
   }
 }

@@ -27,12 +27,24 @@ public final class VersionGetter {
     return Linker.nativeLinker().downcallHandle(address, VERSION_GETTER, Linker.Option.critical(true));
   }
 
-  /** Calls the getter at {@code address}: its status, the code it wrote in {@code version[0]}. */
-  public static int call(MemorySegment address, int[] version) {
+  /**
+   * Calls the getter at {@code address}, which {@code what} names: the code it wrote.
+   *
+   * @param least the least code that is a version: 0 for NCCL EP (whose 0.0.0 is one), 1 for NCCL and the CUDA
+   *     driver (whose 0 is none)
+   * @throws IllegalStateException on a nonzero status or a code below {@code least}
+   */
+  public static int read(MemorySegment address, int least, String what) {
+    int[] version = new int[1];
+    int status;
     try {
-      return (int) at(address).invokeExact(MemorySegment.ofArray(version));
+      status = (int) at(address).invokeExact(MemorySegment.ofArray(version));
     } catch (Throwable t) {
       throw Libc.unexpected(t);
     }
+    if (status != 0 || version[0] < least) {
+      throw new IllegalStateException(what + " failed with status " + status);
+    }
+    return version[0];
   }
 }

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.internal.host;
 
+import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.loader.ElfFiles;
 import dev.tewheel.loader.GlibcVersion;
 import dev.tewheel.loader.Host;
@@ -108,6 +109,12 @@ public final class LinkerHost {
     } finally {
       Libc.dlclose(opened.handle());
     }
+  }
+
+  /** The file of another copy of {@code soname} already loaded, when one is and it is not {@code file}. */
+  public static Optional<Path> loadedElsewhere(String soname, Path file) {
+    Optional<Path> loaded = loadedFile(soname);
+    return loaded.isPresent() && WheelLibPaths.sameFile(loaded.get(), file) ? Optional.empty() : loaded;
   }
 
   /** The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked). */

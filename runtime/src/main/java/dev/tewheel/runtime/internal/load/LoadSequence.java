@@ -190,15 +190,16 @@ public final class LoadSequence {
   }
 
   private NcclVersion ncclEpVersion(Symbols symbols, Path file) {
-    int[] code = new int[1];
-    int status = VersionGetter.call(symbols.address("ncclEpGetVersion"), code);
-    if (status != 0 || code[0] < 0) {
-      throw failure("ncclEpGetVersion of " + file + " returned status " + status);
+    int code;
+    try {
+      code = VersionGetter.read(symbols.address("ncclEpGetVersion"), 0, "ncclEpGetVersion of " + file);
+    } catch (IllegalStateException e) {
+      throw failure(e.getMessage());
     }
     try {
-      return Resolver.version(NcclEpVersion.fromCode(code[0]));
+      return Resolver.version(NcclEpVersion.fromCode(code));
     } catch (IllegalArgumentException e) {
-      throw failure("ncclEpGetVersion of " + file + " reported " + code[0]
+      throw failure("ncclEpGetVersion of " + file + " reported " + code
           + ", which is no MAJOR*10000 + MINOR*100 + PATCH", e);
     }
   }
@@ -235,8 +236,7 @@ public final class LoadSequence {
    * {@code dependencies} load TE's world and NCCL, then {@link #prepareJit}, then TE itself by path.
    */
   public LoadedLibrary transformerEngine(Path te, Consumer<NativeWorld> dependencies) {
-    Optional<Path> other = LinkerHost.loadedFile(te.getFileName().toString())
-        .filter(p -> !WheelLibPaths.sameFile(p, te));
+    Optional<Path> other = LinkerHost.loadedElsewhere(te.getFileName().toString(), te);
     if (other.isPresent()) {
       throw failure(te.getFileName() + " is already loaded by another component from " + other.get()
           + "; loading " + te + " beside it would give this process two copies");

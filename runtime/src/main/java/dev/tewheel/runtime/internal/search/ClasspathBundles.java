@@ -137,12 +137,9 @@ final class ClasspathBundles {
       if (function.isEmpty()) {
         return new Signals(Optional.empty(), libcuda.get() + " lacks cuDriverGetVersion", cudarts);
       }
-      int[] version = new int[1];
-      int status = VersionGetter.call(function.get(), version);
-      if (status != 0 || version[0] <= 0) {
-        return new Signals(Optional.empty(), where + " returned " + status, cudarts);
-      }
-      return new Signals(Optional.of(version[0]), where, cudarts);
+      return new Signals(Optional.of(VersionGetter.read(function.get(), 1, where)), where, cudarts);
+    } catch (IllegalStateException e) {
+      return new Signals(Optional.empty(), e.getMessage(), cudarts);
     } finally {
       Libc.dlclose(opened.handle());
     }

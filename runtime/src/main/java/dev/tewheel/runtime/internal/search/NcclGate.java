@@ -54,7 +54,8 @@ public final class NcclGate {
     String note = "";
     NcclStatus.Source source;
     if (existing.isPresent()) {
-      // Nothing is opened: the copy mapped is read through its handle.
+      // Used, not refused as a second NCCL EP or TE is (LinkerHost.loadedElsewhere): NCCL EP binds to the copy
+      // mapped whatever te-runtime would choose. Nothing is opened: that copy is read through its handle.
       source = NcclStatus.Source.ALREADY_MAPPED;
       if (configured != null && !WheelLibPaths.sameFile(existing.get(), configured)) {
         note = SONAME + " is already loaded by another component from " + existing.get() + ", so NCCL EP binds to"
@@ -175,12 +176,7 @@ public final class NcclGate {
     if (function.isEmpty()) {
       return Optional.empty();
     }
-    int[] code = new int[1];
-    int status = VersionGetter.call(function.get(), code);
-    if (status != 0 || code[0] <= 0) {
-      throw new IllegalStateException("ncclGetVersion of " + file + " failed with status " + status);
-    }
-    return Optional.of(NcclVersion.fromCode(code[0]));
+    return Optional.of(NcclVersion.fromCode(VersionGetter.read(function.get(), 1, "ncclGetVersion of " + file)));
   }
 
   /** A gate that fails before any version is read. */

@@ -296,8 +296,7 @@ public final class Resolver {
     if (chosen.isEmpty() || chosen.get().soname().isEmpty()) {
       return Optional.empty();
     }
-    Optional<Path> loaded = LinkerHost.loadedFile(chosen.get().soname().get());
-    return loaded.isPresent() && WheelLibPaths.sameFile(loaded.get(), chosen.get().file()) ? Optional.empty() : loaded;
+    return LinkerHost.loadedElsewhere(chosen.get().soname().get(), chosen.get().file());
   }
 
   private static Located wheelLib(List<SearchStep> steps, Path folder, boolean hashes) {
