@@ -160,14 +160,19 @@ class TypedEpTest {
     return found;
   }
 
+  /** NCCL EP of a default-layout stand-in wheel_lib laid out under {@code temp}, in this (fresh) JVM. */
+  private static NcclEp loadNcclEp(Path temp) throws Exception {
+    return TeRuntime.builder().wheelLib(Bundles.defaultLayout(temp.resolve("wheel_lib"))).ncclLibrary(Bundles.NCCL)
+        .build().loadNcclEp();
+  }
+
   @Test
   void ownersFreeOnceAndRefuseUseAfterClose() throws Exception {
     FreshJvm.run(getClass(), "owners", temp);
   }
 
   static void owners(Path temp) throws Exception {
-    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
-    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
+    NcclEp ep = loadNcclEp(temp);
     Nccl nccl = ep.nccl();
     NcclEpGroupConfig config = NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(4)
         .maxDispatchTokensPerRank(2).maxRecvTokensPerRank(2).maxTokenBytes(16).numTopk(1).enableMask(true).build();
@@ -209,8 +214,7 @@ class TypedEpTest {
 
   /** One rank, low latency: the mask NCCL EP reports follows each update and clean; wrong shapes never reach it. */
   static void masks(Path temp) throws Exception {
-    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
-    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
+    NcclEp ep = loadNcclEp(temp);
     Nccl nccl = ep.nccl();
     NcclEpGroupConfig.Builder config = NcclEpGroupConfig.builder().numExperts(2).maxDispatchTokensPerRank(2)
         .maxTokenBytes(16);
@@ -269,8 +273,7 @@ class TypedEpTest {
     final int topK = TeEpSequenceTest.TOP_K;
     final long[][] routes = TeEpSequenceTest.ROUTES;
     final int slots = tokens * topK;
-    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
-    NcclEp ep = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build().loadNcclEp();
+    NcclEp ep = loadNcclEp(temp);
     Nccl nccl = ep.nccl();
     NcclEpGroupConfig config = NcclEpGroupConfig.builder().algorithm(EpAlgorithm.HIGH_THROUGHPUT).numExperts(experts)
         .maxDispatchTokensPerRank(tokens).maxRecvTokensPerRank(slots).maxTokenBytes(hidden * 4).numTopk(topK).build();
