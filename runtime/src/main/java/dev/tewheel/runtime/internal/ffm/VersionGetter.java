@@ -42,8 +42,13 @@ public final class VersionGetter {
     } catch (Throwable t) {
       throw Libc.unexpected(t);
     }
-    if (status != 0 || version[0] < least) {
-      throw new IllegalStateException(what + " failed with status " + status);
+    if (status != 0) {
+      throw new IllegalStateException(what + " failed with status " + status + "; expected 0 (success): the library is"
+          + " damaged or not a release build of it; use one");
+    }
+    if (version[0] < least) {
+      throw new IllegalStateException(what + " succeeded but wrote version code " + version[0] + "; expected "
+          + least + " or more (a version): use a release build of the library, which reports its version");
     }
     return version[0];
   }
