@@ -389,7 +389,7 @@ public final class NcclEpJit {
 
   /** {@code #define CUDA_VERSION 13000} is 13.0. */
   private static Optional<String> fromCudaH(Path header) {
-    return firstMatch(header, 16 << 20, Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")).map(m -> {
+    return firstMatch(header, MAX_HEADER_BYTES, Pattern.compile("#define\\s+CUDA_VERSION\\s+(\\d+)")).map(m -> {
       try {
         int code = Integer.parseInt(m.group(1));
         return code / 1000 + "." + code % 1000 / 10;
@@ -399,9 +399,15 @@ public final class NcclEpJit {
     });
   }
 
-  /** NCCL_MAJOR.NCCL_MINOR.NCCL_PATCH of nccl.h. */
+  /** The largest header read (real ones are tens of KiB): a larger one is not read, so memory stays bounded. */
+  static final long MAX_HEADER_BYTES = 16 << 20;
+
+  /** NCCL_MAJOR.NCCL_MINOR.NCCL_PATCH of nccl.h; empty when it is no regular file or is larger than a header is. */
   static Optional<String> ncclHeaderVersion(Path header) {
     try {
+      if (!Files.isRegularFile(header) || Files.size(header) > MAX_HEADER_BYTES) {
+        return Optional.empty();
+      }
       String text = Files.readString(header, StandardCharsets.ISO_8859_1);
       List<String> parts = new ArrayList<>();
       for (String name : List.of("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")) {
@@ -421,6 +427,9 @@ public final class NcclEpJit {
   static Map<String, String> defines(Path configH) {
     Map<String, String> result = new HashMap<>();
     try {
+      if (!Files.isRegularFile(configH) || Files.size(configH) > MAX_HEADER_BYTES) {
+        return result;
+      }
       Matcher m = Pattern.compile("#define\\s+(\\w+)\\s+\"([^\"]*)\"").matcher(Files.readString(configH,
           StandardCharsets.ISO_8859_1));
       while (m.find()) {

@@ -180,4 +180,20 @@ class NcclEpJitTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     return file;
   }
+
+  @Test
+  void aHeaderLargerThanAnyRealOneIsNotReadSoMemoryStaysBounded() throws IOException {
+    String defines = "#define NCCL_MAJOR 2\n#define NCCL_MINOR 30\n#define NCCL_PATCH 4\n"
+        + "#define NCCL_EP_JIT_SOURCE_DIR \"/build/include\"\n";
+    Path small = Files.writeString(temp.resolve("nccl.h"), defines);
+    assertEquals(Optional.of("2.30.4"), NcclEpJit.ncclHeaderVersion(small));
+    assertEquals(Map.of("NCCL_EP_JIT_SOURCE_DIR", "/build/include"), NcclEpJit.defines(small));
+    Path huge = Files.writeString(temp.resolve("huge.h"), defines);
+    try (var file = java.nio.channels.FileChannel.open(huge, java.nio.file.StandardOpenOption.WRITE)) {
+      file.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), NcclEpJit.MAX_HEADER_BYTES); // sparse: no disk used
+    }
+    assertEquals(Optional.empty(), NcclEpJit.ncclHeaderVersion(huge));
+    assertEquals(Map.of(), NcclEpJit.defines(huge));
+    assertEquals(Optional.empty(), NcclEpJit.ncclHeaderVersion(temp)); // a folder is no header
+  }
 }
