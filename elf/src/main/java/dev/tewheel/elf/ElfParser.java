@@ -60,7 +60,7 @@ final class ElfParser {
     if (start.get(6) != 1) {
       throw new ElfFormatException(name, IDENT, 6, "unknown ELF version 0x" + hex(start.get(6)));
     }
-    ElfInput in = new ElfInput(source, data.order(), is64);
+    ElfInput in = new ElfInput(source, data.order(), is64, true);
     int headerSize = RawFileHeader.SIZE.of(is64);
     in.checkRange(FILE_HEADER, 0, headerSize);
     RawFileHeader h = RawFileHeader.decode(start.order(data.order()), is64);

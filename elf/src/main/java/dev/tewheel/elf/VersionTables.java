@@ -86,7 +86,8 @@ final class VersionTables {
   /** Walks Verdef records; {@code declared} is DT_VERDEFNUM, or -1 to follow vd_next to its end. */
   private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Counter counter,
       Map<Integer, Version> out, List<String> names) throws IOException {
-    walk(VERDEF, input, at, declared, counter, offset -> {
+    for (Chain chain = new Chain(VERDEF, input, at, declared, counter); chain.hasNext(); ) {
+      long offset = chain.next();
       RawVerdef def = RawVerdef.decode(input.read(VERDEF, offset, RawVerdef.SIZE));
       requireVersion1(input, VERDEF, offset, "vd_version", def.version());
       // The first Verdaux holds the version's own name; later ones name its parents.
@@ -99,21 +100,24 @@ final class VersionTables {
           out.put(def.index() & 0x7fff, new Version(name, Optional.empty()));
         }
       }
-      return def.next();
-    });
+      chain.follow(def.next());
+    }
   }
 
   /** Walks Verneed records and each one's Vernaux chain; {@code declared} is DT_VERNEEDNUM or -1. */
   private static void readNeeds(ElfInput input, long at, long declared, StringTable strings, Counter counter,
       Map<Integer, Version> out, List<VersionNeed> needs) throws IOException {
-    walk(VERNEED, input, at, declared, counter, offset -> {
+    for (Chain chain = new Chain(VERNEED, input, at, declared, counter); chain.hasNext(); ) {
+      long offset = chain.next();
       RawVerneed need = RawVerneed.decode(input.read(VERNEED, offset, RawVerneed.SIZE));
       requireVersion1(input, VERNEED, offset, "vn_version", need.version());
       String file = strings.at(need.file());
       List<String> versions = new ArrayList<>();
       Set<String> weak = new HashSet<>();
       Set<String> hidden = new HashSet<>();
-      walk(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter, auxAt -> {
+      for (Chain auxes = new Chain(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter);
+          auxes.hasNext(); ) {
+        long auxAt = auxes.next();
         RawVernaux aux = RawVernaux.decode(input.read(VERNEED, auxAt, RawVernaux.SIZE));
         String name = strings.at(aux.name());
         versions.add(name);
@@ -124,11 +128,11 @@ final class VersionTables {
           hidden.add(name);
         }
         out.put(aux.other() & 0x7fff, new Version(name, Optional.of(file)));
-        return aux.next();
-      });
+        auxes.follow(aux.next());
+      }
       needs.add(new VersionNeed(file, versions, weak, hidden));
-      return need.next();
-    });
+      chain.follow(need.next());
+    }
   }
 
   /** Only version 1 of either record is defined; a record of another would be misread. */
@@ -139,25 +143,46 @@ final class VersionTables {
     }
   }
 
-  /** Reads the record at an offset and gives its next field: the distance to the following one, 0 after the last. */
-  private interface ChainedRecord {
-    long read(long offset) throws IOException;
-  }
-
   /**
-   * Walks a chain of version records, each linked to the next by its next field, every one counted against the
-   * cap: {@code declared} records (a DT_VER*NUM or an aux count), or to the end when -1.
+   * A chain of version records, each linked to the next by its next field (0 after the last), every one counted
+   * against the cap: {@code declared} records (a DT_VER*NUM or an aux count), or to the end when -1. A cursor rather
+   * than a callback, so that a cold process links no lambda per parse.
    */
-  private static void walk(String structure, ElfInput input, long at, long declared, Counter counter,
-      ChainedRecord record) throws IOException {
-    long offset = at;
-    for (long i = 0; declared < 0 || i < declared; i++) {
+  private static final class Chain {
+    private final String structure;
+    private final ElfInput input;
+    private final long declared;
+    private final Counter counter;
+    private long offset;
+    private long visited;
+    private boolean ended;
+
+    Chain(String structure, ElfInput input, long at, long declared, Counter counter) {
+      this.structure = structure;
+      this.input = input;
+      this.offset = at;
+      this.declared = declared;
+      this.counter = counter;
+    }
+
+    boolean hasNext() {
+      return !ended && (declared < 0 || visited < declared);
+    }
+
+    /** The offset of the next record, counted against the cap. */
+    long next() throws ElfFormatException {
       counter.visit(structure, offset);
-      long next = record.read(offset);
+      visited++;
+      return offset;
+    }
+
+    /** Follows the record's next field. */
+    void follow(long next) throws ElfFormatException {
       if (next == 0) {
-        return;
+        ended = true;
+      } else {
+        offset = input.add(structure, offset, next);
       }
-      offset = input.add(structure, offset, next);
     }
   }
 

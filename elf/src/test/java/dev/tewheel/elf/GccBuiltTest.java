@@ -189,6 +189,20 @@ class GccBuiltTest {
     }
   }
 
+  @Test
+  void libcIsReadInAFewPositionalReads() throws Exception {
+    // glibc's libc.so.6 has about forty version definitions and a dozen needs: one read per record was about a
+    // hundred reads a parse, which a cold process pays for in the interpreter; small reads now share a window.
+    Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+    assertTrue(Files.isRegularFile(libc), libc + " is missing: this test needs Debian's libc6");
+    try (CountingByteSource source = new CountingByteSource(ByteSource.open(libc))) {
+      ElfFile elf = ElfFile.read(source);
+      assertTrue(elf.versionDefinitions().size() > 30, elf.versionDefinitions() + "");
+      assertTrue(source.readCount() <= 24, source.readCount() + " reads");
+      assertEquals(Facts.of(elf), Facts.of(ElfFile.read(ByteSource.of(Files.readAllBytes(libc), "libc in memory"))));
+    }
+  }
+
   /** A copy of {@code original} with e_shoff, e_shnum and e_shstrndx zeroed (x86_64 only). */
   private Path withoutSectionHeaders(Path original) throws IOException {
     Path copy = dir.resolve(original.getFileName() + ".noshdr");

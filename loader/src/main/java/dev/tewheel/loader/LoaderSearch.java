@@ -94,48 +94,76 @@ public final class LoaderSearch {
     return walk(host, library, elf, preloads, true).closure();
   }
 
-  /** The load check's entries, and every distinct entry bound, in breadth-first order. */
-  private record Walk(List<Binding> reported, List<Binding> closure) {}
-
   private static Walk walk(Host host, Path library, ElfFile elf, Map<String, Path> preloads, boolean followMapped) {
-    ElfMachine machine = elf.header().machine();
     Set<String> names = new HashSet<>();
     names.add(library.getFileName().toString());
     if (elf.soname().isPresent()) {
       names.add(elf.soname().get());
     }
-    List<Binding> result = new ArrayList<>();
-    List<Binding> closure = new ArrayList<>();
+    Walk walk = new Walk(host, elf.header().machine(), preloads, followMapped);
     // dlopen's RTLD_CALLMAP: the opened object records no loader; the executable's RPATH still applies.
-    NeededClosure.walk(library.toAbsolutePath(), elf, names, new NeededClosure.Binder<Path, Binding>() {
-      @Override
-      public Binding bind(NeededClosure.Node<Path> owner, String name) {
-        return find(host, name, neededBy(owner), chain(owner), machine, preloads);
-      }
+    NeededClosure.walk(library.toAbsolutePath(), elf, names, walk, walk);
+    return walk;
+  }
 
-      @Override
-      public Optional<NeededClosure.Next<Path>> next(Binding found) {
-        if (found.file().isEmpty() || !(followMapped || isSearched(found.foundBy()))) {
-          return Optional.empty();
-        }
-        try {
-          return Optional.of(new NeededClosure.Next<>(found.file().get(),
-              ElfFiles.readWithoutSymbols(found.file().get())));
-        } catch (IOException e) {
-          return Optional.empty(); // unreadable here; the machine check passed, and dlopen will say more
-        }
+  /**
+   * One walk of a load: binds each name by glibc's search and keeps the load check's entries and every distinct
+   * entry bound, in breadth-first order. A class rather than a binder and a lambda, so that a cold process links
+   * no lambda for it.
+   */
+  private static final class Walk
+      implements NeededClosure.Binder<Path, Binding>, NeededClosure.Visitor<Path, Binding> {
+    private final Host host;
+    private final ElfMachine machine;
+    private final Map<String, Path> preloads;
+    private final boolean followMapped;
+    private final List<Binding> reported = new ArrayList<>();
+    private final List<Binding> closure = new ArrayList<>();
+
+    Walk(Host host, ElfMachine machine, Map<String, Path> preloads, boolean followMapped) {
+      this.host = host;
+      this.machine = machine;
+      this.preloads = preloads;
+      this.followMapped = followMapped;
+    }
+
+    List<Binding> reported() {
+      return List.copyOf(reported);
+    }
+
+    List<Binding> closure() {
+      return List.copyOf(closure);
+    }
+
+    @Override
+    public Binding bind(NeededClosure.Node<Path> owner, String name) {
+      return find(host, name, neededBy(owner), chain(owner), machine, preloads);
+    }
+
+    @Override
+    public Optional<NeededClosure.Next<Path>> next(Binding found) {
+      if (found.file().isEmpty() || !(followMapped || isSearched(found.foundBy()))) {
+        return Optional.empty();
       }
-    }, (owner, name, found, first) -> {
+      try {
+        return Optional.of(new NeededClosure.Next<>(found.file().get(),
+            ElfFiles.readWithoutSymbols(found.file().get())));
+      } catch (IOException e) {
+        return Optional.empty(); // unreadable here; the machine check passed, and dlopen will say more
+      }
+    }
+
+    @Override
+    public void needed(NeededClosure.Node<Path> owner, String name, Binding found, boolean first) {
       if (first) {
         closure.add(found);
       }
       Binding asked = new Binding(name, neededBy(owner), found.file(), found.foundBy(), found.detail(), List.of());
       asked = asked.file().isEmpty() ? asked : withVersions(asked, owner.elf());
       if (owner.loader() == null || !asked.found()) {
-        result.add(asked);
+        reported.add(asked);
       }
-    });
-    return new Walk(List.copyOf(result), List.copyOf(closure));
+    }
   }
 
   private static String neededBy(NeededClosure.Node<Path> node) {
