@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -398,14 +399,14 @@ public final class LoaderSearch {
 
   /** Only the first 20 bytes are read, as the libraries may be huge; only a regular file is ever opened. */
   private static Probe probe(Path file, ElfMachine machine) {
-    if (!Files.exists(file)) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class); // one stat, links followed
+    } catch (IOException e) {
       return Probe.MISSING;
     }
-    if (!Files.isRegularFile(file)) {
-      return Files.isDirectory(file) ? Probe.INVALID : Probe.MISSING;
-    }
-    if (!Files.isReadable(file)) {
-      return Probe.MISSING; // EACCES: the loader goes on
+    if (!attributes.isRegularFile()) {
+      return attributes.isDirectory() ? Probe.INVALID : Probe.MISSING;
     }
     byte[] ident = new byte[20];
     try (InputStream in = Files.newInputStream(file)) {
@@ -413,7 +414,7 @@ public final class LoaderSearch {
         return Probe.INVALID;
       }
     } catch (IOException e) {
-      return Probe.MISSING;
+      return Probe.MISSING; // EACCES (open, as glibc's, decides by the effective user) and the like: the loader goes on
     }
     if (ident[0] != 0x7f || ident[1] != 'E' || ident[2] != 'L' || ident[3] != 'F') {
       return Probe.INVALID;

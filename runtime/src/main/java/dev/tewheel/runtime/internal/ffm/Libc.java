@@ -237,7 +237,8 @@ public final class Libc {
    * none of the three); null on another C library.
    */
   public static String glibcVersion() {
-    return LINKER.defaultLookup().find("gnu_get_libc_version").map(f -> string(call(f, 0, 0, 0))).orElse(null);
+    Optional<MemorySegment> function = LINKER.defaultLookup().find("gnu_get_libc_version");
+    return function.isPresent() ? string(call(function.get(), 0, 0, 0)) : null;
   }
 
   /**
@@ -382,8 +383,11 @@ public final class Libc {
   }
 
   private static MemorySegment libc(String name) {
-    return LINKER.defaultLookup().find(name)
-        .orElseThrow(() -> new UnsatisfiedLinkError("Unresolved symbol: " + name + " in the C library"));
+    Optional<MemorySegment> symbol = LINKER.defaultLookup().find(name);
+    if (symbol.isEmpty()) {
+      throw new UnsatisfiedLinkError("Unresolved symbol: " + name + " in the C library");
+    }
+    return symbol.get();
   }
 
   /**

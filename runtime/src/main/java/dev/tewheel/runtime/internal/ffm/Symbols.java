@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,7 +33,11 @@ public final class Symbols {
   public MemorySegment address(String name) {
     MemorySegment address = addresses.get(name);
     if (address == null) {
-      address = Libc.dlsym(handle, name).orElseThrow(() -> new UnresolvedSymbolException(name, file.toString()));
+      Optional<MemorySegment> found = Libc.dlsym(handle, name);
+      if (found.isEmpty()) {
+        throw new UnresolvedSymbolException(name, file.toString());
+      }
+      address = found.get();
       addresses.put(name, address);
     }
     return address;

@@ -121,7 +121,8 @@ public final class LinkerHost {
   private record LiveMapped(List<Host.Mapped> listed) implements Host.MappedObjects {
     @Override
     public Optional<Host.Mapped> find(String soname) {
-      return loadedFile(soname).map(file -> new Host.Mapped(soname, file, Host.Scope.LOCAL));
+      Optional<Path> file = loadedFile(soname);
+      return file.isPresent() ? Optional.of(new Host.Mapped(soname, file.get(), Host.Scope.LOCAL)) : Optional.empty();
     }
   }
 
@@ -135,7 +136,7 @@ public final class LinkerHost {
     static final Optional<Hwcaps.Cpu> CPU = readX86Cpu();
     static final List<String> SUBFOLDERS = Hwcaps.subfolders(GLIBC, CPU);
     /** On x86-64 {@code haswell} or {@code xeon_phi} for such Intel CPUs, else AT_PLATFORM's. */
-    static final Optional<String> PLATFORM = CPU.map(Hwcaps::x86Platform);
+    static final Optional<String> PLATFORM = CPU.isPresent() ? Optional.ofNullable(Hwcaps.x86Platform(CPU.get())) : Optional.empty();
     static final Optional<String> LIB = lib();
     static final Optional<Host.Executable> EXECUTABLE = executable();
   }
@@ -146,8 +147,13 @@ public final class LinkerHost {
    * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
    */
   private static Optional<String> lib() {
-    return loadedFile("libc.so.6").map(Path::getParent).map(Path::toString)
-        .map(folder -> folder.replaceFirst("^/(usr/)?", "")).filter(folder -> !folder.isEmpty());
+    Optional<Path> libc = loadedFile("libc.so.6");
+    if (libc.isEmpty() || libc.get().getParent() == null) {
+      return Optional.empty();
+    }
+    String folder = libc.get().getParent().toString();
+    folder = folder.startsWith("/usr/") ? folder.substring(5) : folder.startsWith("/") ? folder.substring(1) : folder;
+    return folder.isEmpty() ? Optional.empty() : Optional.of(folder);
   }
 
   /** The executable; empty when /proc/self/exe cannot be read as ELF. */
@@ -251,7 +257,8 @@ public final class LinkerHost {
   /** glibc's major and minor from gnu_get_libc_version(); empty on another C library. */
   private static Optional<GlibcVersion> glibcVersion() {
     try {
-      return Optional.ofNullable(Libc.glibcVersion()).map(GlibcVersion::parse);
+      String version = Libc.glibcVersion();
+      return version == null ? Optional.empty() : Optional.ofNullable(GlibcVersion.parse(version));
     } catch (RuntimeException e) {
       return Optional.empty();
     }

@@ -148,7 +148,9 @@ public final class TrustedFolder {
   private static Path walk(Path checked, Path real, boolean last) throws Refusal, IOException {
     int me = Libc.geteuid();
     List<String> names = new ArrayList<>();
-    real.forEach(name -> names.add(name.toString()));
+    for (Path name : real) {
+      names.add(name.toString());
+    }
     Path at = real.getRoot();
     int fd = Libc.openFolder(Libc.AT_FDCWD, "/");
     if (fd < 0) {
