@@ -1,6 +1,7 @@
 package dev.tewheel.elf;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,13 +39,13 @@ final class VersionTables {
 
   static VersionTables read(ElfInput input, DynamicTable dynamic, AddressMap addresses, StringTable strings)
       throws IOException {
-    Counter counter = new Counter(input);
+    Records records = new Records(input);
     Map<Integer, Version> defined = new HashMap<>();
     List<String> definitions = new ArrayList<>();
     if (dynamic.has(DynamicTable.DT_VERDEF)) {
       long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_VERDEF, 0), "DT_VERDEF", input,
           DynamicTable.STRUCTURE, dynamic.offset());
-      readDefinitions(input, at, dynamic.value(DynamicTable.DT_VERDEFNUM, -1), strings, counter, defined,
+      readDefinitions(input, at, dynamic.value(DynamicTable.DT_VERDEFNUM, -1), strings, records, defined,
           definitions);
     }
     Map<Integer, Version> needed = new HashMap<>();
@@ -52,7 +53,7 @@ final class VersionTables {
     if (dynamic.has(DynamicTable.DT_VERNEED)) {
       long at = addresses.offsetOf(dynamic.value(DynamicTable.DT_VERNEED, 0), "DT_VERNEED", input,
           DynamicTable.STRUCTURE, dynamic.offset());
-      readNeeds(input, at, dynamic.value(DynamicTable.DT_VERNEEDNUM, -1), strings, counter, needed, needs);
+      readNeeds(at, dynamic.value(DynamicTable.DT_VERNEEDNUM, -1), strings, records, needed, needs);
     }
     return new VersionTables(Map.copyOf(defined), List.copyOf(definitions), Map.copyOf(needed), List.copyOf(needs));
   }
@@ -84,41 +85,36 @@ final class VersionTables {
   }
 
   /** Walks Verdef records; {@code declared} is DT_VERDEFNUM, or -1 to follow vd_next to its end. */
-  private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Counter counter,
+  private static void readDefinitions(ElfInput input, long at, long declared, StringTable strings, Records records,
       Map<Integer, Version> out, List<String> names) throws IOException {
-    for (Chain chain = new Chain(VERDEF, input, at, declared, counter); chain.hasNext(); ) {
-      long offset = chain.next();
-      RawVerdef def = RawVerdef.decode(input.read(VERDEF, offset, RawVerdef.SIZE));
-      requireVersion1(input, VERDEF, offset, "vd_version", def.version());
+    for (Records.Chain defs = records.chain(VERDEF, at, declared); defs.hasNext(); ) {
+      RawVerdef def = RawVerdef.decode(defs.next(RawVerdef.SIZE));
+      defs.requireVersion1("vd_version", def.version());
       // The first Verdaux holds the version's own name; later ones name its parents.
       if (def.count() > 0) {
-        long auxAt = input.add(VERDEF, offset, def.aux());
-        RawVerdaux aux = RawVerdaux.decode(input.read(VERDEF, auxAt, RawVerdaux.SIZE));
+        RawVerdaux aux = RawVerdaux.decode(input.read(VERDEF, defs.at(def.aux()), RawVerdaux.SIZE));
         String name = strings.at(aux.name());
         names.add(name);
         if ((def.flags() & RawVerdef.VER_FLG_BASE) == 0) {
           out.put(def.index() & 0x7fff, new Version(name, Optional.empty()));
         }
       }
-      chain.follow(def.next());
+      defs.follow(def.next());
     }
   }
 
   /** Walks Verneed records and each one's Vernaux chain; {@code declared} is DT_VERNEEDNUM or -1. */
-  private static void readNeeds(ElfInput input, long at, long declared, StringTable strings, Counter counter,
+  private static void readNeeds(long at, long declared, StringTable strings, Records records,
       Map<Integer, Version> out, List<VersionNeed> needs) throws IOException {
-    for (Chain chain = new Chain(VERNEED, input, at, declared, counter); chain.hasNext(); ) {
-      long offset = chain.next();
-      RawVerneed need = RawVerneed.decode(input.read(VERNEED, offset, RawVerneed.SIZE));
-      requireVersion1(input, VERNEED, offset, "vn_version", need.version());
+    for (Records.Chain chain = records.chain(VERNEED, at, declared); chain.hasNext(); ) {
+      RawVerneed need = RawVerneed.decode(chain.next(RawVerneed.SIZE));
+      chain.requireVersion1("vn_version", need.version());
       String file = strings.at(need.file());
       List<String> versions = new ArrayList<>();
       Set<String> weak = new HashSet<>();
       Set<String> hidden = new HashSet<>();
-      for (Chain auxes = new Chain(VERNEED, input, input.add(VERNEED, offset, need.aux()), need.count(), counter);
-          auxes.hasNext(); ) {
-        long auxAt = auxes.next();
-        RawVernaux aux = RawVernaux.decode(input.read(VERNEED, auxAt, RawVernaux.SIZE));
+      for (Records.Chain auxes = records.chain(VERNEED, chain.at(need.aux()), need.count()); auxes.hasNext(); ) {
+        RawVernaux aux = RawVernaux.decode(auxes.next(RawVernaux.SIZE));
         String name = strings.at(aux.name());
         versions.add(name);
         if ((aux.flags() & VersionNeed.VER_FLG_WEAK) != 0) {
@@ -135,69 +131,68 @@ final class VersionTables {
     }
   }
 
-  /** Only version 1 of either record is defined; a record of another would be misread. */
-  private static void requireVersion1(ElfInput input, String structure, long offset, String field, int version)
-      throws ElfFormatException {
-    if (version != 1) {
-      throw input.error(structure, offset, "unsupported " + field + " " + version);
-    }
-  }
-
   /**
-   * A chain of version records, each linked to the next by its next field (0 after the last), every one counted
-   * against the cap: {@code declared} records (a DT_VER*NUM or an aux count), or to the end when -1. A cursor rather
-   * than a callback, so that a cold process links no lambda per parse.
+   * The version records of one file, capped in number across all chains. Each chain links its records by their
+   * next field (0 after the last): {@code declared} records (a DT_VER*NUM or an aux count), or to the end when -1.
+   * A cursor rather than a callback, so that a cold process links no lambda per parse.
    */
-  private static final class Chain {
-    private final String structure;
-    private final ElfInput input;
-    private final long declared;
-    private final Counter counter;
-    private long offset;
-    private long visited;
-    private boolean ended;
-
-    Chain(String structure, ElfInput input, long at, long declared, Counter counter) {
-      this.structure = structure;
-      this.input = input;
-      this.offset = at;
-      this.declared = declared;
-      this.counter = counter;
-    }
-
-    boolean hasNext() {
-      return !ended && (declared < 0 || visited < declared);
-    }
-
-    /** The offset of the next record, counted against the cap. */
-    long next() throws ElfFormatException {
-      counter.visit(structure, offset);
-      visited++;
-      return offset;
-    }
-
-    /** Follows the record's next field. */
-    void follow(long next) throws ElfFormatException {
-      if (next == 0) {
-        ended = true;
-      } else {
-        offset = input.add(structure, offset, next);
-      }
-    }
-  }
-
-  /** Caps the records read. */
-  private static final class Counter {
+  private static final class Records {
     private final ElfInput input;
     private int count;
 
-    Counter(ElfInput input) {
+    Records(ElfInput input) {
       this.input = input;
     }
 
-    void visit(String structure, long offset) throws ElfFormatException {
-      if (++count > Limits.MAX_VERSION_ENTRIES) {
-        throw input.error(structure, offset, "more than " + Limits.MAX_VERSION_ENTRIES + " version records");
+    Chain chain(String structure, long at, long declared) {
+      return new Chain(structure, at, declared);
+    }
+
+    final class Chain {
+      private final String structure;
+      private final long declared;
+      private long offset;
+      private long visited;
+      private boolean ended;
+
+      private Chain(String structure, long at, long declared) {
+        this.structure = structure;
+        this.offset = at;
+        this.declared = declared;
+      }
+
+      boolean hasNext() {
+        return !ended && (declared < 0 || visited < declared);
+      }
+
+      /** The next record's bytes, counted against the cap. */
+      ByteBuffer next(int size) throws IOException {
+        if (++count > Limits.MAX_VERSION_ENTRIES) {
+          throw input.error(structure, offset, "more than " + Limits.MAX_VERSION_ENTRIES + " version records");
+        }
+        visited++;
+        return input.read(structure, offset, size);
+      }
+
+      /** Only version 1 of either record is defined; a record of another would be misread. */
+      void requireVersion1(String field, int version) throws ElfFormatException {
+        if (version != 1) {
+          throw input.error(structure, offset, "unsupported " + field + " " + version);
+        }
+      }
+
+      /** The file offset {@code delta} bytes after the current record. */
+      long at(long delta) throws ElfFormatException {
+        return input.add(structure, offset, delta);
+      }
+
+      /** Follows the current record's next field. */
+      void follow(long next) throws ElfFormatException {
+        if (next == 0) {
+          ended = true;
+        } else {
+          offset = at(next);
+        }
       }
     }
   }
