@@ -2,6 +2,7 @@ package dev.tewheel.loader;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.elf.ElfFile;
+import dev.tewheel.elf.ElfFormatException;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * after the read as before.
  */
 public final class ElfFiles {
+  /** Files up to this size are always read with their symbol tables (see {@link #readWithoutSymbols}). */
+  static final long SMALL_FILE = 16L << 20;
   /** Facts read by path, for the search and the prediction. */
   private static final Map<Path, Entry> FILES = new ConcurrentHashMap<>();
   /** Facts read through an opened descriptor: stamp and bytes of one inode. */
@@ -34,7 +37,14 @@ public final class ElfFiles {
     return read(file, null, true);
   }
 
-  /** {@link ElfFile#readWithoutSymbols(Path)}, or a full read of the unchanged file made before. */
+  /**
+   * {@link ElfFile#readWithoutSymbols(Path)}, or a full read of the unchanged file made before. A file of at most
+   * {@value #SMALL_FILE} bytes is read in full at once: such a file (libc.so.6, libstdc++, a launcher) is nearly
+   * always a member of a load's scope, whose symbols the prediction or the floor check reads next, and its symbol
+   * tables cost a few reads where a second parse costs the whole file's again. A larger one (a GPU library of
+   * hundreds of megabytes, whose symbol table can hold tens of thousands of names) is read with its symbols only
+   * when they are asked for.
+   */
   public static ElfFile readWithoutSymbols(Path file) throws IOException {
     return read(file, null, false);
   }
@@ -63,11 +73,21 @@ public final class ElfFiles {
     if (pinned == null) {
       WheelLibPaths.regularFile(file);
     }
-    ElfFile elf = symbols ? ElfFile.read(source) : ElfFile.readWithoutSymbols(source);
+    ElfFile elf = symbols ? ElfFile.read(source) : stamp.size() <= SMALL_FILE ? readSmall(source)
+        : ElfFile.readWithoutSymbols(source);
     if (pinned != null || stamp.equals(FileStamp.of(source))) {
-      cache.put(key, new Entry(stamp, symbols, elf));
+      cache.put(key, new Entry(stamp, elf.hasDynamicSymbols(), elf));
     }
     return elf;
+  }
+
+  /** A full read, or one without symbols when only the symbol tables are broken: the caller did not ask for them. */
+  private static ElfFile readSmall(Path source) throws IOException {
+    try {
+      return ElfFile.read(source);
+    } catch (ElfFormatException e) {
+      return ElfFile.readWithoutSymbols(source);
+    }
   }
 
   /** The DT_SONAME of a file; empty when it has none or cannot be read as ELF. */
