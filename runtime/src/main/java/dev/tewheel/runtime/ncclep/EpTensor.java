@@ -71,11 +71,4 @@ public final class EpTensor implements AutoCloseable {
       }
     });
   }
-
-  /** Throws unless {@code tensor} is null (an absent optional tensor) or open. */
-  static void checkOpen(EpTensor tensor) {
-    if (tensor != null) {
-      tensor.segment();
-    }
-  }
 }

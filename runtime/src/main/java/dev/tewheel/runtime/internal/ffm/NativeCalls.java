@@ -1,14 +1,13 @@
 package dev.tewheel.runtime.internal.ffm;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
 /**
- * What the typed bindings share: the status check folded into a bound handle, unwrapping what invokeExact throws,
- * and checking struct arguments.
+ * What the typed bindings share: the status check folded into a bound handle, and unwrapping what invokeExact
+ * throws.
  */
 public final class NativeCalls {
   private static final MethodHandle CHECK;
@@ -47,25 +46,6 @@ public final class NativeCalls {
 
   public static RuntimeException rethrow(Throwable t) {
     return Libc.unexpected(t);
-  }
-
-  /**
-   * Checks a struct argument before it crosses into native code, where NCCL EP asserts (aborting the process) or
-   * TE throws (ending the JVM): NULL only when {@code optional}; otherwise large enough for {@code layout}.
-   */
-  public static MemorySegment struct(String function, String parameter, MemorySegment struct, StructLayout layout,
-      boolean optional) {
-    if (struct == null || struct.equals(MemorySegment.NULL)) {
-      if (optional) {
-        return MemorySegment.NULL;
-      }
-      throw new IllegalArgumentException(function + ": " + parameter + " must not be NULL");
-    }
-    if (struct.byteSize() != 0 && struct.byteSize() < layout.byteSize()) {
-      throw new IllegalArgumentException(function + ": " + parameter + " is " + struct.byteSize()
-          + " bytes, smaller than " + layout.name().orElse("its struct") + " (" + layout.byteSize() + " bytes)");
-    }
-    return struct;
   }
 
   public static MemorySegment orNull(MemorySegment segment) {
