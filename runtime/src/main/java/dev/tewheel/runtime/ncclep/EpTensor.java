@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.ffm.NativeCalls.call;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.tewheel.runtime.internal.ffm.NativeObject;
@@ -65,7 +66,7 @@ public final class EpTensor implements AutoCloseable {
   public void close() {
     tensor.close(t -> {
       if (descriptor == null) {
-        NcclEp.call(NcclEp.Bound.TENSOR_DESTROY, t);
+        call(NcclEp.Bound.TENSOR_DESTROY, t);
       } else {
         descriptor.close();
       }

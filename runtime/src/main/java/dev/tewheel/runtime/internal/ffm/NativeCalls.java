@@ -44,6 +44,66 @@ public final class NativeCalls {
     }
   }
 
+  // The one way a call that returns nothing is made: the handle, its failure rethrown as thrown. NCCL EP's handles
+  // are static finals (NcclEp.Bound), which the JIT folds once it inlines these.
+  public static void call(MethodHandle function) {
+    try {
+      function.invokeExact();
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a) {
+    try {
+      function.invokeExact(a);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b) {
+    try {
+      function.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c) {
+    try {
+      function.invokeExact(a, b, c);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d) {
+    try {
+      function.invokeExact(a, b, c, d);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
+      MemorySegment e) {
+    try {
+      function.invokeExact(a, b, c, d, e);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
+      MemorySegment e, MemorySegment f) {
+    try {
+      function.invokeExact(a, b, c, d, e, f);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
   public static RuntimeException rethrow(Throwable t) {
     return Libc.unexpected(t);
   }
