@@ -154,15 +154,8 @@ public final class TeRuntime {
   }
 
   /**
-   * Loads NCCL EP once per process; concurrent callers share one attempt and its result, later callers get the
-   * same instance. A failed attempt is not remembered: the next call tries again.
-   *
-   * <p>Steps: the availability rule; {@link #loadNccl()} (the libnccl.so.2 the NCCL gate checked, RTLD_GLOBAL, as
-   * nccl4py does), so NCCL EP's DT_NEEDED resolves to it; the chosen file opened once and judged again on that
-   * descriptor (the selection rule, the manifest's size and, with {@code te.verifyDigests}, SHA-256), then dlopen
-   * through it ({@code /proc/self/fd/N}), whose failure carries dlerror's text; a check of the file the dynamic linker
-   * really mapped (dlinfo); dlsym of every function in {@link NcclEp#REQUIRED_FUNCTIONS}; {@code ncclEpGetVersion},
-   * whose major must be the SONAME's.
+   * Loads NCCL EP once per process, in the steps docs/runtime.md lists ("loadNcclEp()"); concurrent callers share one
+   * attempt and its result, later callers get the same instance. A failed attempt is not remembered.
    *
    * @throws LoadException carrying the availability report, when any step fails, or when NCCL EP was already
    *     loaded in this process from a file this configuration does not select
@@ -198,11 +191,8 @@ public final class TeRuntime {
   }
 
   /**
-   * Loads {@code libnccl.so.2} once per process: the copy the NCCL gate read (one already mapped, the configured
-   * file, or the one the loader's search finds), with RTLD_NOW | RTLD_GLOBAL, as TE's Python and nccl4py load it; a
-   * file is opened once, its SONAME read and the library loaded through that descriptor, and the version reported
-   * is the loaded copy's. Its version is not gated here: TE itself runs with any NCCL; only NCCL EP needs the
-   * minimum.
+   * Loads, once per process, the {@code libnccl.so.2} the NCCL gate read, with RTLD_NOW | RTLD_GLOBAL
+   * (docs/runtime.md, "loadNccl()"); its version is not gated here, only NCCL EP needs the minimum.
    *
    * @throws LoadException carrying the availability report, when no libnccl.so.2 loads
    */
@@ -222,18 +212,10 @@ public final class TeRuntime {
   }
 
   /**
-   * Loads libtransformer_engine.so from the bundle, once per process, as TE's Python does: NCCL first
-   * ({@link #loadNccl()}; TE NEEDS libnccl.so.2), then TE with RTLD_LAZY | RTLD_GLOBAL (BIND_NOW comes from the
-   * library's own flag). Before that it sets {@code NCCL_EP_HOME} through libc's setenv with overwrite 0 (a user's
-   * own value wins) to the bundle folder whose {@code include/nccl_ep/} holds the shipped JIT headers (the manifest
-   * says which), as TE's provider does: without it NCCL EP's JIT would look for its headers at the build machine's
-   * path compiled into config.h. The result reports what was set.
-   *
-   * <p>Before loading anything it predicts whether every symbol TE imports would bind to the libraries it would
-   * bind to ({@link NativeWorld#transformerEngine()}); a BIND_NOW TE that would not load is never opened. The TE
-   * file is opened once and checked against the manifest on that descriptor; TE itself is loaded by path (its
-   * provider asks where it lives), so with {@code te.verifyDigests} its folder must be one no other user can change,
-   * the path must still name the file checked just before dlopen, and the file mapped must be that one.
+   * Loads libtransformer_engine.so from the bundle, once per process, as TE's Python does (docs/runtime.md,
+   * "loadTransformerEngine() and NCCL_EP_HOME"): TE's native world and NCCL first, {@code NCCL_EP_HOME} set (a user's
+   * value wins), then TE with RTLD_LAZY | RTLD_GLOBAL, by path, only if the path still names the file checked; a
+   * BIND_NOW TE the load prediction ({@link NativeWorld#transformerEngine()}) says would not load is never opened.
    *
    * @throws LoadException carrying the availability report, when there is no TE library, no NCCL, an import of a
    *     BIND_NOW TE would not bind (the message names the symbol, the library it was needed from and the file that

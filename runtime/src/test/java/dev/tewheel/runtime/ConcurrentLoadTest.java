@@ -150,19 +150,18 @@ class ConcurrentLoadTest {
       MemorySegment weights = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0.5f, 0.75f);
       MemorySegment receivedWeights = arena.allocate(ValueLayout.JAVA_FLOAT, tokens);
       EpTensor receivedT = ep.tensor(NcclDataType.FLOAT32, received, tokens, hidden);
-      handle.dispatch(NcclEpDispatchInputs.builder().tokens(ep.tensor(NcclDataType.FLOAT32, input, tokens, hidden))
-              .topkWeights(ep.tensor(NcclDataType.FLOAT32, weights, tokens, 1)).build(),
-          NcclEpDispatchOutputs.builder().tokens(receivedT)
-              .topkWeights(ep.tensor(NcclDataType.FLOAT32, receivedWeights, tokens)).build(),
+      handle.dispatch(new NcclEpDispatchInputs(ep.tensor(NcclDataType.FLOAT32, input, tokens, hidden),
+              ep.tensor(NcclDataType.FLOAT32, weights, tokens, 1), null),
+          new NcclEpDispatchOutputs(receivedT, ep.tensor(NcclDataType.FLOAT32, receivedWeights, tokens), null, null),
           NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
       // Expert-major: expert 0 holds token 1, expert 1 holds token 0.
       assertArrayEquals(new float[] {5, 6, 7, 8, 1, 2, 3, 4}, received.toArray(ValueLayout.JAVA_FLOAT));
       assertArrayEquals(new float[] {0.75f, 0.5f}, receivedWeights.toArray(ValueLayout.JAVA_FLOAT));
 
       MemorySegment combined = arena.allocate(ValueLayout.JAVA_FLOAT, (long) tokens * hidden);
-      handle.combine(NcclEpCombineInputs.builder().tokens(receivedT).build(), NcclEpCombineOutputs.builder()
-          .tokens(ep.tensor(NcclDataType.FLOAT32, combined, tokens, hidden)).build(), NcclEpCombineConfig.DEFAULT,
-          MemorySegment.NULL);
+      handle.combine(new NcclEpCombineInputs(receivedT, null, null),
+          new NcclEpCombineOutputs(ep.tensor(NcclDataType.FLOAT32, combined, tokens, hidden), null),
+          NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
       assertArrayEquals(input.toArray(ValueLayout.JAVA_FLOAT), combined.toArray(ValueLayout.JAVA_FLOAT));
 
       // High throughput has no send_only operation to complete: refused before ncclEpComplete.

@@ -100,7 +100,7 @@ class TeEpSequenceTest {
       // libtransformer_engine.so), and only there.
       assertEquals(List.of(wheelLib.resolve("libnccl_ep.so").toString()), mapped("libnccl_ep"));
 
-      TeEpLayerConfig layer = TeEpLayerConfig.of(TOP_K, 0);
+      TeEpLayerConfig layer = new TeEpLayerConfig(TOP_K, 0);
       long memSize = te.epHandleMemSize(layer);
       assertTrue(memSize > 0, "handle memory size " + memSize);
       MemorySegment memory = arena.allocate(memSize, 256);

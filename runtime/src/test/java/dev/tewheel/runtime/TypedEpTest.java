@@ -112,8 +112,8 @@ class TypedEpTest {
       assertEquals(6, s.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "max_token_dtype")));
       assertEquals(1, s.get(JAVA_INT, NcclEpStructs.offset(TeStructs.EP_GROUP_CONFIG, "num_topk")));
     }
-    assertThrows(IllegalArgumentException.class, () -> TeEpLayerConfig.of(0, 0));
-    IllegalArgumentException alignment = assertThrows(IllegalArgumentException.class, () -> TeEpLayerConfig.of(1, 3));
+    assertThrows(IllegalArgumentException.class, () -> new TeEpLayerConfig(0, 0));
+    IllegalArgumentException alignment = assertThrows(IllegalArgumentException.class, () -> new TeEpLayerConfig(1, 3));
     assertEquals("NVTEEpLayerConfig: dispatch_output_per_expert_alignment must be 0, 1 or a power of two, got 3",
         alignment.getMessage());
     assertEquals(16, NcclEpHandleConfig.perExpertAlignment(16).dispatchOutputPerExpertAlignment());
@@ -308,16 +308,16 @@ class TypedEpTest {
           EpTensor resultT = ep.tensor(NcclDataType.FLOAT32, result, tokens, hidden)) {
         assertEquals(x.address(), xT.data().address());
         assertEquals((long) tokens * hidden * 4, xT.data().byteSize());
-        NcclEpLayoutInfo info = NcclEpLayoutInfo.builder().expertCounters(perExpertT).recvTotalCounter(totalT).build();
+        NcclEpLayoutInfo info =
+            new NcclEpLayoutInfo(perExpertT, null, null, totalT, NcclEpLayoutInfo.ExpertIdKind.AUTO);
         EpHandle handle = group.createHandle(EpLayout.EXPERT_MAJOR, idsT, info, NcclEpHandleConfig.DEFAULT,
             MemorySegment.NULL);
         assertArrayEquals(new int[] {2, 2, 2, 2}, perExpert.toArray(JAVA_INT), "tokens routed to each expert");
         assertEquals(slots, total.get(JAVA_INT, 0));
 
-        NcclEpDispatchInputs in = NcclEpDispatchInputs.builder().tokens(xT).topkWeights(weightsT).build();
-        NcclEpDispatchOutputs out = NcclEpDispatchOutputs.builder().tokens(receivedT).topkWeights(receivedWeightsT)
-            .build();
-        // The struct as NCCL_EP_DISPATCH_INPUTS_INIT and the builder wrote it: size, magic, the tensors' pointers.
+        NcclEpDispatchInputs in = new NcclEpDispatchInputs(xT, weightsT, null);
+        NcclEpDispatchOutputs out = new NcclEpDispatchOutputs(receivedT, receivedWeightsT, null, null);
+        // The struct as NCCL_EP_DISPATCH_INPUTS_INIT and the record wrote it: size, magic, the tensors' pointers.
         assertEquals(32, in.segment().get(JAVA_INT, 0));
         assertEquals(NcclEpStructs.MAGIC, in.segment().get(JAVA_INT, 4));
         assertEquals(xT.segment().address(), in.segment().get(ADDRESS, 8).address());
@@ -337,8 +337,8 @@ class TypedEpTest {
           assertEquals(0.25f * (choice + 1), receivedWeights.getAtIndex(JAVA_FLOAT, slot), "weight of slot " + slot);
         }
 
-        NcclEpCombineInputs combineIn = NcclEpCombineInputs.builder().tokens(expertOutT).build();
-        handle.combine(combineIn, NcclEpCombineOutputs.builder().tokens(resultT).build(), NcclEpCombineConfig.DEFAULT,
+        NcclEpCombineInputs combineIn = new NcclEpCombineInputs(expertOutT, null, null);
+        handle.combine(combineIn, new NcclEpCombineOutputs(resultT, null), NcclEpCombineConfig.DEFAULT,
             MemorySegment.NULL);
         for (int t = 0; t < tokens; t++) {
           float factor = routes[t][0] + 1 + routes[t][1] + 1;
@@ -350,21 +350,19 @@ class TypedEpTest {
 
         // What the header forbids is refused in Java, every problem at once, and the handle stays usable.
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> handle.dispatch(
-            NcclEpDispatchInputs.builder().tokens(xT).build(), out, info,
+            new NcclEpDispatchInputs(xT, null, null), out, info,
             NcclEpDispatchConfig.of(EpPassDirection.FWD, NcclEpDispatchConfig.Quant.NONE,
                 NcclEpDispatchConfig.Flag.SEND_ONLY), MemorySegment.NULL));
         assertEquals("ncclEpDispatch refused before the native call: high throughput takes no layout_info (its"
             + " counters come from the handle update); high throughput's forward pass needs inputs topk_weights;"
             + " send_only is for low latency only", refused.getMessage());
         IllegalArgumentException backward = assertThrows(IllegalArgumentException.class, () -> handle.combine(
-            combineIn, NcclEpCombineOutputs.builder().tokens(resultT).build(),
+            combineIn, new NcclEpCombineOutputs(resultT, null),
             NcclEpCombineConfig.of(EpPassDirection.BWD, NcclEpCombineConfig.Quant.NONE), MemorySegment.NULL));
         assertEquals("ncclEpCombine refused before the native call: the backward pass needs inputs and outputs"
             + " topk_weights", backward.getMessage());
-        IllegalArgumentException noMember = assertThrows(IllegalArgumentException.class,
-            () -> NcclEpCombineOutputs.builder().tokens(resultT).scales(xT).topkIdx(idsT).build());
-        assertEquals("ncclEpCombineOutputs_t: it has no scales; it has no topk_idx", noMember.getMessage());
-        // Each struct is its own record type: combine inputs cannot even be cast to where dispatch inputs go.
+        // Each struct is its own record of exactly its members (combine outputs have no scales, nor topk_idx): combine
+        // inputs cannot even be cast to where dispatch inputs go.
         assertThrows(ClassCastException.class, () -> handle.dispatch((NcclEpDispatchInputs) (Object) combineIn, out,
             NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL));
         IllegalArgumentException complete = assertThrows(IllegalArgumentException.class,
@@ -384,12 +382,12 @@ class TypedEpTest {
   }
 
   @Test
-  void perCallBuildersNameWhatIsMissingAndWriteTheInitializersValues() {
+  void perCallStructsNameWhatIsMissingAndWriteTheInitializersValues() {
     IllegalArgumentException noTokens = assertThrows(IllegalArgumentException.class,
-        () -> NcclEpDispatchInputs.builder().build());
+        () -> new NcclEpDispatchInputs(null, null, null));
     assertEquals("ncclEpDispatchInputs_t: tokens is required", noTokens.getMessage());
     assertEquals("ncclEpCombineOutputs_t: tokens is required",
-        assertThrows(IllegalArgumentException.class, () -> NcclEpCombineOutputs.builder().build()).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new NcclEpCombineOutputs(null, null)).getMessage());
     IllegalArgumentException rounding = assertThrows(IllegalArgumentException.class, () -> NcclEpDispatchConfig
         .of(EpPassDirection.FWD, NcclEpDispatchConfig.Quant.FWD, NcclEpDispatchConfig.Flag.ROUND_SCALES));
     assertEquals("ncclEpDispatchConfig_t: round_scales must be zero when QUANT_FWD forwards the scales",
@@ -402,15 +400,14 @@ class TypedEpTest {
     assertArrayEquals(new int[] {1, 0, 1 /* NCCL_EP_BWD_PASS */, 2}, dispatch.asSlice(8).toArray(JAVA_INT));
     MemorySegment combine = NcclEpCombineConfig.DEFAULT.segment();
     assertArrayEquals(new int[] {20, NcclEpStructs.MAGIC, 0, 0, 0}, combine.toArray(JAVA_INT), "the initializer's");
-    MemorySegment info = NcclEpLayoutInfo.builder()
-        .recvTopkIdxKind(NcclEpLayoutInfo.ExpertIdKind.GLOBAL).build().segment();
+    MemorySegment info = new NcclEpLayoutInfo(null, null, null, null, NcclEpLayoutInfo.ExpertIdKind.GLOBAL).segment();
     assertEquals(48, info.get(JAVA_INT, 0));
     assertEquals(2, info.get(JAVA_INT, NcclEpStructs.offset(NcclEpStructs.LAYOUT_INFO, "recv_topk_idx_kind")));
     assertEquals(MemorySegment.NULL, NcclEpLayoutInfo.NONE.segment());
     // Made once per value: equal configs are one object, whose struct is written.
     assertTrue(NcclEpHandleConfig.perExpertAlignment(16) == NcclEpHandleConfig.perExpertAlignment(16));
     assertEquals(NcclEpHandleConfig.DEFAULT, NcclEpHandleConfig.perExpertAlignment(0));
-    assertEquals(TeEpLayerConfig.of(2, 8), TeEpLayerConfig.of(2, 8));
+    assertEquals(new TeEpLayerConfig(2, 8), new TeEpLayerConfig(2, 8));
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment handle = NcclEpHandleConfig.perExpertAlignment(16).allocate(arena);
       assertEquals(16, handle.get(JAVA_INT, 0));

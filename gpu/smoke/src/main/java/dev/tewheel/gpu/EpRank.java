@@ -339,14 +339,13 @@ public final class EpRank {
       if (ht) {
         dcnt = alloc(4L * local);
         dtotal = alloc(4);
-        NcclEpLayoutInfo.Builder b = NcclEpLayoutInfo.builder()
-            .expertCounters(tensor(NcclDataType.INT32, dcnt, local))
-            .recvTotalCounter(tensor(NcclDataType.INT32, dtotal, 1));
+        EpTensor offsets = null;
         if (layout == EpLayout.EXPERT_MAJOR) {
           doff = alloc(4L * local);
-          b.expertOffsets(tensor(NcclDataType.INT32, doff, local));
+          offsets = tensor(NcclDataType.INT32, doff, local);
         }
-        hinfo = b.build();
+        hinfo = new NcclEpLayoutInfo(tensor(NcclDataType.INT32, dcnt, local), null, offsets,
+            tensor(NcclDataType.INT32, dtotal, 1), NcclEpLayoutInfo.ExpertIdKind.AUTO);
       }
       handle = group.createHandle(layout, ttopk, hinfo, NcclEpHandleConfig.DEFAULT, MemorySegment.NULL);
     }
@@ -377,7 +376,8 @@ public final class EpRank {
         dexp = alloc(2L * rows * h);
         texp = tensor(NcclDataType.BFLOAT16, dexp, local, (long) p * t, h);
         dcnt = alloc(4L * local);
-        info = NcclEpLayoutInfo.builder().expertCounters(tensor(NcclDataType.INT32, dcnt, local)).build();
+        info = new NcclEpLayoutInfo(tensor(NcclDataType.INT32, dcnt, local), null, null, null,
+            NcclEpLayoutInfo.ExpertIdKind.AUTO);
       } else {
         rows = (long) p * t;
         drecv = alloc(2L * rows * h);
@@ -389,7 +389,8 @@ public final class EpRank {
         dri = alloc(4L * rows * K);
         tri = tensor(NcclDataType.INT32, dri, p, t, K);
         dbyrank = alloc(4L * p);
-        info = NcclEpLayoutInfo.builder().srcRankCounters(tensor(NcclDataType.INT32, dbyrank, p)).build();
+        info = new NcclEpLayoutInfo(null, tensor(NcclDataType.INT32, dbyrank, p), null, null,
+            NcclEpLayoutInfo.ExpertIdKind.AUTO);
       }
     }
 
@@ -434,14 +435,11 @@ public final class EpRank {
 
     /** dispatch, check, the experts, combine, check; {@code masked}: only rank 0's experts take part. */
     void round(String which, boolean masked) {
-      var din = NcclEpDispatchInputs.builder().tokens(tx);
-      var dout = NcclEpDispatchOutputs.builder().tokens(trecv);
-      if (ht || layout == EpLayout.RANK_MAJOR) {
-        din.topkWeights(tw);
-        dout.topkWeights(trw).topkIdx(tri); // tri: null (no topk_idx) for HT expert-major
-      }
+      boolean weighted = ht || layout == EpLayout.RANK_MAJOR; // tri: null (no topk_idx) for HT expert-major
+      var din = new NcclEpDispatchInputs(tx, weighted ? tw : null, null);
+      var dout = new NcclEpDispatchOutputs(trecv, weighted ? trw : null, null, weighted ? tri : null);
       long t0 = System.nanoTime();
-      handle.dispatch(din.build(), dout.build(), info, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
+      handle.dispatch(din, dout, info, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
       if (!ht) {
         handle.complete(MemorySegment.NULL);
       }
@@ -454,14 +452,12 @@ public final class EpRank {
             + " %.2f GB/s%n", me, c.name(), received, h * 2, dispatchMs, bytes / dispatchMs / 1e6);
       }
       experts();
-      NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(texp).build();
-      var cout = NcclEpCombineOutputs.builder().tokens(ty);
-      if (!ht && layout == EpLayout.EXPERT_MAJOR) {
-        cout.topkWeights(tw); // LL expert-major weighs on the receive side
-      }
+      NcclEpCombineInputs cin = new NcclEpCombineInputs(texp, null, null);
+      // LL expert-major weighs on the receive side
+      var cout = new NcclEpCombineOutputs(ty, !ht && layout == EpLayout.EXPERT_MAJOR ? tw : null);
       cuda.toDevice(dy, arena.allocate(2L * t * h)); // zeros: combine must write every element
       t0 = System.nanoTime();
-      handle.combine(cin, cout.build(), NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
+      handle.combine(cin, cout, NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
       if (!ht) {
         handle.complete(MemorySegment.NULL);
       }

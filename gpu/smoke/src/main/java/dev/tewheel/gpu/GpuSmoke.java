@@ -339,9 +339,9 @@ public final class GpuSmoke {
           MemorySegment dcnt = alloc(nccl, device, 4L * E);
           EpTensor trecv = tensor(ep, tensors, NcclDataType.BFLOAT16, drecv, E, T, H);
           EpTensor tcnt = tensor(ep, tensors, NcclDataType.INT32, dcnt, E);
-          NcclEpDispatchInputs din = NcclEpDispatchInputs.builder().tokens(tx).build();
-          NcclEpDispatchOutputs dout = NcclEpDispatchOutputs.builder().tokens(trecv).build();
-          NcclEpLayoutInfo info = NcclEpLayoutInfo.builder().expertCounters(tcnt).build();
+          NcclEpDispatchInputs din = new NcclEpDispatchInputs(tx, null, null);
+          NcclEpDispatchOutputs dout = new NcclEpDispatchOutputs(trecv, null, null, null);
+          NcclEpLayoutInfo info = new NcclEpLayoutInfo(tcnt, null, null, null, NcclEpLayoutInfo.ExpertIdKind.AUTO);
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
             handle.dispatch(din, dout, info, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
@@ -386,8 +386,8 @@ public final class GpuSmoke {
           check(step, dispatchBad == 0, "dispatch: expert_counters [" + counts + "], each expert received exactly the"
               + " tokens routed to it, every row intact");
 
-          NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(trecv).build(); // identity expert
-          NcclEpCombineOutputs cout = NcclEpCombineOutputs.builder().tokens(ty).topkWeights(tw).build();
+          NcclEpCombineInputs cin = new NcclEpCombineInputs(trecv, null, null); // identity expert
+          NcclEpCombineOutputs cout = new NcclEpCombineOutputs(ty, tw);
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
             handle.combine(cin, cout, NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);
@@ -400,7 +400,7 @@ public final class GpuSmoke {
           MemorySegment decnt = alloc(nccl, device, 4L * E);
           EpTensor ttotal = tensor(ep, tensors, NcclDataType.INT32, dtotal, 1);
           EpTensor tecnt = tensor(ep, tensors, NcclDataType.INT32, decnt, E);
-          NcclEpLayoutInfo hinfo = NcclEpLayoutInfo.builder().recvTotalCounter(ttotal).expertCounters(tecnt).build();
+          NcclEpLayoutInfo hinfo = new NcclEpLayoutInfo(tecnt, null, null, ttotal, NcclEpLayoutInfo.ExpertIdKind.AUTO);
           t0 = System.nanoTime();
           handle = group.createHandle(EpLayout.FLAT, ttopk, hinfo, NcclEpHandleConfig.DEFAULT, MemorySegment.NULL);
           cuda.synchronize();
@@ -415,9 +415,8 @@ public final class GpuSmoke {
           EpTensor trecv = tensor(ep, tensors, NcclDataType.BFLOAT16, drecv, recvSlots, H);
           EpTensor trw = tensor(ep, tensors, NcclDataType.FLOAT32, drw, recvSlots, K);
           EpTensor tri = tensor(ep, tensors, NcclDataType.INT64, dri, recvSlots, K);
-          NcclEpDispatchInputs din = NcclEpDispatchInputs.builder().tokens(tx).topkWeights(tw).build();
-          NcclEpDispatchOutputs dout = NcclEpDispatchOutputs.builder().tokens(trecv).topkWeights(trw).topkIdx(tri)
-              .build();
+          NcclEpDispatchInputs din = new NcclEpDispatchInputs(tx, tw, null);
+          NcclEpDispatchOutputs dout = new NcclEpDispatchOutputs(trecv, trw, null, tri);
           for (String n : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
             handle.dispatch(din, dout, NcclEpLayoutInfo.NONE, NcclEpDispatchConfig.DEFAULT, MemorySegment.NULL);
@@ -443,8 +442,8 @@ public final class GpuSmoke {
           }
           check(step, dispatchBad == 0 && got.size() == T && n == T, "dispatch: " + n + " row(s) received, one per"
               + " token, every row intact");
-          NcclEpCombineInputs cin = NcclEpCombineInputs.builder().tokens(trecv).build();
-          NcclEpCombineOutputs cout = NcclEpCombineOutputs.builder().tokens(ty).build();
+          NcclEpCombineInputs cin = new NcclEpCombineInputs(trecv, null, null);
+          NcclEpCombineOutputs cout = new NcclEpCombineOutputs(ty, null);
           for (String c : new String[] {"1st", "2nd"}) {
             t0 = System.nanoTime();
             handle.combine(cin, cout, NcclEpCombineConfig.DEFAULT, MemorySegment.NULL);

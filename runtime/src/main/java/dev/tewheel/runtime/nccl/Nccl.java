@@ -66,10 +66,8 @@ public final class Nccl {
   public NcclUniqueId uniqueId() {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment id = arena.allocate(NcclFunction.UNIQUE_ID);
-      bound(NcclFunction.GET_UNIQUE_ID).invokeExact(id);
+      NativeCalls.call(bound(NcclFunction.GET_UNIQUE_ID), id);
       return NcclUniqueId.of(id.toArray(JAVA_BYTE));
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
     }
   }
 
@@ -113,7 +111,7 @@ public final class Nccl {
 
   /** {@code ncclMemFree}. */
   public void memFree(MemorySegment pointer) {
-    callOn(NcclFunction.MEM_FREE, pointer);
+    NativeCalls.call(bound(NcclFunction.MEM_FREE), pointer);
   }
 
   /**
@@ -128,24 +126,13 @@ public final class Nccl {
   int commInt(NcclFunction function, MemorySegment comm) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(JAVA_INT);
-      bound(function).invokeExact(comm, out);
+      NativeCalls.call(bound(function), comm, out);
       return out.get(JAVA_INT, 0);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
     }
   }
 
   void commDestroy(MemorySegment comm) {
-    callOn(NcclFunction.COMM_DESTROY, comm);
-  }
-
-  /** {@code ncclResult_t function(void* pointer)}: the calls that free what NCCL made. */
-  private void callOn(NcclFunction function, MemorySegment pointer) {
-    try {
-      bound(function).invokeExact(pointer);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    NativeCalls.call(bound(NcclFunction.COMM_DESTROY), comm);
   }
 
   private MethodHandle bound(NcclFunction f) {

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.ffm.NativeCalls.call;
 import static dev.tewheel.runtime.internal.ffm.NativeCalls.orNull;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -121,7 +122,7 @@ public final class EpGroup implements AutoCloseable {
           + maskStatus.datatype() + " " + Arrays.toString(sizes) + "; it must be INT32 [" + comm.count()
           + "] (one int per rank)");
     }
-    NcclEp.call(NcclEp.Bound.MASK_QUERY, segment(), maskStatus.data(), orNull(stream));
+    call(NcclEp.Bound.MASK_QUERY, segment(), maskStatus.data(), orNull(stream));
   }
 
   /**
@@ -136,7 +137,7 @@ public final class EpGroup implements AutoCloseable {
           + " 0 (masked)");
     }
     try (Arena arena = Arena.ofConfined()) {
-      NcclEp.call(NcclEp.Bound.MASK_UPDATE, segment(), arena.allocateFrom(JAVA_INT, mask), orNull(stream));
+      call(NcclEp.Bound.MASK_UPDATE, segment(), arena.allocateFrom(JAVA_INT, mask), orNull(stream));
     }
   }
 
@@ -146,7 +147,7 @@ public final class EpGroup implements AutoCloseable {
    */
   public void maskClean(MemorySegment stream) {
     requireMask("ncclEpMaskClean");
-    NcclEp.call(NcclEp.Bound.MASK_CLEAN, segment(), orNull(stream));
+    call(NcclEp.Bound.MASK_CLEAN, segment(), orNull(stream));
   }
 
   private void requireMask(String function) {
@@ -160,14 +161,14 @@ public final class EpGroup implements AutoCloseable {
   public int asyncError() {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment out = arena.allocate(JAVA_INT);
-      NcclEp.call(NcclEp.Bound.GET_ASYNC_ERROR, segment(), out);
+      call(NcclEp.Bound.GET_ASYNC_ERROR, segment(), out);
       return out.get(JAVA_INT, 0);
     }
   }
 
   /** {@code ncclEpErrorClear}. */
   public void errorClear() {
-    NcclEp.call(NcclEp.Bound.ERROR_CLEAR, segment());
+    call(NcclEp.Bound.ERROR_CLEAR, segment());
   }
 
   public boolean isClosed() {
@@ -181,7 +182,7 @@ public final class EpGroup implements AutoCloseable {
       for (EpHandle handle : new ArrayList<>(handles)) {
         handle.close();
       }
-      NcclEp.call(NcclEp.Bound.GROUP_DESTROY, g);
+      call(NcclEp.Bound.GROUP_DESTROY, g);
     });
   }
 

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.ffm.NativeCalls.call;
 import static dev.tewheel.runtime.internal.ffm.NativeCalls.orNull;
 
 import dev.tewheel.runtime.internal.ffm.NativeObject;
@@ -40,7 +41,7 @@ public final class EpHandle implements AutoCloseable {
    */
   public void update(EpTensor topkIdx, NcclEpLayoutInfo layoutInfo, MemorySegment stream) {
     EpCallRules.update("ncclEpUpdateHandle", algorithm(), Objects.requireNonNull(layoutInfo, "layoutInfo"));
-    NcclEp.call(NcclEp.Bound.UPDATE_HANDLE, segment(), topkIdx.segment(), layoutInfo.segment(), orNull(stream));
+    call(NcclEp.Bound.UPDATE_HANDLE, segment(), topkIdx.segment(), layoutInfo.segment(), orNull(stream));
   }
 
   /** {@code ncclEpDispatch}, collective: sends each token to the ranks of its experts. */
@@ -49,7 +50,7 @@ public final class EpHandle implements AutoCloseable {
     MemorySegment in = inputs.segment();
     MemorySegment out = outputs.segment();
     EpCallRules.dispatch(this, inputs, outputs, layoutInfo, config);
-    NcclEp.call(NcclEp.Bound.DISPATCH, segment(), in, out, layoutInfo.segment(), config.segment(), orNull(stream));
+    call(NcclEp.Bound.DISPATCH, segment(), in, out, layoutInfo.segment(), config.segment(), orNull(stream));
   }
 
   /** {@code ncclEpCombine}, collective: brings the experts' outputs back to each token's rank and sums them. */
@@ -58,7 +59,7 @@ public final class EpHandle implements AutoCloseable {
     MemorySegment in = inputs.segment();
     MemorySegment out = outputs.segment();
     EpCallRules.combine(this, inputs, outputs, config);
-    NcclEp.call(NcclEp.Bound.COMBINE, segment(), in, out, config.segment(), orNull(stream));
+    call(NcclEp.Bound.COMBINE, segment(), in, out, config.segment(), orNull(stream));
   }
 
   /**
@@ -70,7 +71,7 @@ public final class EpHandle implements AutoCloseable {
       throw new IllegalArgumentException("ncclEpComplete refused before the native call: only low latency has"
           + " send_only operations to complete");
     }
-    NcclEp.call(NcclEp.Bound.COMPLETE, segment(), MemorySegment.NULL, orNull(stream));
+    call(NcclEp.Bound.COMPLETE, segment(), MemorySegment.NULL, orNull(stream));
   }
 
   public boolean isClosed() {
@@ -82,7 +83,7 @@ public final class EpHandle implements AutoCloseable {
   public void close() {
     handle.close(h -> {
       group.forget(this);
-      NcclEp.call(NcclEp.Bound.HANDLE_DESTROY, h);
+      call(NcclEp.Bound.HANDLE_DESTROY, h);
     });
   }
 

@@ -1,5 +1,6 @@
 package dev.tewheel.runtime.ncclep;
 
+import static dev.tewheel.runtime.internal.ffm.NativeCalls.call;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.tewheel.runtime.internal.ffm.NativeObject;
@@ -65,17 +66,10 @@ public final class EpTensor implements AutoCloseable {
   public void close() {
     tensor.close(t -> {
       if (descriptor == null) {
-        NcclEp.call(NcclEp.Bound.TENSOR_DESTROY, t);
+        call(NcclEp.Bound.TENSOR_DESTROY, t);
       } else {
         descriptor.close();
       }
     });
-  }
-
-  /** Throws unless {@code tensor} is null (an absent optional tensor) or open. */
-  static void checkOpen(EpTensor tensor) {
-    if (tensor != null) {
-      tensor.segment();
-    }
   }
 }

@@ -183,58 +183,6 @@ public final class NcclEp {
     return library.symbols().function(name, descriptor, options);
   }
 
-  // The one way a call that returns nothing is made: the bound handle, its failure rethrown as thrown
-  // (NativeCalls.rethrow). Each handle passed is a static final of Bound, which the JIT folds once it inlines these.
-  static void call(MethodHandle function, MemorySegment a) {
-    try {
-      function.invokeExact(a);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
-  static void call(MethodHandle function, MemorySegment a, MemorySegment b) {
-    try {
-      function.invokeExact(a, b);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
-  static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c) {
-    try {
-      function.invokeExact(a, b, c);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
-  static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d) {
-    try {
-      function.invokeExact(a, b, c, d);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
-  static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
-      MemorySegment e) {
-    try {
-      function.invokeExact(a, b, c, d, e);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
-  static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
-      MemorySegment e, MemorySegment f) {
-    try {
-      function.invokeExact(a, b, c, d, e, f);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
-  }
-
   /** A call whose first argument is the out-pointer of the object it creates. */
   @FunctionalInterface
   interface Creation {

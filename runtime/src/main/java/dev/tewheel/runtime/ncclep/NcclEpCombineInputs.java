@@ -18,11 +18,6 @@ public record NcclEpCombineInputs(EpTensor tokens, EpTensor topkWeights, EpTenso
     NcclEpStructs.requireTokens(NcclEpStructs.COMBINE_INPUTS, tokens);
   }
 
-  /** A builder holding {@code NCCL_EP_COMBINE_INPUTS_INIT}'s values. */
-  public static Builder<NcclEpCombineInputs> builder() {
-    return new Builder<>(NcclEpStructs.COMBINE_INPUTS, b -> new NcclEpCombineInputs(b.tokens, b.topkWeights, b.scales));
-  }
-
   @Override
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.COMBINE_INPUTS, tokens, topkWeights, scales);

@@ -17,11 +17,6 @@ public record NcclEpCombineOutputs(EpTensor tokens, EpTensor topkWeights) implem
     NcclEpStructs.requireTokens(NcclEpStructs.COMBINE_OUTPUTS, tokens);
   }
 
-  /** A builder holding {@code NCCL_EP_COMBINE_OUTPUTS_INIT}'s values. */
-  public static Builder<NcclEpCombineOutputs> builder() {
-    return new Builder<>(NcclEpStructs.COMBINE_OUTPUTS, b -> new NcclEpCombineOutputs(b.tokens, b.topkWeights));
-  }
-
   @Override
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.COMBINE_OUTPUTS, tokens, topkWeights);

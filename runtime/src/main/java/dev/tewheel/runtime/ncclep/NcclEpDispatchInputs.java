@@ -18,12 +18,6 @@ public record NcclEpDispatchInputs(EpTensor tokens, EpTensor topkWeights, EpTens
     NcclEpStructs.requireTokens(NcclEpStructs.DISPATCH_INPUTS, tokens);
   }
 
-  /** A builder holding {@code NCCL_EP_DISPATCH_INPUTS_INIT}'s values. */
-  public static Builder<NcclEpDispatchInputs> builder() {
-    return new Builder<>(NcclEpStructs.DISPATCH_INPUTS,
-        b -> new NcclEpDispatchInputs(b.tokens, b.topkWeights, b.scales));
-  }
-
   @Override
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.DISPATCH_INPUTS, tokens, topkWeights, scales);

@@ -21,12 +21,6 @@ public record NcclEpDispatchOutputs(EpTensor tokens, EpTensor topkWeights, EpTen
     NcclEpStructs.requireTokens(NcclEpStructs.DISPATCH_OUTPUTS, tokens);
   }
 
-  /** A builder holding {@code NCCL_EP_DISPATCH_OUTPUTS_INIT}'s values. */
-  public static Builder<NcclEpDispatchOutputs> builder() {
-    return new Builder<>(NcclEpStructs.DISPATCH_OUTPUTS,
-        b -> new NcclEpDispatchOutputs(b.tokens, b.topkWeights, b.scales, b.topkIdx));
-  }
-
   @Override
   public MemorySegment segment() {
     return NcclEpStructs.written(this, NcclEpStructs.DISPATCH_OUTPUTS, tokens, topkWeights, scales, topkIdx);

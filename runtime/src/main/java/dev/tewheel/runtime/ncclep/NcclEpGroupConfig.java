@@ -169,11 +169,7 @@ public record NcclEpGroupConfig(EpAlgorithm algorithm, int numExperts, int maxDi
       return this;
     }
 
-    /**
-     * The config.
-     *
-     * @throws IllegalArgumentException naming every field NCCL EP would refuse or assert on
-     */
+    /** @throws IllegalArgumentException naming every field NCCL EP would refuse or assert on */
     public NcclEpGroupConfig build() {
       return new NcclEpGroupConfig(algorithm, numExperts, maxDispatchTokensPerRank, maxRecvTokensPerRank,
           maxTokenBytes, rdmaBufferSize, numQpPerRank, numChannels, maxNumSms, enableMask, timeoutNs, zeroCopy,

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * NCCL EP's {@code ncclEpLayoutInfo_t}: the caller's counter tensors a handle update or a dispatch fills, each
- * optional, and how received expert ids are numbered. {@link #NONE} passes NULL (what low latency's handle updates
- * require). Its struct is written once per value.
+ * optional (null), and how received expert ids are numbered. {@link #NONE} passes NULL (what low latency's handle
+ * updates require). Its struct is written once per value.
  *
  * @param expertCounters {@code expert_counters}, optional (null): 1-D [num_local_experts] int32 (int64 for high
  *     throughput expert-major), the tokens each local expert receives; low latency's expert-major dispatch requires it
@@ -37,11 +37,6 @@ public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters
     Objects.requireNonNull(recvTopkIdxKind, "recvTopkIdxKind");
   }
 
-  /** A builder holding {@code NCCL_EP_LAYOUT_INFO_INIT}'s values (no tensors, {@code AUTO}). */
-  public static Builder builder() {
-    return new Builder();
-  }
-
   /**
    * The {@code ncclEpLayoutInfo_t*} ({@link MemorySegment#NULL} for {@link #NONE}), for a call through {@link NcclEp#function}.
    *
@@ -50,46 +45,5 @@ public record NcclEpLayoutInfo(EpTensor expertCounters, EpTensor srcRankCounters
   public MemorySegment segment() {
     return this == NONE ? MemorySegment.NULL : NcclEpStructs.written(this, NcclEpStructs.LAYOUT_INFO,
         expertCounters, srcRankCounters, expertOffsets, recvTotalCounter);
-  }
-
-  /** Builds an {@link NcclEpLayoutInfo}; each setter sets the record component of its name (documented there). */
-  public static final class Builder {
-    private EpTensor expertCounters;
-    private EpTensor srcRankCounters;
-    private EpTensor expertOffsets;
-    private EpTensor recvTotalCounter;
-    private ExpertIdKind recvTopkIdxKind = ExpertIdKind.AUTO;
-
-    private Builder() {}
-
-    public Builder expertCounters(EpTensor value) {
-      expertCounters = value;
-      return this;
-    }
-
-    public Builder srcRankCounters(EpTensor value) {
-      srcRankCounters = value;
-      return this;
-    }
-
-    public Builder expertOffsets(EpTensor value) {
-      expertOffsets = value;
-      return this;
-    }
-
-    public Builder recvTotalCounter(EpTensor value) {
-      recvTotalCounter = value;
-      return this;
-    }
-
-    public Builder recvTopkIdxKind(ExpertIdKind value) {
-      recvTopkIdxKind = Objects.requireNonNull(value, "recvTopkIdxKind");
-      return this;
-    }
-
-    public NcclEpLayoutInfo build() {
-      return new NcclEpLayoutInfo(expertCounters, srcRankCounters, expertOffsets, recvTotalCounter,
-          recvTopkIdxKind);
-    }
   }
 }

@@ -142,12 +142,14 @@ public final class NcclEpStructs {
    * written into it: the struct a per-call config or tensor set passes on every call, written once per value (equal
    * values, equal structs) and kept while the value first written is reachable. It holds addresses only, never the value.
    *
-   * @param tensors the tensors it points at, checked open first
+   * @param tensors the tensors it points at, checked open first (null: an absent optional tensor)
    * @throws IllegalStateException when one of {@code tensors} was closed
    */
   static MemorySegment written(Record values, StructLayout layout, EpTensor... tensors) {
     for (EpTensor tensor : tensors) {
-      EpTensor.checkOpen(tensor);
+      if (tensor != null) {
+        tensor.segment(); // throws once it is closed
+      }
     }
     return Fields.written(values, layout, NcclEpStructs::allocate);
   }

@@ -22,23 +22,12 @@ import java.util.Optional;
 public final class Report {
   private Report() {}
 
-  /**
-   * The availability report as a JSON object in key order: {@code available}, {@code reason}, {@code chosen} (path
-   * or null), {@code candidates} ({@code [{path, accepted, reason, soname, version}]}), {@code ncclVersion} (string
-   * or null), {@code requiredMajor}, {@code searched} ({@code [{source, value, outcome, detail}]}), then
-   * {@code bundle}, {@code requiredMajorSource}, {@code requiredMajorOrigin}, {@code loadedElsewhere},
-   * {@code dependencies} ({@code [{name, neededBy, file, foundBy, missingVersions}]}) and {@code nccl}
-   * ({@code {library, source, version, minimum, ok, detail}}).
-   */
+  /** The availability report as a JSON object, its keys in the order docs/runtime.md lists ("The diagnostics CLI"). */
   public static String json(Availability availability) {
     return Json.write(tree(availability));
   }
 
-  /**
-   * The native world as a JSON object: {@code {ok, sitePackages, sitePackagesSource, cudaToolkit, cudaVariant,
-   * cudaVariantSource, libraries: [{name, file, companions, soname, version, versionSource, foundBy, foundDetail,
-   * mapped, problem}], warnings, problems, transformerEngine}}.
-   */
+  /** The native world as a JSON object, its keys in the order docs/runtime.md lists ("The diagnostics CLI"). */
   public static String json(NativeWorld world) {
     return Json.write(tree(world));
   }

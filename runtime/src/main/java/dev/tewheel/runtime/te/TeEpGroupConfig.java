@@ -138,11 +138,7 @@ public record TeEpGroupConfig(int epSize, int numExperts, int maxTokensPerRank, 
       return this;
     }
 
-    /**
-     * The config.
-     *
-     * @throws IllegalArgumentException naming every field TE would refuse
-     */
+    /** @throws IllegalArgumentException naming every field TE would refuse */
     public TeEpGroupConfig build() {
       return new TeEpGroupConfig(epSize, numExperts, maxTokensPerRank, maxRecvTokensPerRank, hiddenDim,
           numCommSms, maxTokenDtype, zeroCopy, numTopk, dropOnOverflow);

@@ -21,15 +21,6 @@ public record TeEpLayerConfig(int topK, long dispatchOutputPerExpertAlignment) {
         .alignment("dispatch_output_per_expert_alignment", dispatchOutputPerExpertAlignment).throwIfAny();
   }
 
-  /**
-   * A layer config.
-   *
-   * @throws IllegalArgumentException naming every value TE would refuse
-   */
-  public static TeEpLayerConfig of(int topK, long dispatchOutputPerExpertAlignment) {
-    return new TeEpLayerConfig(topK, dispatchOutputPerExpertAlignment);
-  }
-
   /** The C struct in {@code arena}, {@code struct_size} set to the current layout. */
   public MemorySegment allocate(Arena arena) {
     return arena.allocate(TeStructs.EP_LAYER_CONFIG).copyFrom(struct());

@@ -134,11 +134,7 @@ public final class TransformerEngine {
   }
 
   void destroyTensor(MemorySegment handle) {
-    try {
-      bound(TeFunction.DESTROY_TENSOR).invokeExact(handle);
-    } catch (Throwable t) {
-      throw NativeCalls.rethrow(t);
-    }
+    NativeCalls.call(bound(TeFunction.DESTROY_TENSOR), handle);
   }
 
   /**
@@ -168,9 +164,7 @@ public final class TransformerEngine {
       require(count == groupConfig.epSize(), fn, "ep_comm size (" + count + ") must equal ep_size ("
           + groupConfig.epSize() + "). Pass the EP sub-communicator, not the world comm");
       try (Arena arena = Arena.ofConfined()) {
-        bound(TeFunction.EP_INITIALIZE).invokeExact(comm.segment(), groupConfig.allocate(arena));
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
+        NativeCalls.call(bound(TeFunction.EP_INITIALIZE), comm.segment(), groupConfig.allocate(arena));
       }
       epInitialized = true;
       maxTokenDtype = groupConfig.maxTokenDtype();
@@ -182,11 +176,7 @@ public final class TransformerEngine {
   /** {@code nvte_ep_shutdown}: destroys TE's NCCL EP handles and group; idempotent. The communicator stays. */
   public void epShutdown() {
     synchronized (epState) {
-      try {
-        bound(TeFunction.EP_SHUTDOWN).invokeExact();
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
-      }
+      NativeCalls.call(bound(TeFunction.EP_SHUTDOWN));
       epInitialized = false;
       cachedTopK = null;
       prepared.clear();
@@ -239,13 +229,9 @@ public final class TransformerEngine {
             + " the process-wide cached top_k " + cachedTopK + " and alignment " + cachedAlignment
             + " (TE keeps the first prepare's layer config)");
       }
-      try {
-        bound(TeFunction.EP_PREPARE).invokeExact(handleMem.handle(), topkIdx.handle(),
-            handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerStruct,
-            NativeCalls.orNull(stream));
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
-      }
+      NativeCalls.call(bound(TeFunction.EP_PREPARE), handleMem.handle(), topkIdx.handle(),
+          handleOrNull(recvTokensPerExpert), handleOrNull(totalRecvTokensPerRank), layerStruct,
+          NativeCalls.orNull(stream));
       if (cachedTopK == null) {
         cachedTopK = topK;
         cachedAlignment = alignment;
@@ -307,10 +293,8 @@ public final class TransformerEngine {
       described(fn, "expert_out", expertOut, expertOutWin);
       described(fn, "result", result);
       try (Arena arena = Arena.ofConfined()) {
-        bound(TeFunction.EP_COMBINE).invokeExact(handleMem.handle(), expertOut.handle(), window(arena, expertOutWin),
-            result.handle(), NativeCalls.orNull(stream));
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
+        NativeCalls.call(bound(TeFunction.EP_COMBINE), handleMem.handle(), expertOut.handle(),
+            window(arena, expertOutWin), result.handle(), NativeCalls.orNull(stream));
       }
     }
   }
@@ -350,10 +334,8 @@ public final class TransformerEngine {
       described(fn, "grad", grad, gradWin);
       described(fn, "grad_expert_out", gradExpertOut, gradExpertOutWin);
       try (Arena arena = Arena.ofConfined()) {
-        bound(TeFunction.EP_COMBINE_BWD).invokeExact(handleMem.handle(), grad.handle(), window(arena, gradWin),
+        NativeCalls.call(bound(TeFunction.EP_COMBINE_BWD), handleMem.handle(), grad.handle(), window(arena, gradWin),
             gradExpertOut.handle(), window(arena, gradExpertOutWin), NativeCalls.orNull(stream));
-      } catch (Throwable t) {
-        throw NativeCalls.rethrow(t);
       }
     }
   }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 class TeEpLayerConfigStructTest {
   @Test
   void equalValuesShareOneStruct() {
-    TeEpLayerConfig first = TeEpLayerConfig.of(7, 32);
+    TeEpLayerConfig first = new TeEpLayerConfig(7, 32);
     assertSame(first.struct(), first.struct());
-    assertSame(first.struct(), TeEpLayerConfig.of(7, 32).struct(), "an equal value passes the same struct");
+    assertSame(first.struct(), new TeEpLayerConfig(7, 32).struct(), "an equal value passes the same struct");
   }
 
   @Test
@@ -25,13 +25,13 @@ class TeEpLayerConfigStructTest {
     WeakReference<MemorySegment> struct = structOfAValueDroppedAtOnce();
     for (int i = 0; i < 100 && struct.get() != null; i++) {
       System.gc();
-      TeEpLayerConfig.of(5, 8).struct(); // any use of the cache drops the entries of collected values
+      new TeEpLayerConfig(5, 8).struct(); // any use of the cache drops the entries of collected values
       Thread.sleep(10);
     }
-    assertNull(struct.get(), "the struct of TeEpLayerConfig.of(977, 64), no longer reachable, was still kept");
+    assertNull(struct.get(), "the struct of new TeEpLayerConfig(977, 64), no longer reachable, was still kept");
   }
 
   private static WeakReference<MemorySegment> structOfAValueDroppedAtOnce() {
-    return new WeakReference<>(TeEpLayerConfig.of(977, 64).struct());
+    return new WeakReference<>(new TeEpLayerConfig(977, 64).struct());
   }
 }

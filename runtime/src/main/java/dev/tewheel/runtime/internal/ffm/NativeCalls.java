@@ -1,14 +1,13 @@
 package dev.tewheel.runtime.internal.ffm;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
 /**
- * What the typed bindings share: the status check folded into a bound handle, unwrapping what invokeExact throws,
- * and checking struct arguments.
+ * What the typed bindings share: the status check folded into a bound handle, and unwrapping what invokeExact
+ * throws.
  */
 public final class NativeCalls {
   private static final MethodHandle CHECK;
@@ -45,27 +44,68 @@ public final class NativeCalls {
     }
   }
 
-  public static RuntimeException rethrow(Throwable t) {
-    return Libc.unexpected(t);
+  // The one way a call that returns nothing is made: the handle, its failure rethrown as thrown. NCCL EP's handles
+  // are static finals (NcclEp.Bound), which the JIT folds once it inlines these.
+  public static void call(MethodHandle function) {
+    try {
+      function.invokeExact();
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
-  /**
-   * Checks a struct argument before it crosses into native code, where NCCL EP asserts (aborting the process) or
-   * TE throws (ending the JVM): NULL only when {@code optional}; otherwise large enough for {@code layout}.
-   */
-  public static MemorySegment struct(String function, String parameter, MemorySegment struct, StructLayout layout,
-      boolean optional) {
-    if (struct == null || struct.equals(MemorySegment.NULL)) {
-      if (optional) {
-        return MemorySegment.NULL;
-      }
-      throw new IllegalArgumentException(function + ": " + parameter + " must not be NULL");
+  public static void call(MethodHandle function, MemorySegment a) {
+    try {
+      function.invokeExact(a);
+    } catch (Throwable t) {
+      throw rethrow(t);
     }
-    if (struct.byteSize() != 0 && struct.byteSize() < layout.byteSize()) {
-      throw new IllegalArgumentException(function + ": " + parameter + " is " + struct.byteSize()
-          + " bytes, smaller than " + layout.name().orElse("its struct") + " (" + layout.byteSize() + " bytes)");
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b) {
+    try {
+      function.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw rethrow(t);
     }
-    return struct;
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c) {
+    try {
+      function.invokeExact(a, b, c);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d) {
+    try {
+      function.invokeExact(a, b, c, d);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
+      MemorySegment e) {
+    try {
+      function.invokeExact(a, b, c, d, e);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static void call(MethodHandle function, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d,
+      MemorySegment e, MemorySegment f) {
+    try {
+      function.invokeExact(a, b, c, d, e, f);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public static RuntimeException rethrow(Throwable t) {
+    return Libc.unexpected(t);
   }
 
   public static MemorySegment orNull(MemorySegment segment) {

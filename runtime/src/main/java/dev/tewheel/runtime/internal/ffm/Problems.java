@@ -36,10 +36,6 @@ public final class Problems {
     return check(tokens >= 0 && Long.bitCount(tokens) <= 1, field + " must be 0, 1 or a power of two, got " + tokens);
   }
 
-  public List<String> list() {
-    return found;
-  }
-
   /** @throws IllegalArgumentException {@code <struct>: <problem>; <problem>…} when any was found */
   public void throwIfAny() {
     if (!found.isEmpty()) {

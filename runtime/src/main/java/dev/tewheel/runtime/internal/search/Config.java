@@ -121,7 +121,11 @@ public record Config(Path wheelLib, Integer ncclEpMajor, Path ncclLibrary, NcclV
   }
 
   static String property(String name) {
-    String value = System.getProperty(name);
+    return nonBlank(System.getProperty(name));
+  }
+
+  /** A property's or variable's value, null when unset or blank. */
+  static String nonBlank(String value) {
     return value == null || value.isBlank() ? null : value;
   }
 }

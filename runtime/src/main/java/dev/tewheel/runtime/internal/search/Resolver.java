@@ -99,7 +99,7 @@ public final class Resolver {
       String value = switch (i) {
         case 0 -> config.wheelLib() == null ? null : config.wheelLib().toString();
         case 1 -> Config.property(Config.WHEEL_LIB_PROPERTY);
-        default -> blankToNull(Libc.getenv(Config.WHEEL_LIB_ENV));
+        default -> Config.nonBlank(Libc.getenv(Config.WHEEL_LIB_ENV));
       };
       if (value == null) {
         steps.add(new SearchStep(source, null, Outcome.NOT_SET, ""));
@@ -116,7 +116,7 @@ public final class Resolver {
       notTried(steps, i + 1);
       return wheelLib(steps, folder, config.effectiveVerifyDigests());
     }
-    String home = blankToNull(Libc.getenv(Config.NCCL_EP_HOME_ENV));
+    String home = Config.nonBlank(Libc.getenv(Config.NCCL_EP_HOME_ENV));
     String homeSource = STEPS[3];
     if (home == null) {
       steps.add(new SearchStep(homeSource, null, Outcome.NOT_SET, ""));
@@ -333,9 +333,5 @@ public final class Resolver {
     for (int i = from; i < STEPS.length; i++) {
       steps.add(new SearchStep(STEPS[i], null, Outcome.NOT_TRIED, ""));
     }
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 }
