@@ -1,6 +1,7 @@
 package dev.tewheel.core.doctor;
 
 import dev.tewheel.core.doctor.Finding.Severity;
+import dev.tewheel.loader.Environment;
 import dev.tewheel.loader.SearchPaths;
 import dev.tewheel.loader.te.NcclEpJit;
 import dev.tewheel.loader.te.TeLoadSequence;
@@ -42,14 +43,7 @@ public final class Doctor {
 
   /** The {@link #VARIABLES} {@code getenv} has a value for. */
   public static Map<String, String> variables(java.util.function.Function<String, String> getenv) {
-    Map<String, String> out = new TreeMap<>();
-    for (String name : VARIABLES) {
-      String value = getenv.apply(name);
-      if (value != null) {
-        out.put(name, value);
-      }
-    }
-    return out;
+    return Environment.of(VARIABLES, getenv);
   }
 
   public static DoctorReport examine(DoctorRequest request) {
