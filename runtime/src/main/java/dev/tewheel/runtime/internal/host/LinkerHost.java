@@ -2,6 +2,7 @@ package dev.tewheel.runtime.internal.host;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
 import dev.tewheel.loader.ElfFiles;
+import dev.tewheel.loader.Environment;
 import dev.tewheel.loader.GlibcVersion;
 import dev.tewheel.loader.Host;
 import dev.tewheel.loader.Hwcaps;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -66,14 +66,7 @@ public final class LinkerHost {
 
   /** This process's values of {@code names} as getenv sees them now (an unset one absent). */
   public static Map<String, String> getenv(List<String> names) {
-    Map<String, String> environment = new HashMap<>();
-    for (String name : names) {
-      String value = Libc.getenv(name);
-      if (value != null) {
-        environment.put(name, value);
-      }
-    }
-    return environment;
+    return Environment.of(names, Libc::getenv);
   }
 
   /** {@link #host(List)} with nothing listed. */
@@ -136,7 +129,8 @@ public final class LinkerHost {
     static final Optional<Hwcaps.Cpu> CPU = readX86Cpu();
     static final List<String> SUBFOLDERS = Hwcaps.subfolders(GLIBC, CPU);
     /** On x86-64 {@code haswell} or {@code xeon_phi} for such Intel CPUs, else AT_PLATFORM's. */
-    static final Optional<String> PLATFORM = CPU.isPresent() ? Optional.ofNullable(Hwcaps.x86Platform(CPU.get())) : Optional.empty();
+    static final Optional<String> PLATFORM =
+        CPU.isPresent() ? Optional.ofNullable(Hwcaps.x86Platform(CPU.get())) : Optional.empty();
     static final Optional<String> LIB = lib();
     static final Optional<Host.Executable> EXECUTABLE = executable();
   }
