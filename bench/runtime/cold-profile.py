@@ -37,8 +37,14 @@ STEPS = (  # te-runtime's steps by method prefix; a sample goes to the innermost
 )
 
 
+NOLOAD = 'ld.so\'s own answers: dlopen(RTLD_NOLOAD) of a name, is it loaded already?'
+
+
 def step(frames):
-    for frame in frames:
+    for i, frame in enumerate(frames):
+        if (frame.startswith('dev.tewheel.runtime.internal.ffm.Libc.dlopen') and i + 1 < len(frames)
+                and frames[i + 1].startswith('dev.tewheel.runtime.internal.host.LinkerHost.loadedFile')):
+            return NOLOAD  # glibc searches the disk for a name not loaded, so these are not the loads themselves
         if frame.startswith('dev.tewheel.') and not frame.startswith('dev.tewheel.bench.'):
             for name, prefixes in STEPS:
                 if any(frame.startswith('dev.tewheel.' + p) for p in prefixes):

@@ -45,6 +45,11 @@ public final class CountingByteSource implements ByteSource {
     return result;
   }
 
+  @Override
+  public int readAhead() {
+    return delegate.readAhead();
+  }
+
   /** Closes the wrapped source. */
   @Override
   public void close() throws IOException {

@@ -9,33 +9,32 @@ import java.nio.ByteOrder;
  * read or allocated, and every failure names the structure and its offset.
  */
 final class ElfInput {
-  /** Reads of at most this many bytes are served from a window read ahead ({@link #windowed}). */
+  /** Reads of at most this many bytes are served from a window read ahead (see the constructor). */
   private static final int SMALL_READ = 512;
-  private static final int WINDOW = 8 << 10;
 
   private final ByteSource source;
   private final long size;
   private final ByteOrder order;
   private final boolean is64;
-  private final boolean windowed;
-  private ByteBuffer window;
-  private long windowAt;
+  private final int window;
+  private ByteBuffer ahead;
+  private long aheadAt;
 
   ElfInput(ByteSource source, ByteOrder order, boolean is64) {
     this(source, order, is64, false);
   }
 
   /**
-   * @param windowed whether small reads come from an {@value #WINDOW}-byte window read ahead: the headers and
-   *     version records a parse walks lie close together, and one positional read per record (about a hundred for
-   *     libc.so.6) costs a cold process more than the bytes; not thread-safe then
+   * @param windowed whether small reads come from a window of the source's {@link ByteSource#readAhead()} bytes:
+   *     the headers and version records a parse walks lie close together, and one positional read per record
+   *     (about a hundred for libc.so.6) costs a cold process more than the bytes; not thread-safe then
    */
   ElfInput(ByteSource source, ByteOrder order, boolean is64, boolean windowed) {
     this.source = source;
     this.size = source.size();
     this.order = order;
     this.is64 = is64;
-    this.windowed = windowed;
+    this.window = windowed ? source.readAhead() : 0;
   }
 
   String name() {
@@ -57,14 +56,14 @@ final class ElfInput {
       throw error(structure, offset, length + " bytes exceed the reader's limit of " + Limits.MAX_TABLE_BYTES
           + " bytes for one table");
     }
-    if (!windowed || length > SMALL_READ) {
+    if (length > SMALL_READ || length >= window) {
       return source.read(offset, (int) length).order(order);
     }
-    if (window == null || offset < windowAt || offset + length > windowAt + window.limit()) {
-      window = source.read(offset, (int) Math.min(WINDOW, size - offset));
-      windowAt = offset;
+    if (ahead == null || offset < aheadAt || offset + length > aheadAt + ahead.limit()) {
+      ahead = source.read(offset, (int) Math.min(window, size - offset));
+      aheadAt = offset;
     }
-    return window.slice((int) (offset - windowAt), (int) length).order(order);
+    return ahead.slice((int) (offset - aheadAt), (int) length).order(order);
   }
 
   /** Fails unless {@code [offset, offset + length)} (unsigned) lies inside the file. */
