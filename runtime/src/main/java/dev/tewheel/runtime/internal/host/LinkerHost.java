@@ -90,7 +90,8 @@ public final class LinkerHost {
 
   /**
    * The file of an object already loaded in this process whose SONAME (or a name it was opened by) is
-   * {@code soname}: dlopen with RTLD_NOLOAD, which never opens a file and never runs a constructor.
+   * {@code soname}: dlopen with RTLD_NOLOAD, which never maps a new object or runs a constructor (though glibc
+   * searches the disk for a name not loaded and opens what it finds there, to compare it with the loaded ones).
    */
   public static Optional<Path> loadedFile(String soname) {
     Libc.Opened opened = Libc.dlopen(soname, Libc.RTLD_LAZY | Libc.RTLD_NOLOAD);
