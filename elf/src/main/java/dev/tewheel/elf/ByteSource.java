@@ -43,16 +43,6 @@ public interface ByteSource extends Closeable {
     }
   }
 
-  /**
-   * How many bytes a small read may take beyond the range asked for at no extra cost, so that a reader walking
-   * small records close together reads them in one go: a file's next few kilobytes cost one positional read as much
-   * as its next few bytes. 0 (the default) where a range not asked for costs more (a compressed entry inflated to
-   * reach it) or saves nothing (bytes in memory).
-   */
-  default int readAhead() {
-    return 0;
-  }
-
   /** Releases what the source holds open; a no-op for in-memory sources. */
   @Override
   default void close() throws IOException {}

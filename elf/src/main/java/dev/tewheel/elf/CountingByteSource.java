@@ -45,11 +45,6 @@ public final class CountingByteSource implements ByteSource {
     return result;
   }
 
-  @Override
-  public int readAhead() {
-    return delegate.readAhead();
-  }
-
   /** Closes the wrapped source. */
   @Override
   public void close() throws IOException {

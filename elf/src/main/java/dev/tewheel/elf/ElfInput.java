@@ -21,20 +21,19 @@ final class ElfInput {
   private long aheadAt;
 
   ElfInput(ByteSource source, ByteOrder order, boolean is64) {
-    this(source, order, is64, false);
+    this(source, order, is64, 0);
   }
 
   /**
-   * @param windowed whether small reads come from a window of the source's {@link ByteSource#readAhead()} bytes:
-   *     the headers and version records a parse walks lie close together, and one positional read per record
-   *     (about a hundred for libc.so.6) costs a cold process more than the bytes; not thread-safe then
+   * @param window bytes read at once to serve reads of at most {@value #SMALL_READ} bytes from, or 0: the headers
+   *     and version records a parse walks lie close together; not thread-safe when not 0
    */
-  ElfInput(ByteSource source, ByteOrder order, boolean is64, boolean windowed) {
+  ElfInput(ByteSource source, ByteOrder order, boolean is64, int window) {
     this.source = source;
     this.size = source.size();
     this.order = order;
     this.is64 = is64;
-    this.window = windowed ? source.readAhead() : 0;
+    this.window = window;
   }
 
   String name() {

@@ -33,8 +33,14 @@ final class ElfParser {
 
   private ElfParser() {}
 
-  /** @param symbols whether to read the dynamic symbol table too */
-  static ElfFile parse(ByteSource source, boolean symbols) throws IOException {
+  /** The window a parse of a file on disk reads small ranges from ({@link ElfFile#read(java.nio.file.Path)}). */
+  static final int FILE_WINDOW = 8 << 10;
+
+  /**
+   * @param symbols whether to read the dynamic symbol table too
+   * @param window bytes read at once to serve small reads from, 0 to ask the source for exactly the ranges needed
+   */
+  static ElfFile parse(ByteSource source, boolean symbols, int window) throws IOException {
     String name = source.name();
     long size = source.size();
     ByteBuffer start = source.read(0, (int) Math.min(size, RawFileHeader.SIZE.elf64()));
@@ -60,7 +66,7 @@ final class ElfParser {
     if (start.get(6) != 1) {
       throw new ElfFormatException(name, IDENT, 6, "unknown ELF version 0x" + hex(start.get(6)));
     }
-    ElfInput in = new ElfInput(source, data.order(), is64, true);
+    ElfInput in = new ElfInput(source, data.order(), is64, window);
     int headerSize = RawFileHeader.SIZE.of(is64);
     in.checkRange(FILE_HEADER, 0, headerSize);
     RawFileHeader h = RawFileHeader.decode(start.order(data.order()), is64);

@@ -58,11 +58,6 @@ record FileByteSource(FileChannel channel, String name, long offset, long size) 
   }
 
   @Override
-  public int readAhead() {
-    return 8 << 10;
-  }
-
-  @Override
   public void close() throws IOException {
     channel.close();
   }
