@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -181,22 +183,20 @@ public final class LoaderSearch {
    * else the search of {@link #byName}; then its dependencies as {@link #needed} (none preloaded).
    */
   public static Opening open(Host host, String name, ElfMachine machine) {
-    Optional<Binding> file;
+    Binding file;
     if (name.contains("/")) {
       Optional<String> path = SearchPaths.expand(name, host.executableFolder(), host);
-      file = Optional.empty();
-      if (path.isPresent() && probe(Path.of(path.get()), machine) == Probe.USABLE) {
-        file = Optional.of(binding(name, "dlopen", Optional.of(Path.of(path.get())), FoundBy.PATH));
-      }
+      file = path.isEmpty() ? binding(name, "dlopen", Optional.empty(), FoundBy.NOT_FOUND)
+          : atPath(Path.of(path.get()), machine).binding(name, "dlopen");
     } else {
-      file = byName(host, name, machine);
+      file = byName(host, name, machine, null, null);
     }
-    if (file.isEmpty()) {
-      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "", List.of());
+    if (file.file().isEmpty()) {
+      return new Opening(Optional.empty(), FoundBy.NOT_FOUND, file.detail(), List.of());
     }
-    Path found = file.get().file().get();
+    Path found = file.file().get();
     try {
-      return new Opening(file.get().file(), file.get().foundBy(), "",
+      return new Opening(file.file(), file.foundBy(), "",
           needed(host, found, ElfFiles.readWithoutSymbols(found), Map.of()));
     } catch (IOException e) {
       return new Opening(Optional.empty(), FoundBy.NOT_FOUND, "unreadable: " + e.getMessage(), List.of());
@@ -210,7 +210,7 @@ public final class LoaderSearch {
    * {@code $ORIGIN:$ORIGIN/../lib}). Empty when none is found.
    */
   public static Optional<Binding> byName(Host host, String name, ElfMachine machine) {
-    return byName(host, name, machine, null, null);
+    return found(byName(host, name, machine, null, null));
   }
 
   /**
@@ -221,17 +221,20 @@ public final class LoaderSearch {
    */
   public static Optional<Binding> byNameIn(Host host, String name, ElfMachine machine, Predicate<String> searched,
       List<Skipped> skipped) {
-    return byName(host, name, machine, searched, java.util.Objects.requireNonNull(skipped, "skipped"));
+    return found(byName(host, name, machine, searched, java.util.Objects.requireNonNull(skipped, "skipped")));
   }
 
-  private static Optional<Binding> byName(Host host, String name, ElfMachine machine, Predicate<String> searched,
+  private static Optional<Binding> found(Binding binding) {
+    return binding.file().isPresent() ? Optional.of(binding) : Optional.empty();
+  }
+
+  private static Binding byName(Host host, String name, ElfMachine machine, Predicate<String> searched,
       List<Skipped> skipped) {
     Optional<Host.Mapped> loaded = host.mappedAs(name);
     if (loaded.isPresent()) {
-      return Optional.of(binding(name, "dlopen", Optional.of(loaded.get().file()), FoundBy.ALREADY_LOADED));
+      return binding(name, "dlopen", Optional.of(loaded.get().file()), FoundBy.ALREADY_LOADED);
     }
-    Binding found = search(host, name, "dlopen", executableNode(host), machine, searched, skipped);
-    return found.file().isPresent() ? Optional.of(found) : Optional.empty();
+    return search(host, name, "dlopen", executableNode(host), machine, searched, skipped);
   }
 
   /** Whether the loader would go on to map this entry's own dependencies (not for copies already mapped). */
@@ -241,12 +244,6 @@ public final class LoaderSearch {
 
   private static Binding binding(String name, String neededBy, Optional<Path> file, FoundBy foundBy) {
     return new Binding(name, neededBy, file, foundBy, "", List.of());
-  }
-
-  /** A name the search stopped at: a file was there, but no ELF object (open_verify ends dlopen with an error). */
-  private static Binding invalid(String name, String neededBy, Path file, FoundBy step) {
-    return new Binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND,
-        file + " (" + step + ") is not a valid ELF object", List.of());
   }
 
   /**
@@ -288,9 +285,8 @@ public final class LoaderSearch {
     }
     if (name.contains("/")) {
       Optional<String> path = SearchPaths.expand(name, node.origin(), host);
-      return path.isPresent() && probe(Path.of(path.get()), machine) == Probe.USABLE
-          ? binding(name, neededBy, Optional.of(Path.of(path.get())), FoundBy.PATH)
-          : binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
+      return path.isEmpty() ? binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND)
+          : atPath(Path.of(path.get()), machine).binding(name, neededBy);
     }
     return search(host, name, neededBy, node, machine, null, null);
   }
@@ -302,6 +298,17 @@ public final class LoaderSearch {
    *     {@code skipped} when they hold the file
    */
   private static Binding search(Host host, String name, String neededBy, Node node, ElfMachine machine,
+      Predicate<String> searched, List<Skipped> skipped) {
+    Optional<Hit> hit = locate(host, name, node, machine, searched, skipped);
+    return hit.isEmpty() ? binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND)
+        : hit.get().binding(name, neededBy);
+  }
+
+  /**
+   * Where the search for {@code name} stops: at the first usable library, or at a file whose open or first read ends
+   * dlopen (no ELF object, a device) or waits (a FIFO, a terminal); empty when it finds none.
+   */
+  private static Optional<Hit> locate(Host host, String name, Node node, ElfMachine machine,
       Predicate<String> searched, List<Skipped> skipped) {
     Node executable = executableNode(host);
     List<Lookup> order = new ArrayList<>();
@@ -324,31 +331,41 @@ public final class LoaderSearch {
       order.add(new Lookup(FoundBy.RUNPATH, SearchPaths.folders(node.elf().runpath(), node.origin(), host)));
     }
     for (Lookup lookup : order) {
-      Optional<Binding> hit = inFolders(host, name, neededBy, lookup, machine, searched, skipped);
-      if (hit.isPresent()) {
-        return hit.get();
+      Optional<Hit> hit = inFolders(host, name, lookup, machine, searched, skipped);
+      if (hit.isPresent() && hit.get().probe() != Probe.REFUSED) {
+        return hit; // a refused try ends its list only: dlopen goes on with the next
       }
     }
-    boolean noDefaultLibs = node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0;
-    if (!noDefaultLibs) {
-      Optional<Path> cached = host.ldSoCache().isEmpty() ? Optional.empty()
-          : LdSoCache.choose(host.ldSoCache().get(), name, machine, host.subfolders());
-      if (cached.isPresent()) {
-        Probe probe = probe(cached.get(), machine);
-        if (probe == Probe.USABLE) {
-          return binding(name, neededBy, cached, FoundBy.LD_SO_CACHE);
-        }
-        if (probe == Probe.INVALID) {
-          return invalid(name, neededBy, cached.get(), FoundBy.LD_SO_CACHE);
-        }
-      }
-      Optional<Binding> hit = inFolders(host, name, neededBy, new Lookup(FoundBy.DEFAULT_FOLDER,
-          defaultFolders(machine)), machine, searched, skipped);
-      if (hit.isPresent()) {
-        return hit.get();
+    if (node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0) {
+      return Optional.empty();
+    }
+    Optional<Path> cached = host.ldSoCache().isEmpty() ? Optional.empty()
+        : LdSoCache.choose(host.ldSoCache().get(), name, machine, host.subfolders());
+    if (cached.isPresent()) {
+      Probe probe = probe(cached.get(), machine);
+      if (probe.stops()) {
+        return Optional.of(new Hit(cached.get(), probe, FoundBy.LD_SO_CACHE));
       }
     }
-    return binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND);
+    Optional<Hit> hit = inFolders(host, name, new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)), machine,
+        searched, skipped);
+    return hit.isPresent() && hit.get().probe() != Probe.REFUSED ? hit : Optional.empty();
+  }
+
+  /**
+   * The file at which glibc's search for {@code dlopen(name)} from code outside any library would wait (a FIFO, or a
+   * device whose read may wait, as a terminal's does), were no object loaded under {@code name}; empty when the
+   * search ends. Asking ld.so itself whether such a name is loaded ({@code RTLD_NOLOAD}) would wait there too.
+   */
+  public static Optional<Path> waitsAt(Host host, String name, ElfMachine machine) {
+    Optional<Hit> hit;
+    if (name.contains("/")) {
+      Optional<String> path = SearchPaths.expand(name, host.executableFolder(), host);
+      hit = path.isEmpty() ? Optional.empty() : Optional.of(atPath(Path.of(path.get()), machine));
+    } else {
+      hit = locate(host, name, executableNode(host), machine, null, null);
+    }
+    return hit.isPresent() && hit.get().probe().waits ? Optional.of(hit.get().file()) : Optional.empty();
   }
 
   /** The executable as the first of a loader chain; null when unknown. */
@@ -366,55 +383,118 @@ public final class LoaderSearch {
     return List.of("/lib/" + triplet, "/usr/lib/" + triplet, "/lib64", "/usr/lib64", "/lib", "/usr/lib");
   }
 
-  private static Optional<Binding> inFolders(Host host, String name, String neededBy, Lookup lookup,
-      ElfMachine machine, Predicate<String> searched, List<Skipped> skipped) {
+  private static Optional<Hit> inFolders(Host host, String name, Lookup lookup, ElfMachine machine,
+      Predicate<String> searched, List<Skipped> skipped) {
     for (String folder : lookup.folders()) {
       // An empty entry is "./": relative to the current directory when the library is opened.
       String prefix = folder.isEmpty() ? "./" : folder.endsWith("/") ? folder : folder + "/";
       boolean passedOver = searched != null && !searched.test(folder);
+      Probe last = Probe.MISSING;
       for (String subfolder : host.subfolders()) {
         Path file = Path.of(prefix + subfolder + name);
         Probe probe = probe(file, machine);
+        last = probe;
         if (passedOver) {
           if (probe == Probe.USABLE) {
             skipped.add(new Skipped(lookup.foundBy(), folder, file.toAbsolutePath().normalize()));
           }
           continue;
         }
-        if (probe == Probe.USABLE) {
-          return Optional.of(binding(name, neededBy, Optional.of(file.toAbsolutePath().normalize()),
-              lookup.foundBy()));
+        if (probe.stops()) {
+          return Optional.of(new Hit(file.toAbsolutePath().normalize(), probe, lookup.foundBy()));
         }
-        if (probe == Probe.INVALID) {
-          // open_verify: a file that is there but no ELF object of this class ends dlopen with an error.
-          return Optional.of(invalid(name, neededBy, file.toAbsolutePath().normalize(), lookup.foundBy()));
-        }
+      }
+      if (last == Probe.REFUSED && !passedOver) {
+        // open_path judges a folder by the errno of its last try, the folder itself after its hwcaps subfolders.
+        return Optional.of(new Hit(Path.of(prefix + name).toAbsolutePath().normalize(), last, lookup.foundBy()));
       }
     }
     return Optional.empty();
   }
 
-  /** What open_verify makes of a path: none there, an ELF object of another class or machine, one of ours. */
-  private enum Probe { MISSING, OTHER, USABLE, INVALID }
+  /** A name with a '/': that file, and nothing else. */
+  private static Hit atPath(Path file, ElfMachine machine) {
+    return new Hit(file, probe(file, machine), FoundBy.PATH);
+  }
 
-  /** Only the first 20 bytes are read, as the libraries may be huge; only a regular file is ever opened. */
+  /** The file a search stopped at, what open_verify makes of it, and the search list it is in. */
+  private record Hit(Path file, Probe probe, FoundBy step) {
+    /** Bound to the file, or, where dlopen ends there, not found, with why; a name that is a path binds no other. */
+    Binding binding(String name, String neededBy) {
+      return probe == Probe.USABLE ? LoaderSearch.binding(name, neededBy, Optional.of(file), step)
+          : !probe.stops() ? LoaderSearch.binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND)
+          : new Binding(name, neededBy, Optional.empty(), FoundBy.NOT_FOUND, file + " (" + step + ") " + probe.why,
+              List.of());
+    }
+  }
+
+  /**
+   * What open_verify makes of a path: nothing to open there (the search goes on), an ELF object of another class or
+   * machine (skipped), one of ours; or the end of dlopen: a file that is no ELF object, a device whose read fails, or
+   * one whose open or read waits (for ever, if nothing writes to it).
+   */
+  private enum Probe {
+    MISSING("", false), OTHER("", false), USABLE("", false),
+    /** open fails otherwise than ENOENT, EACCES or ENOTDIR (a socket, a link loop): the list ends (open_path). */
+    REFUSED("", false),
+    INVALID("is not a valid ELF object", false),
+    DEVICE("is a block device, not a library: glibc's dlopen would read it and fail", false),
+    FIFO("is a FIFO, not a library: glibc's dlopen would open it and wait for a writer, for ever if none comes;"
+        + " remove it from the search path", true),
+    TERMINAL("is a character device, not a library: glibc's dlopen would read it and fail, or wait for input if it"
+        + " is a terminal; remove it from the search path", true);
+
+    final String why;
+    /** Whether glibc's open or first read may wait here. */
+    final boolean waits;
+
+    Probe(String why, boolean waits) {
+      this.why = why;
+      this.waits = waits;
+    }
+
+    /** Whether the search ends here. */
+    boolean stops() {
+      return this != MISSING && this != OTHER && this != REFUSED;
+    }
+  }
+
+  /** st_mode's file type bits, and the special files open_verify's open or read treats apart. */
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFIFO = 0010000;
+  private static final int S_IFCHR = 0020000;
+  private static final int S_IFBLK = 0060000;
+
+  /**
+   * One stat (links followed), then, for a regular file only, its first 20 bytes (libraries may be huge): the model
+   * never opens a FIFO or a device, where glibc's open or read would wait. A socket fails glibc's open (ENXIO), as a
+   * missing file or a link loop does, and the search goes on; a folder opens and fails to read.
+   */
   private static Probe probe(Path file, ElfMachine machine) {
     BasicFileAttributes attributes;
     try {
-      attributes = Files.readAttributes(file, BasicFileAttributes.class); // one stat, links followed
+      attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException | AccessDeniedException e) {
+      return Probe.MISSING; // ENOENT (a dangling link too), EACCES: glibc goes on
     } catch (IOException e) {
-      return Probe.MISSING;
+      // ENOTDIR (a part of the folder is a file) goes on; a link loop or a name too long ends the list.
+      return file.getParent() != null && !Files.isDirectory(file.getParent()) ? Probe.MISSING : Probe.REFUSED;
     }
-    if (!attributes.isRegularFile()) {
-      return attributes.isDirectory() ? Probe.INVALID : Probe.MISSING;
+    if (attributes.isDirectory()) {
+      return Probe.INVALID;
+    }
+    if (attributes.isOther()) {
+      return special(file);
     }
     byte[] ident = new byte[20];
     try (InputStream in = Files.newInputStream(file)) {
       if (in.readNBytes(ident, 0, ident.length) < ident.length) {
         return Probe.INVALID;
       }
+    } catch (AccessDeniedException e) {
+      return Probe.MISSING; // EACCES (open, as glibc's, decides by the effective user): the loader goes on
     } catch (IOException e) {
-      return Probe.MISSING; // EACCES (open, as glibc's, decides by the effective user) and the like: the loader goes on
+      return Probe.REFUSED;
     }
     if (ident[0] != 0x7f || ident[1] != 'E' || ident[2] != 'L' || ident[3] != 'F') {
       return Probe.INVALID;
@@ -427,5 +507,18 @@ public final class LoaderSearch {
     ByteOrder order = ident[5] == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     int value = Short.toUnsignedInt(ByteBuffer.wrap(ident, 18, 2).order(order).getShort());
     return value == machine.value() ? Probe.USABLE : Probe.OTHER;
+  }
+
+  /** A FIFO, a device or a socket, told apart by st_mode (a second stat, for such a file only). */
+  private static Probe special(Path file) {
+    int type;
+    try {
+      type = ((Integer) Files.getAttribute(file, "unix:mode")) & S_IFMT;
+    } catch (IOException | UnsupportedOperationException e) {
+      return Probe.REFUSED;
+    }
+    // A socket's open fails with ENXIO.
+    return type == S_IFIFO ? Probe.FIFO : type == S_IFCHR ? Probe.TERMINAL : type == S_IFBLK ? Probe.DEVICE
+        : Probe.REFUSED;
   }
 }

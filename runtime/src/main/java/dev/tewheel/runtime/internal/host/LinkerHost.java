@@ -1,12 +1,14 @@
 package dev.tewheel.runtime.internal.host;
 
 import dev.tewheel.bundle.layout.WheelLibPaths;
+import dev.tewheel.elf.ElfMachine;
 import dev.tewheel.loader.ElfFiles;
 import dev.tewheel.loader.Environment;
 import dev.tewheel.loader.GlibcVersion;
 import dev.tewheel.loader.Host;
 import dev.tewheel.loader.Hwcaps;
 import dev.tewheel.loader.LdSoCache;
+import dev.tewheel.loader.LoaderSearch;
 import dev.tewheel.loader.SearchPaths;
 import dev.tewheel.loader.te.TeLoadSequence;
 import dev.tewheel.runtime.internal.ffm.HostMachine;
@@ -46,8 +48,9 @@ public final class LinkerHost {
    * /proc/self/maps shows that the caller asks about by file name (TE's libraries, ...).
    */
   public static Host host(List<Host.Mapped> listed) {
-    return new Host(environment(), Optional.of(LdSoCache.FILE), Facts.GLIBC, Facts.SUBFOLDERS, Facts.PLATFORM,
-        Facts.LIB, Facts.EXECUTABLE, new LiveMapped(List.copyOf(listed)));
+    Host searching = new Host(environment(), Optional.of(LdSoCache.FILE), Facts.GLIBC, Facts.SUBFOLDERS,
+        Facts.PLATFORM, Facts.LIB, Facts.EXECUTABLE, Host.MappedObjects.of(List.of()));
+    return searching.withMapped(new LiveMapped(List.copyOf(listed), searching));
   }
 
   /**
@@ -80,20 +83,44 @@ public final class LinkerHost {
    * opened. Empty for the main program or when dlinfo fails.
    */
   public static Optional<Path> mappedFile(MemorySegment handle) {
-    String name = Libc.linkMapName(handle);
-    if (name == null || name.isEmpty()) {
+    return fileNamed(Libc.linkMapName(handle));
+  }
+
+  private static Optional<Path> fileNamed(String linkMapName) {
+    if (linkMapName == null || linkMapName.isEmpty()) {
       return Optional.empty();
     }
-    Path opened = PinnedLibrary.openedAs(name);
-    return Optional.of(opened != null ? opened : Path.of(name));
+    Path opened = PinnedLibrary.openedAs(linkMapName);
+    return Optional.of(opened != null ? opened : Path.of(linkMapName));
   }
 
   /**
    * The file of an object already loaded in this process whose SONAME (or a name it was opened by) is
-   * {@code soname}: dlopen with RTLD_NOLOAD, which never maps a new object or runs a constructor (though glibc
-   * searches the disk for a name not loaded and opens what it finds there, to compare it with the loaded ones).
+   * {@code soname}, as ld.so answers {@code dlopen(soname, RTLD_NOLOAD)}: that never maps a new object or runs a
+   * constructor, but for a name it has not loaded glibc searches the disk and opens what it finds there, to compare
+   * it with the loaded ones; at a FIFO or a terminal that open or read waits, for ever if nothing writes. So the
+   * model's search goes first ({@link LoaderSearch#waitsAt}), and where it would wait, ld.so is not asked: the
+   * answer is the object whose l_name or DT_SONAME is {@code soname}, as glibc matches before it searches.
    */
   public static Optional<Path> loadedFile(String soname) {
+    return loadedFile(host(), soname);
+  }
+
+  private static Optional<Path> loadedFile(Host host, String soname) {
+    ElfMachine machine = HostMachine.current();
+    if (machine != null && LoaderSearch.waitsAt(host, soname, machine).isPresent()) {
+      for (Libc.LinkMapObject object : Libc.linkMapObjects()) {
+        if (soname.equals(object.name()) || soname.equals(object.soname())) {
+          return fileNamed(object.name());
+        }
+      }
+      return Optional.empty();
+    }
+    return askedByName(soname);
+  }
+
+  /** ld.so's own answer; only for a name it has loaded, or whose search the model found to end. */
+  private static Optional<Path> askedByName(String soname) {
     Libc.Opened opened = Libc.dlopen(soname, Libc.RTLD_LAZY | Libc.RTLD_NOLOAD);
     if (!opened.ok()) {
       return Optional.empty();
@@ -105,17 +132,29 @@ public final class LinkerHost {
     }
   }
 
+  /**
+   * Where glibc's search for {@code dlopen(name)} from this process would wait (a FIFO or a terminal on the search
+   * path), were {@code name} not loaded yet; empty when it would end, or on a machine te-runtime does not model.
+   */
+  public static Optional<Path> waitsAt(String name) {
+    ElfMachine machine = HostMachine.current();
+    return machine == null ? Optional.empty() : LoaderSearch.waitsAt(host(), name, machine);
+  }
+
   /** The file of another copy of {@code soname} already loaded, when one is and it is not {@code file}. */
   public static Optional<Path> loadedElsewhere(String soname, Path file) {
     Optional<Path> loaded = loadedFile(soname);
     return loaded.isPresent() && WheelLibPaths.sameFile(loaded.get(), file) ? Optional.empty() : loaded;
   }
 
-  /** The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked). */
-  private record LiveMapped(List<Host.Mapped> listed) implements Host.MappedObjects {
+  /**
+   * The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked), asked
+   * with the host the model searches ({@link #loadedFile}).
+   */
+  private record LiveMapped(List<Host.Mapped> listed, Host searching) implements Host.MappedObjects {
     @Override
     public Optional<Host.Mapped> find(String soname) {
-      Optional<Path> file = loadedFile(soname);
+      Optional<Path> file = loadedFile(searching, soname);
       return file.isPresent() ? Optional.of(new Host.Mapped(soname, file.get(), Host.Scope.LOCAL)) : Optional.empty();
     }
   }
@@ -142,7 +181,8 @@ public final class LinkerHost {
    * the root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}.
    */
   private static Optional<String> lib() {
-    Optional<Path> libc = loadedFile("libc.so.6");
+    // Loaded in every process that runs this, so ld.so answers from its lists without a search.
+    Optional<Path> libc = askedByName("libc.so.6");
     if (libc.isEmpty() || libc.get().getParent() == null) {
       return Optional.empty();
     }
@@ -164,7 +204,7 @@ public final class LinkerHost {
 
   /** The CPU's vendor and flags from the first processor of /proc/cpuinfo; empty off x86-64. */
   private static Optional<Hwcaps.Cpu> readX86Cpu() {
-    if (HostMachine.current() != dev.tewheel.elf.ElfMachine.X86_64) {
+    if (HostMachine.current() != ElfMachine.X86_64) {
       return Optional.empty();
     }
     String vendor = "";
