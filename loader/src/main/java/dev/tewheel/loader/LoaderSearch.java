@@ -310,6 +310,36 @@ public final class LoaderSearch {
    */
   private static Optional<Hit> locate(Host host, String name, Node node, ElfMachine machine,
       Predicate<String> searched, List<Skipped> skipped) {
+    return locate(host, name, node, machine, searched, skipped, Set.of());
+  }
+
+  /** {@link #locate}, passing over the folders in {@code absent} (each a folder entry's prefix and subfolder). */
+  private static Optional<Hit> locate(Host host, String name, Node node, ElfMachine machine,
+      Predicate<String> searched, List<Skipped> skipped, Set<String> absent) {
+    for (Lookup lookup : listsBeforeCache(host, node)) {
+      Optional<Hit> hit = inFolders(host, name, lookup, machine, searched, skipped, absent);
+      if (hit.isPresent() && hit.get().probe() != Probe.REFUSED) {
+        return hit; // a refused try ends its list only: dlopen goes on with the next
+      }
+    }
+    if (node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0) {
+      return Optional.empty();
+    }
+    Optional<Path> cached = host.ldSoCache().isEmpty() ? Optional.empty()
+        : LdSoCache.choose(host.ldSoCache().get(), name, machine, host.subfolders());
+    if (cached.isPresent()) {
+      Probe probe = probe(cached.get(), machine);
+      if (probe.stops()) {
+        return Optional.of(new Hit(cached.get(), probe, FoundBy.LD_SO_CACHE));
+      }
+    }
+    Optional<Hit> hit = inFolders(host, name, new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)), machine,
+        searched, skipped, absent);
+    return hit.isPresent() && hit.get().probe() != Probe.REFUSED ? hit : Optional.empty();
+  }
+
+  /** The search lists glibc tries before its cache for a name {@code node} needs (null: no executable known). */
+  private static List<Lookup> listsBeforeCache(Host host, Node node) {
     Node executable = executableNode(host);
     List<Lookup> order = new ArrayList<>();
     if (node == null || node.elf().runpath().isEmpty()) {
@@ -330,26 +360,51 @@ public final class LoaderSearch {
     if (node != null) {
       order.add(new Lookup(FoundBy.RUNPATH, SearchPaths.folders(node.elf().runpath(), node.origin(), host)));
     }
-    for (Lookup lookup : order) {
-      Optional<Hit> hit = inFolders(host, name, lookup, machine, searched, skipped);
-      if (hit.isPresent() && hit.get().probe() != Probe.REFUSED) {
-        return hit; // a refused try ends its list only: dlopen goes on with the next
+    return order;
+  }
+
+  /**
+   * {@link #waitsAt} for many names on one host: the folders of the search that do not exist are found once (most
+   * hwcaps subfolders), and each name is looked for in the others only. A folder made after this was made is not
+   * searched, so use one for one question's worth of names; no FIFO can be missed in a folder that was not there.
+   */
+  public static final class WaitCheck {
+    private final Host host;
+    private final ElfMachine machine;
+    private final Node executable;
+    private final Set<String> absent = new HashSet<>();
+
+    private WaitCheck(Host host, ElfMachine machine) {
+      this.host = host;
+      this.machine = machine;
+      this.executable = executableNode(host);
+      List<Lookup> lists = new ArrayList<>(listsBeforeCache(host, executable));
+      lists.add(new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)));
+      for (Lookup lookup : lists) {
+        for (String folder : lookup.folders()) {
+          for (String subfolder : host.subfolders()) {
+            String dir = prefix(folder) + subfolder;
+            if (!absent.contains(dir) && !Files.isDirectory(Path.of(dir))) {
+              absent.add(dir);
+            }
+          }
+        }
       }
     }
-    if (node != null && (node.elf().flags1() & DynamicFlags.DF_1_NODEFLIB) != 0) {
-      return Optional.empty();
-    }
-    Optional<Path> cached = host.ldSoCache().isEmpty() ? Optional.empty()
-        : LdSoCache.choose(host.ldSoCache().get(), name, machine, host.subfolders());
-    if (cached.isPresent()) {
-      Probe probe = probe(cached.get(), machine);
-      if (probe.stops()) {
-        return Optional.of(new Hit(cached.get(), probe, FoundBy.LD_SO_CACHE));
+
+    /** As {@link LoaderSearch#waitsAt}. */
+    public Optional<Path> waitsAt(String name) {
+      if (name.contains("/")) {
+        return LoaderSearch.waitsAt(host, name, machine);
       }
+      Optional<Hit> hit = locate(host, name, executable, machine, null, null, absent);
+      return hit.isPresent() && hit.get().probe().waits ? Optional.of(hit.get().file()) : Optional.empty();
     }
-    Optional<Hit> hit = inFolders(host, name, new Lookup(FoundBy.DEFAULT_FOLDER, defaultFolders(machine)), machine,
-        searched, skipped);
-    return hit.isPresent() && hit.get().probe() != Probe.REFUSED ? hit : Optional.empty();
+  }
+
+  /** A {@link WaitCheck} of {@code host}'s search as it is now. */
+  public static WaitCheck waitCheck(Host host, ElfMachine machine) {
+    return new WaitCheck(host, machine);
   }
 
   /**
@@ -383,14 +438,22 @@ public final class LoaderSearch {
     return List.of("/lib/" + triplet, "/usr/lib/" + triplet, "/lib64", "/usr/lib64", "/lib", "/usr/lib");
   }
 
+  /** A folder entry as the start of a path: an empty entry is "./", relative to the current directory. */
+  private static String prefix(String folder) {
+    return folder.isEmpty() ? "./" : folder.endsWith("/") ? folder : folder + "/";
+  }
+
   private static Optional<Hit> inFolders(Host host, String name, Lookup lookup, ElfMachine machine,
-      Predicate<String> searched, List<Skipped> skipped) {
+      Predicate<String> searched, List<Skipped> skipped, Set<String> absent) {
     for (String folder : lookup.folders()) {
-      // An empty entry is "./": relative to the current directory when the library is opened.
-      String prefix = folder.isEmpty() ? "./" : folder.endsWith("/") ? folder : folder + "/";
+      String prefix = prefix(folder);
       boolean passedOver = searched != null && !searched.test(folder);
       Probe last = Probe.MISSING;
       for (String subfolder : host.subfolders()) {
+        if (absent.contains(prefix + subfolder)) {
+          last = Probe.MISSING;
+          continue;
+        }
         Path file = Path.of(prefix + subfolder + name);
         Probe probe = probe(file, machine);
         last = probe;

@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -103,12 +104,20 @@ public final class LinkerHost {
    * answer is the object whose l_name or DT_SONAME is {@code soname}, as glibc matches before it searches.
    */
   public static Optional<Path> loadedFile(String soname) {
-    return loadedFile(host(), soname);
+    ElfMachine machine = HostMachine.current();
+    return loadedFile(soname, machine == null ? Optional.empty()
+        : LoaderSearch.waitsAt(searching(), soname, machine));
   }
 
-  private static Optional<Path> loadedFile(Host host, String soname) {
-    ElfMachine machine = HostMachine.current();
-    if (machine != null && LoaderSearch.waitsAt(host, soname, machine).isPresent()) {
+  /** The host of the dynamic linker's search alone: its one variable, nothing mapped. */
+  private static Host searching() {
+    return new Host(getenv(SearchPaths.environmentNames()), Optional.of(LdSoCache.FILE), Facts.GLIBC,
+        Facts.SUBFOLDERS, Facts.PLATFORM, Facts.LIB, Facts.EXECUTABLE, Host.MappedObjects.of(List.of()));
+  }
+
+  /** {@link #loadedFile}, told where the model's search for the name would wait, if it would. */
+  private static Optional<Path> loadedFile(String soname, Optional<Path> searchWaitsAt) {
+    if (searchWaitsAt.isPresent()) {
       for (Libc.LinkMapObject object : Libc.linkMapObjects()) {
         if (soname.equals(object.name()) || soname.equals(object.soname())) {
           return fileNamed(object.name());
@@ -138,7 +147,7 @@ public final class LinkerHost {
    */
   public static Optional<Path> waitsAt(String name) {
     ElfMachine machine = HostMachine.current();
-    return machine == null ? Optional.empty() : LoaderSearch.waitsAt(host(), name, machine);
+    return machine == null ? Optional.empty() : LoaderSearch.waitsAt(searching(), name, machine);
   }
 
   /** The file of another copy of {@code soname} already loaded, when one is and it is not {@code file}. */
@@ -149,13 +158,39 @@ public final class LinkerHost {
 
   /**
    * The mapped objects as ld.so answers for a name: the first loaded of that SONAME (its scope is not asked), asked
-   * with the host the model searches ({@link #loadedFile}).
+   * with the host the model searches ({@link #loadedFile}), once per name: one prediction asks a name in several
+   * walks, and nothing is loaded while it runs.
    */
-  private record LiveMapped(List<Host.Mapped> listed, Host searching) implements Host.MappedObjects {
+  private static final class LiveMapped implements Host.MappedObjects {
+    private final List<Host.Mapped> listed;
+    private final Host searching;
+    private final Map<String, Optional<Host.Mapped>> asked = new HashMap<>();
+    private LoaderSearch.WaitCheck waits;
+
+    LiveMapped(List<Host.Mapped> listed, Host searching) {
+      this.listed = listed;
+      this.searching = searching;
+    }
+
     @Override
-    public Optional<Host.Mapped> find(String soname) {
-      Optional<Path> file = loadedFile(searching, soname);
-      return file.isPresent() ? Optional.of(new Host.Mapped(soname, file.get(), Host.Scope.LOCAL)) : Optional.empty();
+    public synchronized Optional<Host.Mapped> find(String soname) {
+      Optional<Host.Mapped> known = asked.get(soname);
+      if (known == null) {
+        ElfMachine machine = HostMachine.current();
+        if (waits == null && machine != null) {
+          waits = LoaderSearch.waitCheck(searching, machine);
+        }
+        Optional<Path> file = loadedFile(soname, waits == null ? Optional.empty() : waits.waitsAt(soname));
+        known = file.isPresent() ? Optional.of(new Host.Mapped(soname, file.get(), Host.Scope.LOCAL))
+            : Optional.empty();
+        asked.put(soname, known);
+      }
+      return known;
+    }
+
+    @Override
+    public List<Host.Mapped> listed() {
+      return listed;
     }
   }
 
