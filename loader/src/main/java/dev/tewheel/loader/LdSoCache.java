@@ -8,10 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The dynamic linker's cache, {@code /etc/ld.so.cache}, as ldconfig writes it: the "glibc-ld.so.cache1.1" table
@@ -45,14 +45,93 @@ public final class LdSoCache {
    */
   public record Entry(Path file, int flags, Optional<String> hwcaps, long legacyHwcap) {}
 
-  /** A parsed cache and the file state it was parsed from; reparsed when ldconfig rewrites the file. */
-  private record Parsed(Path file, FileStamp stamp, Map<String, List<Entry>> byName) {}
+  /**
+   * A cache file as read, and the file state it was read from; read again when ldconfig rewrites the file. Only the
+   * entries of a name asked for are decoded (a cache lists about a thousand libraries; a search asks for a few), and
+   * each name once.
+   */
+  private static final class Table {
+    final Path file;
+    final FileStamp stamp;
+    private final ByteBuffer bytes;
+    private final int start;
+    private final long entries;
+    private final List<String> hwcapsNames;
+    private final Map<String, List<Entry>> asked = new ConcurrentHashMap<>();
 
-  private static volatile Parsed parsed;
+    Table(Path file, FileStamp stamp, ByteBuffer bytes, int start) {
+      this.file = file;
+      this.stamp = stamp;
+      this.bytes = bytes;
+      this.start = start;
+      this.entries = start < 0 ? 0 : Integer.toUnsignedLong(bytes.getInt(start + NEW_MAGIC.length));
+      this.hwcapsNames = start < 0 ? List.of()
+          : hwcapsNames(bytes, start, Integer.toUnsignedLong(bytes.getInt(start + NEW_MAGIC.length + 12)));
+    }
+
+    List<Entry> entries(String name) {
+      List<Entry> known = asked.get(name);
+      if (known == null) {
+        known = decode(name.getBytes(StandardCharsets.UTF_8));
+        asked.put(name, known);
+      }
+      return known;
+    }
+
+    /** The entries whose key is {@code key}, in the cache's order; the others' keys are compared, not decoded. */
+    private List<Entry> decode(byte[] key) {
+      List<Entry> found = new ArrayList<>();
+      for (long i = 0; i < entries; i++) {
+        long at = start + NEW_HEADER + i * NEW_ENTRY;
+        if (at + NEW_ENTRY > bytes.limit()) {
+          break;
+        }
+        int flags = bytes.getInt((int) at);
+        if ((flags & FLAG_TYPE_MASK) != FLAG_ELF_LIBC6
+            || !keyIs(start + Integer.toUnsignedLong(bytes.getInt((int) at + 4)), key)) {
+          continue;
+        }
+        String value = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 8)));
+        long hwcap = bytes.getLong((int) at + 16);
+        Optional<String> hwcaps = Optional.empty();
+        if (((hwcap >>> 32) & ~ISA_LEVEL_MASK) == HWCAP_EXTENSION_HIGH) {
+          long index = hwcap & 0xffffffffL;
+          if (index >= hwcapsNames.size()) {
+            continue; // names no subfolder glibc knows: never chosen
+          }
+          hwcaps = Optional.of(hwcapsNames.get((int) index));
+          hwcap = 0;
+        }
+        if (value != null) {
+          found.add(new Entry(Path.of(value), flags, hwcaps, hwcap));
+        }
+      }
+      return List.copyOf(found);
+    }
+
+    /** Whether the NUL-terminated string at {@code offset} is {@code key}. */
+    private boolean keyIs(long offset, byte[] key) {
+      if (offset < 0 || offset + key.length >= bytes.limit()) {
+        return false;
+      }
+      for (int i = 0; i < key.length; i++) {
+        if (bytes.get((int) offset + i) != key[i]) {
+          return false;
+        }
+      }
+      return bytes.get((int) offset + key.length) == 0;
+    }
+  }
+
+  private static volatile Table table;
 
   /** The paths the cache lists for {@code name}, in the cache's order. */
   public static List<Path> lookup(Path cache, String name) {
-    return table(cache).getOrDefault(name, List.of()).stream().map(Entry::file).toList();
+    List<Path> files = new ArrayList<>();
+    for (Entry entry : entries(cache, name)) {
+      files.add(entry.file());
+    }
+    return List.copyOf(files);
   }
 
   /**
@@ -66,7 +145,7 @@ public final class LdSoCache {
         : FLAG_ELF_LIBC6;
     Entry best = null;
     int bestPriority = 0;
-    for (Entry entry : table(cache).getOrDefault(name, List.of())) {
+    for (Entry entry : entries(cache, name)) {
       if (entry.flags() != 1 && entry.flags() != defaultId) {
         continue;
       }
@@ -93,66 +172,33 @@ public final class LdSoCache {
     return Optional.ofNullable(best).map(Entry::file);
   }
 
-  private static Map<String, List<Entry>> table(Path cache) {
+  /** The entries of {@code name} in the cache file {@code cache}; none when it cannot be read or is no cache. */
+  private static List<Entry> entries(Path cache, String name) {
     FileStamp stamp;
     try {
       if (!Files.isRegularFile(cache) || (stamp = FileStamp.of(cache)).size() > MAX_SIZE) {
-        return Map.of();
+        return List.of();
       }
     } catch (IOException e) {
-      return Map.of();
+      return List.of();
     }
-    Parsed last = parsed;
-    if (last != null && last.file().equals(cache) && last.stamp().equals(stamp)) {
-      return last.byName();
+    Table last = table;
+    if (last == null || !last.file.equals(cache) || !last.stamp.equals(stamp)) {
+      try {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(cache)).order(ByteOrder.nativeOrder());
+        int start = indexOf(bytes, NEW_MAGIC);
+        last = new Table(cache, stamp, bytes, start < 0 || start + NEW_HEADER > bytes.limit() ? -1 : start);
+      } catch (IOException | RuntimeException e) {
+        // An unreadable or foreign cache answers nothing; the default folders are searched after it anyway.
+        return List.of();
+      }
+      table = last;
     }
-    Map<String, List<Entry>> byName = parse(cache);
-    parsed = new Parsed(cache, stamp, byName);
-    return byName;
-  }
-
-  private static Map<String, List<Entry>> parse(Path cache) {
-    Map<String, List<Entry>> byName = new HashMap<>();
     try {
-      ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(cache)).order(ByteOrder.nativeOrder());
-      int start = indexOf(bytes, NEW_MAGIC);
-      if (start < 0 || start + NEW_HEADER > bytes.limit()) {
-        return Map.of();
-      }
-      long entries = Integer.toUnsignedLong(bytes.getInt(start + NEW_MAGIC.length));
-      List<String> hwcapsNames = hwcapsNames(bytes, start,
-          Integer.toUnsignedLong(bytes.getInt(start + NEW_MAGIC.length + 12)));
-      for (long i = 0; i < entries; i++) {
-        long at = start + NEW_HEADER + i * NEW_ENTRY;
-        if (at + NEW_ENTRY > bytes.limit()) {
-          break;
-        }
-        int flags = bytes.getInt((int) at);
-        if ((flags & FLAG_TYPE_MASK) != FLAG_ELF_LIBC6) {
-          continue;
-        }
-        String key = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 4)));
-        String value = string(bytes, start + Integer.toUnsignedLong(bytes.getInt((int) at + 8)));
-        long hwcap = bytes.getLong((int) at + 16);
-        Optional<String> hwcaps = Optional.empty();
-        if (((hwcap >>> 32) & ~ISA_LEVEL_MASK) == HWCAP_EXTENSION_HIGH) {
-          long index = hwcap & 0xffffffffL;
-          if (index >= hwcapsNames.size()) {
-            continue; // names no subfolder glibc knows: never chosen
-          }
-          hwcaps = Optional.of(hwcapsNames.get((int) index));
-          hwcap = 0;
-        }
-        if (key != null && value != null) {
-          byName.computeIfAbsent(key, k -> new ArrayList<>()).add(new Entry(Path.of(value), flags, hwcaps, hwcap));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // An unreadable or foreign cache answers nothing; the default folders are searched after it anyway.
-      return Map.of();
+      return last.entries(name);
+    } catch (RuntimeException e) {
+      return List.of(); // a damaged cache: its offsets lead outside the file
     }
-    byName.replaceAll((k, v) -> List.copyOf(v));
-    return Map.copyOf(byName);
   }
 
   /** The glibc-hwcaps section of the cache's extension: subfolder names by index; empty without one. */
