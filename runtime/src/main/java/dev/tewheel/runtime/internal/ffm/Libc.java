@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -304,55 +303,6 @@ public final class Libc {
     try (Arena arena = Arena.ofConfined()) {
       return string(call(GETENV, cString(arena, name), 0, 0));
     }
-  }
-
-  /** The longest environment string the kernel passes (MAX_ARG_STRLEN); a longer one is not read. */
-  private static final int ENVIRONMENT_STRING_LIMIT = 128 * 1024;
-  /** More entries than an environment can hold (the kernel passes at most a quarter of the stack limit). */
-  private static final int ENVIRONMENT_ENTRIES = 1 << 20;
-
-  /**
-   * The whole environment as getenv sees it now, read once from libc's {@code environ} (each name's first entry, as
-   * getenv takes it): one walk instead of a downcall and an arena per name, which a cold process pays dearly for.
-   * Like getenv, it must not race another thread's setenv.
-   */
-  public static Map<String, String> environment() {
-    long array = words(Environ.ADDRESS.reinterpret(WORD)).getLong(0);
-    Map<String, String> values = new HashMap<>();
-    if (array == 0) {
-      return values;
-    }
-    ByteBuffer entries = words(MemorySegment.ofAddress(array).reinterpret((long) ENVIRONMENT_ENTRIES * WORD));
-    for (int i = 0; i < ENVIRONMENT_ENTRIES; i++) {
-      long entry = entries.getLong(i * WORD);
-      if (entry == 0) {
-        break;
-      }
-      String text = boundedString(entry);
-      int equals = text == null ? -1 : text.indexOf('=');
-      if (equals > 0) {
-        values.putIfAbsent(text.substring(0, equals), text.substring(equals + 1));
-      }
-    }
-    return values;
-  }
-
-  /** The address of libc's {@code environ}, looked up on first use. */
-  private static final class Environ {
-    static final MemorySegment ADDRESS = libc("environ");
-  }
-
-  /** The NUL-terminated string at {@code address}, read without strlen; null past the kernel's limit. */
-  private static String boundedString(long address) {
-    ByteBuffer text = MemorySegment.ofAddress(address).reinterpret(ENVIRONMENT_STRING_LIMIT).asByteBuffer();
-    for (int length = 0; length < ENVIRONMENT_STRING_LIMIT; length++) {
-      if (text.get(length) == 0) {
-        byte[] bytes = new byte[length];
-        text.get(0, bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
-      }
-    }
-    return null;
   }
 
   /**

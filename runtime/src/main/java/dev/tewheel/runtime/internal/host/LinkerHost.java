@@ -70,7 +70,7 @@ public final class LinkerHost {
 
   /** This process's values of {@code names} as getenv sees them now (an unset one absent). */
   public static Map<String, String> getenv(List<String> names) {
-    return Environment.of(names, Libc.environment()::get);
+    return Environment.of(names, Libc::getenv);
   }
 
   /** {@link #host(List)} with nothing listed. */
