@@ -43,7 +43,7 @@ NOLOAD = 'ld.so\'s own answers: dlopen(RTLD_NOLOAD) of a name, is it loaded alre
 def step(frames):
     for i, frame in enumerate(frames):
         if (frame.startswith('dev.tewheel.runtime.internal.ffm.Libc.dlopen') and i + 1 < len(frames)
-                and frames[i + 1].startswith('dev.tewheel.runtime.internal.host.LinkerHost.loadedFile')):
+                and frames[i + 1].startswith('dev.tewheel.runtime.internal.host.LinkerHost.askedByName')):
             return NOLOAD  # glibc searches the disk for a name not loaded, so these are not the loads themselves
         if frame.startswith('dev.tewheel.') and not frame.startswith('dev.tewheel.bench.'):
             for name, prefixes in STEPS:

@@ -47,7 +47,7 @@ class BundleRefusalsTest {
   @AfterEach
   void releaseFifos() throws Exception {
     // Opening a FIFO read-write never blocks and lets a reader stuck in open(2) go on.
-    for (Path fifo : List.of(temp.resolve("wheel_lib/libnccl_ep.so.0.9.9"))) {
+    for (Path fifo : List.of(temp.resolve("wheel_lib/libnccl_ep.so.0.9.9"), temp.resolve("fifos/libcuda.so.1"))) {
       if (Files.exists(fifo) && !Files.isRegularFile(fifo)) {
         new RandomAccessFile(fifo.toFile(), "rw").close();
       }
@@ -90,6 +90,37 @@ class BundleRefusalsTest {
       throw new AssertionError("availability() hung on a FIFO in the bundle: " + Files.readString(logs.resolve("stderr")));
     }
     assertEquals(0, child.exitValue(), Files.readString(logs.resolve("stdout")) + Files.readString(logs.resolve("stderr")));
+  }
+
+  @Test
+  void aFifoNamedLikeADependencyOnTheLinkersSearchPathIsTheReasonNotAHang() throws Exception {
+    // NCCL EP NEEDS libcuda.so.1; a FIFO of that name comes first on LD_LIBRARY_PATH. glibc's own dlopen, and its
+    // RTLD_NOLOAD lookup of the name, would wait there for a writer for ever.
+    Path fifos = Files.createDirectories(temp.resolve("fifos"));
+    Process mkfifo = new ProcessBuilder("mkfifo", fifos.resolve("libcuda.so.1").toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo (coreutils) is needed to make the FIFO");
+    List<String> command = ChildJvm.command(List.of("--enable-native-access=ALL-UNNAMED"), null, FreshJvm.class,
+        List.of(getClass().getName(), "fifoOnSearchPath", temp.toString()));
+    Path logs = temp.resolve("logs-fifo-search");
+    Process child = ChildJvm.start(command, Map.of("LD_LIBRARY_PATH", fifos + ":" + StandIns.cudaLibDir()), logs);
+    if (!child.waitFor(60, TimeUnit.SECONDS)) {
+      child.destroyForcibly().waitFor();
+      throw new AssertionError("te-runtime waited at a FIFO on the search path: "
+          + Files.readString(logs.resolve("stderr")));
+    }
+    assertEquals(0, child.exitValue(), Files.readString(logs.resolve("stdout")) + Files.readString(logs.resolve("stderr")));
+  }
+
+  static void fifoOnSearchPath(Path temp) throws Throwable {
+    Path wheelLib = Bundles.defaultLayout(temp.resolve("wheel_lib"));
+    TeRuntime runtime = TeRuntime.builder().wheelLib(wheelLib).ncclLibrary(Bundles.NCCL).build();
+    Availability availability = runtime.availability();
+    assertFalse(availability.available(), availability.toString());
+    Path fifo = temp.resolve("fifos").resolve("libcuda.so.1");
+    assertTrue(availability.reason().contains(fifo + " (LD_LIBRARY_PATH) is a FIFO, not a library: glibc's dlopen"
+        + " would open it and wait for a writer, for ever if none comes"), availability.reason());
+    LoadException refused = assertThrows(LoadException.class, runtime::loadNcclEp);
+    assertTrue(refused.getMessage().contains(fifo + " (LD_LIBRARY_PATH) is a FIFO"), refused.getMessage());
   }
 
   static void homeOutside(Path temp) throws Throwable {

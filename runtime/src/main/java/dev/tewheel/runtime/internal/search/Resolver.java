@@ -244,7 +244,10 @@ public final class Resolver {
       reason = nccl.detail();
     } else if (missing.isPresent()) {
       Dependency d = missing.get();
-      reason = d.problem() + ": dlopen would fail. " + (d.file().isEmpty()
+      // The search ends at a file that is no library (no ELF object, a FIFO, a device): what and where it is.
+      reason = d.file().isEmpty() && !d.foundDetail().isEmpty()
+          ? d.name() + " (needed by " + d.neededBy() + "): " + d.foundDetail()
+          : d.problem() + ": dlopen would fail. " + (d.file().isEmpty()
           ? "Make it findable (LD_LIBRARY_PATH, ldconfig) or load it first" + (d.name().startsWith("libcuda.so")
               ? "; it is the CUDA driver, which an NVIDIA driver installation provides" : "")
           : "Use a " + d.neededBy() + " built for this system (an older build environment, e.g. a manylinux"
