@@ -17,6 +17,18 @@ public final class SearchPaths {
   private SearchPaths() {}
 
   /** The environment variables the search reads, so a live host can be asked for exactly these. */
+  /**
+   * {@code $LIB} as glibc's build sets it from its library folder, the folder {@code libc} (the running libc.so.6) was
+   * mapped from: upstream takes its last part ({@code lib64} on Fedora), Debian and Ubuntu the whole folder below the
+   * root ({@code lib/x86_64-linux-gnu}). So: that folder without its leading {@code /} and {@code usr/}; empty when
+   * {@code libc} is.
+   */
+  public static Optional<String> libToken(Optional<Path> libc) {
+    String folder = libc.isEmpty() || libc.get().getParent() == null ? "" : libc.get().getParent().toString();
+    folder = folder.startsWith("/usr/") ? folder.substring(5) : folder.startsWith("/") ? folder.substring(1) : folder;
+    return folder.isEmpty() ? Optional.empty() : Optional.of(folder);
+  }
+
   public static List<String> environmentNames() {
     return List.of(LD_LIBRARY_PATH);
   }

@@ -196,88 +196,36 @@ public final class Libc {
     return name == 0 ? null : string(name);
   }
 
-  /** An object in the dynamic linker's lists: its l_name ("" for the main program) and DT_SONAME (or null). */
-  public record LinkMapObject(String name, String soname) {}
-
   /**
-   * Every object the dynamic linker has loaded, in its lists' order, with the DT_SONAME its dynamic section in memory
-   * names: through {@code dl_iterate_phdr}, which holds the linker's lock while it calls back, so that no object is
-   * unloaded while it is read. Off the cold path (an upcall costs its own class): only where asking ld.so by name
-   * would make it wait (LinkerHost.loadedFile).
+   * The l_name of every loaded object ("" for the main program) in the linker's order, by {@code dl_iterate_phdr}
+   * (under the linker's lock). An upcall costs 14-20 ms cold: only where ld.so would wait (LinkerHost.loadedFile).
    */
-  public static List<LinkMapObject> linkMapObjects() {
-    List<LinkMapObject> objects = new ArrayList<>();
-    MethodHandle visit;
-    try {
-      visit = MethodHandles.lookup().findStatic(Libc.class, "visit", MethodType.methodType(int.class, List.class,
-          MemorySegment.class, long.class, MemorySegment.class)).bindTo(objects);
+  public static List<String> linkMapNames() {
+    List<String> names = new ArrayList<>();
+    try (Arena arena = Arena.ofConfined()) {
+      MethodHandle visit = MethodHandles.lookup().findStatic(Libc.class, "visit", MethodType.methodType(int.class,
+          List.class, MemorySegment.class, long.class, MemorySegment.class)).bindTo(names);
+      call(DL_ITERATE_PHDR, LINKER.upcallStub(visit, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS),
+          arena).address(), 0, 0);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
     }
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment stub = LINKER.upcallStub(visit, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS),
-          arena);
-      call(DL_ITERATE_PHDR, stub.address(), 0, 0);
+    if (names.contains(null)) {
+      throw new IllegalStateException("dl_iterate_phdr gave an object whose name te-runtime could not read");
     }
-    if (objects.contains(null)) {
-      throw new IllegalStateException("dl_iterate_phdr gave an object te-runtime could not read");
-    }
-    return objects;
+    return names;
   }
 
-  /**
-   * dl_iterate_phdr's callback for one object: {@code struct dl_phdr_info { ElfW(Addr) dlpi_addr; const char
-   * *dlpi_name; const ElfW(Phdr) *dlpi_phdr; ElfW(Half) dlpi_phnum; ... }}. Nothing may be thrown into the C
-   * caller: a failure is a null entry, and the walk stops.
-   */
-  private static int visit(List<LinkMapObject> objects, MemorySegment info, long size, MemorySegment data) {
+  /** dl_iterate_phdr's callback: dlpi_name, the second word. Nothing may be thrown into C: a failure is a null. */
+  private static int visit(List<String> names, MemorySegment info, long size, MemorySegment data) {
     try {
-      ByteBuffer fields = words(info.reinterpret(4L * WORD));
-      long base = fields.getLong(0);
-      long name = fields.getLong(WORD);
-      long headers = fields.getLong(2 * WORD);
-      int count = Short.toUnsignedInt(fields.getShort(3 * WORD));
-      objects.add(new LinkMapObject(name == 0 ? "" : string(name), soname(base, headers, count)));
+      long name = words(info.reinterpret(2L * WORD)).getLong(WORD);
+      names.add(name == 0 ? "" : string(name));
       return 0;
     } catch (Throwable t) {
-      objects.add(null);
+      names.add(null);
       return 1;
     }
-  }
-
-  /** Elf64_Phdr's size, PT_DYNAMIC, and the dynamic tags read: DT_NULL, DT_STRTAB, DT_SONAME. */
-  private static final int PHDR_SIZE = 56;
-  private static final int PT_DYNAMIC = 2;
-  private static final int DYN_SIZE = 16;
-
-  /** The DT_SONAME of a loaded object, from its dynamic section in memory; null when it has none. */
-  private static String soname(long base, long headers, int count) {
-    ByteBuffer phdrs = words(MemorySegment.ofAddress(headers).reinterpret((long) count * PHDR_SIZE));
-    for (int i = 0; i < count; i++) {
-      if (phdrs.getInt(i * PHDR_SIZE) != PT_DYNAMIC) {
-        continue;
-      }
-      long size = phdrs.getLong(i * PHDR_SIZE + 40); // p_memsz
-      ByteBuffer dynamic = words(MemorySegment.ofAddress(base + phdrs.getLong(i * PHDR_SIZE + 16)).reinterpret(size));
-      long strtab = 0;
-      long soname = -1;
-      for (int at = 0; at + DYN_SIZE <= size; at += DYN_SIZE) {
-        long tag = dynamic.getLong(at);
-        if (tag == 0) {
-          break;
-        } else if (tag == 5) {
-          strtab = dynamic.getLong(at + 8);
-        } else if (tag == 14) {
-          soname = dynamic.getLong(at + 8);
-        }
-      }
-      if (strtab == 0 || soname < 0) {
-        return null;
-      }
-      // glibc adds the load address to DT_STRTAB in place, except where the section is read-only (the vDSO's).
-      return string((strtab < base ? strtab + base : strtab) + soname);
-    }
-    return null;
   }
 
   /** l_ld of {@code handle}'s link map: its dynamic section, inside the mapping of its own file; 0 if unknown. */

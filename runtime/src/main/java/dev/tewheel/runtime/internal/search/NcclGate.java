@@ -78,13 +78,11 @@ public final class NcclGate {
           : LiveLoader.byNameInNamedFolders(SONAME, machine, skipped).flatMap(Dependency::file);
       if (skipped.isEmpty()) {
         Optional<Path> waits = LinkerHost.waitsAt(SONAME);
-        if (waits.isPresent()) {
-          return refused(source, minimum, note + SONAME + " does not load: the dynamic linker's search meets "
-              + waits.get() + ", which is no library but a FIFO or a device, where dlopen would wait for ever."
-              + " Remove it from the search path, or give te-runtime the file with -D"
-              + Config.NCCL_LIBRARY_PROPERTY + "=<file> (CLI --nccl-library)");
-        }
-        return probeOpened(SONAME, 0, null, source, minimum, note);
+        return waits.isPresent() ? refused(source, minimum, note + SONAME + " does not load: the dynamic linker's"
+            + " search meets " + waits.get() + ", which is no library but a FIFO or a device, where dlopen would wait"
+            + " for ever. Remove it from the search path, or give te-runtime the file with -D"
+            + Config.NCCL_LIBRARY_PROPERTY + "=<file> (CLI --nccl-library)")
+            : probeOpened(SONAME, 0, null, source, minimum, note);
       }
       // An empty or relative search entry: te-runtime takes the file itself, from named folders only.
       note = String.join("; ", skipped) + "; ";
