@@ -501,11 +501,11 @@ public final class LoaderSearch {
     /** open fails otherwise than ENOENT, EACCES or ENOTDIR (a socket, a link loop): the list ends (open_path). */
     REFUSED("", false),
     INVALID("is not a valid ELF object", false),
-    DEVICE("is a block device, not a library: glibc's dlopen would read it and fail", false),
+    BLOCK_DEVICE("is a block device, not a library: glibc's dlopen would read it and fail", false),
     FIFO("is a FIFO, not a library: glibc's dlopen would open it and wait for a writer, for ever if none comes;"
         + " remove it from the search path", true),
-    TERMINAL("is a character device, not a library: glibc's dlopen would read it and fail, or wait for input if it"
-        + " is a terminal; remove it from the search path", true);
+    CHARACTER_DEVICE("is a character device, not a library: glibc's dlopen would read it and fail, or wait for input"
+        + " if it is a terminal; remove it from the search path", true);
 
     final String why;
     /** Whether glibc's open or first read may wait here. */
@@ -581,7 +581,7 @@ public final class LoaderSearch {
       return Probe.REFUSED;
     }
     // A socket's open fails with ENXIO.
-    return type == S_IFIFO ? Probe.FIFO : type == S_IFCHR ? Probe.TERMINAL : type == S_IFBLK ? Probe.DEVICE
-        : Probe.REFUSED;
+    return type == S_IFIFO ? Probe.FIFO : type == S_IFCHR ? Probe.CHARACTER_DEVICE
+        : type == S_IFBLK ? Probe.BLOCK_DEVICE : Probe.REFUSED;
   }
 }

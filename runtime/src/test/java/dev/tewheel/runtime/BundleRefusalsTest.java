@@ -108,7 +108,8 @@ class BundleRefusalsTest {
       throw new AssertionError("te-runtime waited at a FIFO on the search path: "
           + Files.readString(logs.resolve("stderr")));
     }
-    assertEquals(0, child.exitValue(), Files.readString(logs.resolve("stdout")) + Files.readString(logs.resolve("stderr")));
+    assertEquals(0, child.exitValue(),
+        Files.readString(logs.resolve("stdout")) + Files.readString(logs.resolve("stderr")));
   }
 
   static void fifoOnSearchPath(Path temp) throws Throwable {

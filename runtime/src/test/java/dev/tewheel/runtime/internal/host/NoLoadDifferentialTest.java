@@ -25,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * symbolic link's path; by SONAME or by another name, searched; as a dependency) times every search path that puts a
  * special file where glibc looks (a FIFO before, after or instead of the library, in a hwcaps subfolder, in the
  * current directory through an empty entry; a device; a socket or a link loop, whose failed open ends its search
- * list; a dangling link, which does not) times every name asked (the SONAME, the link's name,
- * a dependent's SONAME, a name never loaded). The oracle is noload_probe.c, which asks each question in a child that
- * is stopped after two seconds (a dlopen that ends takes milliseconds): glibc's RTLD_NOLOAD search waits at a FIFO for a writer, for ever. te-runtime must
- * answer every question glibc answers the same, never wait, and say "waits" exactly where glibc does. Every
- * fixture is a library gcc links here, every special file a real one.
+ * list; a dangling link, which does not) times every name asked (the SONAME, the link's name, a dependent's SONAME,
+ * a name never loaded). The oracle is noload_probe.c, which asks each question in a child that is stopped after two
+ * seconds (a dlopen that ends takes milliseconds): glibc's RTLD_NOLOAD search waits at a FIFO for a writer, for
+ * ever. te-runtime must answer every question glibc answers the same, never wait, and say "waits" exactly where glibc
+ * does. Every fixture is a library gcc links here, every special file a real one.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class NoLoadDifferentialTest {
@@ -65,7 +65,8 @@ class NoLoadDifferentialTest {
     Gcc.run(List.of("-shared", "-fPIC", "-Wl,-soname,libgen.so.1", "-o", libs.resolve("libgen.so.1").toString(),
         gen.toString()));
     Files.createSymbolicLink(libs.resolve("libgen.so"), Path.of("libgen.so.1"));
-    Path use = Files.writeString(temp.resolve("use.c"), "extern int gen_fn(void);\nint use_fn(void) { return gen_fn(); }\n");
+    Path use = Files.writeString(temp.resolve("use.c"),
+        "extern int gen_fn(void);\nint use_fn(void) { return gen_fn(); }\n");
     Gcc.run(List.of("-shared", "-fPIC", "-Wl,-soname,libuse.so.1", "-o", libs.resolve("libuse.so.1").toString(),
         use.toString(), "-L" + libs, "-l:libgen.so.1"));
   }
