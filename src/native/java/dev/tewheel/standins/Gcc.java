@@ -1,10 +1,12 @@
 package dev.tewheel.standins;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -56,6 +58,31 @@ public final class Gcc {
       throw new AssertionError("gcc exited " + process.exitValue() + ": " + String.join(" ", command) + "\n"
           + output);
     }
+  }
+
+  /**
+   * Builds one of glibc's oracle programs of resources/loader ({@code dlopen_probe}, {@code noload_probe}) into
+   * {@code folder}. With {@code asTheJvm} it carries the running JVM launcher's search path (DT_RPATH
+   * {@code $ORIGIN:$ORIGIN/../lib}, as the JDK's {@code java} has), so that glibc searches for a name as it does in the
+   * JVM whose answers the probe is held beside.
+   */
+  public static Path probe(String name, Path folder, boolean asTheJvm) throws IOException, InterruptedException {
+    Path source = folder.resolve(name + ".c");
+    try (InputStream in = Gcc.class.getResourceAsStream("/loader/" + name + ".c")) {
+      if (in == null) {
+        throw new AssertionError("no /loader/" + name + ".c among te-wheel's test resources");
+      }
+      Files.write(source, in.readAllBytes());
+    }
+    Path probe = folder.resolve(name);
+    List<String> args = new ArrayList<>(List.of("-o", probe.toString(), source.toString(), "-ldl"));
+    if (asTheJvm) {
+      Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
+      args.addAll(List.of("-Wl,--disable-new-dtags", "-Wl,-rpath," + javaHome.resolve("bin") + ":"
+          + javaHome.resolve("lib")));
+    }
+    run(args);
+    return probe;
   }
 
   /**

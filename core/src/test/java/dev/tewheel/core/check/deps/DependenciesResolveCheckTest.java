@@ -10,7 +10,6 @@ import dev.tewheel.core.gate.Finding;
 import dev.tewheel.core.verify.FolderSubject;
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,12 +37,7 @@ class DependenciesResolveCheckTest {
 
   @BeforeAll
   static void buildProbe() throws Exception {
-    Path source = temp.resolve("dlopen_probe.c");
-    try (InputStream in = DependenciesResolveCheckTest.class.getResourceAsStream("/loader/dlopen_probe.c")) {
-      Files.write(source, in.readAllBytes());
-    }
-    probe = temp.resolve("dlopen_probe");
-    Gcc.run("-o", probe.toString(), source.toString(), "-ldl");
+    probe = Gcc.probe("dlopen_probe", temp, false);
   }
 
   @Test

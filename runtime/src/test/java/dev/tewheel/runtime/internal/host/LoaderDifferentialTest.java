@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.elf.ElfFile;
 import dev.tewheel.standins.Gcc;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,15 +60,7 @@ class LoaderDifferentialTest {
 
   @BeforeAll
   static void buildProbe() throws Exception {
-    Path source = temp.resolve("dlopen_probe.c");
-    try (InputStream in = LoaderDifferentialTest.class.getResourceAsStream("/loader/dlopen_probe.c")) {
-      Files.write(source, in.readAllBytes());
-    }
-    probe = temp.resolve("dlopen_probe");
-    // The launcher's search path: the JVM's executable has DT_RPATH $ORIGIN:$ORIGIN/../lib.
-    Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
-    Gcc.run(List.of("-o", probe.toString(), source.toString(), "-Wl,--disable-new-dtags",
-        "-Wl,-rpath," + javaHome.resolve("bin") + ":" + javaHome.resolve("lib"), "-ldl"));
+    probe = Gcc.probe("dlopen_probe", temp, true);
   }
 
   /** glibc's answer and te-runtime's for {@code dlopen(name)} with that environment; asserted equal. */

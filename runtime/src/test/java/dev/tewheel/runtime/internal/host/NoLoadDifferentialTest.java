@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tewheel.standins.Gcc;
-import java.io.InputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -51,15 +50,7 @@ class NoLoadDifferentialTest {
 
   @BeforeAll
   static void build() throws Exception {
-    Path source = temp.resolve("noload_probe.c");
-    try (InputStream in = NoLoadDifferentialTest.class.getResourceAsStream("/loader/noload_probe.c")) {
-      Files.write(source, in.readAllBytes());
-    }
-    probe = temp.resolve("noload_probe");
-    // The launcher's search path: the JVM's executable has DT_RPATH $ORIGIN:$ORIGIN/../lib.
-    Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
-    Gcc.run(List.of("-o", probe.toString(), source.toString(), "-Wl,--disable-new-dtags",
-        "-Wl,-rpath," + javaHome.resolve("bin") + ":" + javaHome.resolve("lib"), "-ldl"));
+    probe = Gcc.probe("noload_probe", temp, true);
     libs = Files.createDirectories(temp.resolve("libs"));
     Path gen = Files.writeString(temp.resolve("gen.c"), "int gen_fn(void) { return 1; }\n");
     Gcc.run(List.of("-shared", "-fPIC", "-Wl,-soname,libgen.so.1", "-o", libs.resolve("libgen.so.1").toString(),
