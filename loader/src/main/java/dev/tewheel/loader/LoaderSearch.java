@@ -501,7 +501,8 @@ public final class LoaderSearch {
     /** open fails otherwise than ENOENT, EACCES or ENOTDIR (a socket, a link loop): the list ends (open_path). */
     REFUSED("", false),
     INVALID("is not a valid ELF object", false),
-    BLOCK_DEVICE("is a block device, not a library: glibc's dlopen would read it and fail", false),
+    BLOCK_DEVICE("is a block device, not a library: glibc's dlopen would read it and fail; remove it from the"
+        + " search path", false),
     FIFO("is a FIFO, not a library: glibc's dlopen would open it and wait for a writer, for ever if none comes;"
         + " remove it from the search path", true),
     CHARACTER_DEVICE("is a character device, not a library: glibc's dlopen would read it and fail, or wait for input"
